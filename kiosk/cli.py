@@ -1,0 +1,5 @@
+"""The `tableside` command."""
+
+
+def main() -> None:
+    raise SystemExit("not yet")
