@@ -1,0 +1,96 @@
+"""Money: ints of the table's smallest unit (cents), ratios as Fractions, the house's chip rule.
+
+DESIGN.md "Conventions": a float never touches money. Odd payouts (19:20, 5%) are rounded to
+the house's smallest chip by the rule configured here, and the difference is recorded.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from kiosk.rules.errors import NotAllowed
+
+
+class RoundingFavour(StrEnum):
+    """Which way an amount that is not a whole number of chips goes.
+
+    - HOUSE: payouts round down, amounts owed to the house (commission) round up.
+    - PLAYER: payouts round up, commission rounds down.
+    - NEAREST: to the nearest chip; an exact half goes the player's way.
+    """
+
+    HOUSE = "house"
+    PLAYER = "player"
+    NEAREST = "nearest"
+
+
+@dataclass(frozen=True, slots=True)
+class ChipRule:
+    """The house's chip rule: the smallest chip on the table and the rounding favour."""
+
+    smallest_chip: int = 100
+    favour: RoundingFavour = RoundingFavour.HOUSE
+
+    def __post_init__(self) -> None:
+        if self.smallest_chip <= 0:
+            raise ValueError("the smallest chip must be a positive number of cents")
+
+    def round_payout(self, exact: Fraction) -> int:
+        """A payout to a player in whole chips."""
+        return self._round(exact, player_receives=True)
+
+    def round_owed(self, exact: Fraction) -> int:
+        """An amount a player owes the house (commission) in whole chips."""
+        return self._round(exact, player_receives=False)
+
+    def _round(self, exact: Fraction, *, player_receives: bool) -> int:
+        chips = exact / self.smallest_chip
+        if chips.denominator == 1:
+            return int(chips) * self.smallest_chip
+        down, up = math.floor(chips), math.ceil(chips)
+        if self.favour is RoundingFavour.NEAREST:
+            frac = chips - down
+            if frac != Fraction(1, 2):
+                n = down if frac < Fraction(1, 2) else up
+            else:
+                n = up if player_receives else down
+        elif (self.favour is RoundingFavour.HOUSE) == player_receives:
+            n = down
+        else:
+            n = up
+        return n * self.smallest_chip
+
+    def verify_stake(self, amount: int) -> None:
+        if amount % self.smallest_chip:
+            raise NotAllowed(
+                f"{format_money(amount)} cannot be made of chips: bets are in steps of "
+                f"{format_money(self.smallest_chip)}"
+            )
+
+
+def format_money(cents: int | Fraction, currency: str = "R") -> str:
+    """A dealer-readable amount: R1,234.50 (R1,234 when whole); exact fractions of a cent
+    are shown to the cent with a "~" (they only appear in rounding records)."""
+    sign = "-" if cents < 0 else ""
+    approx = ""
+    if isinstance(cents, Fraction) and cents.denominator != 1:
+        approx = "~"
+    whole, part = divmod(abs(round(cents)), 100)
+    text = f"{whole:,}" if part == 0 else f"{whole:,}.{part:02d}"
+    return f"{approx}{sign}{currency}{text}"
+
+
+def parse_ratio(text: str) -> Fraction:
+    """'19:20' or '8:1' (odds as printed on the layout) as the Fraction paid per unit staked."""
+    try:
+        a, b = text.split(":")
+        return Fraction(int(a), int(b))
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{text!r} is not odds like 8:1 or 19:20") from None
+
+
+def format_ratio(r: Fraction) -> str:
+    return f"{r.numerator}:{r.denominator}"

@@ -1,0 +1,866 @@
+"""Punto banco, section 5 of the Mpumalanga rules, as a pure engine.
+
+The coup: bets on banker, player and tie per numbered betting area and the standing players'
+area (rules 5.2, 5.6); "no more bets"; cards in the order player, banker, player, banker (5.2);
+third cards by the drawing table (5.2); the result; payouts (5.7). Every function here is pure:
+cards come in as inputs, the clock and the dice live elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from kiosk.rules.cards import Card, ShoeContents, baccarat_value
+from kiosk.rules.errors import ImpossibleCard, NotAllowed
+from kiosk.rules.money import ChipRule, format_money, format_ratio
+from kiosk.rules.operations import Operation
+from kiosk.rules.outcomes import CoupResult, Winner
+
+GAME = "punto-banco"
+STANDING = "standing"  # rule 5.2: the area designated for standing players
+
+
+class BetKind(StrEnum):
+    BANKER = "banker"
+    PLAYER = "player"
+    TIE = "tie"
+
+
+class Hand(StrEnum):
+    PLAYER = "player"
+    BANKER = "banker"
+
+
+class CommissionMode(StrEnum):
+    """Rule 5.7: a winning bank bet is paid "at odds of 19:20 or the total of the original
+    bets less 5%". NET pays 19:20 at once; COMMISSION pays 1:1 and the 5% is owed by the
+    betting area and collected later."""
+
+    NET = "net"
+    COMMISSION = "commission"
+
+
+class Phase(StrEnum):
+    BETTING = "betting"  # "place your bets"
+    DEALING = "dealing"  # "no more bets": the cards come out of the shoe
+    PAYING = "paying"  # coup complete: the dealer checks and confirms every payout
+
+
+class CardSource(StrEnum):
+    SHOE = "shoe"  # read by the shoe
+    KEYED = "keyed"  # keyed in by the dealer (unread card, no shoe, a misread corrected)
+    OVERRIDE = "override"  # a card that looked impossible, accepted by an inspector
+
+
+class Outcome(StrEnum):
+    WIN = "win"
+    LOSE = "lose"
+    STAND_OFF = "stand_off"  # rule 5.7: on a tie, banker and player bets stand off
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """Rule 2.2: the table minimum and maximum for one kind of bet, in cents."""
+
+    kind: BetKind
+    minimum: int
+    maximum: int
+
+
+DEFAULT_LIMITS = (
+    Limit(BetKind.BANKER, 5_000, 5_000_000),
+    Limit(BetKind.PLAYER, 5_000, 5_000_000),
+    Limit(BetKind.TIE, 1_000, 500_000),
+)
+
+DEFAULT_CHIPS = ChipRule()
+
+
+@dataclass(frozen=True, slots=True)
+class PuntoBancoRules:
+    """The house's configuration of punto banco; journaled when the table opens."""
+
+    decks: int = 8  # rule 5.4
+    areas: int = 7  # rule 5.2: seven to fourteen numbered betting areas
+    standing_area: bool = True  # rule 5.2
+    limits: tuple[Limit, ...] = DEFAULT_LIMITS
+    commission_mode: CommissionMode = CommissionMode.NET
+    banker_odds: Fraction = Fraction(19, 20)  # rule 5.7
+    commission_rate: Fraction = Fraction(5, 100)  # rule 5.7
+    player_odds: Fraction = Fraction(1)  # rule 5.7
+    tie_odds: Fraction = Fraction(8)  # rule 5.7
+    chips: ChipRule = DEFAULT_CHIPS
+    currency: str = "R"
+
+    def __post_init__(self) -> None:
+        if not 7 <= self.areas <= 14:
+            raise ValueError(f"punto banco has 7 to 14 numbered betting areas (rule 5.2), "
+                             f"not {self.areas}")
+        if not 1 <= self.decks <= 16:
+            raise ValueError(f"a shoe holds 1 to 16 decks, not {self.decks}")
+        kinds = [lim.kind for lim in self.limits]
+        if sorted(kinds) != sorted(BetKind):
+            raise ValueError("limits must name banker, player and tie once each (rule 2.2)")
+        for lim in self.limits:
+            if not 0 < lim.minimum <= lim.maximum:
+                raise ValueError(f"the {lim.kind} limits must satisfy 0 < minimum <= maximum")
+
+    def limit(self, kind: BetKind) -> Limit:
+        for lim in self.limits:
+            if lim.kind is kind:
+                return lim
+        raise KeyError(kind)  # pragma: no cover - __post_init__ guarantees all kinds
+
+    def area_ids(self) -> tuple[str, ...]:
+        ids = tuple(str(n) for n in range(1, self.areas + 1))
+        return (*ids, STANDING) if self.standing_area else ids
+
+    def odds(self) -> tuple[tuple[str, str], ...]:
+        """Rule 2.6: the payment odds as the signage shows them."""
+        bank = (
+            f"{format_ratio(self.banker_odds)}"
+            if self.commission_mode is CommissionMode.NET
+            else f"1:1 less {self.commission_rate * 100}% commission"
+        )
+        return (("Banker", bank), ("Player", format_ratio(self.player_odds)),
+                ("Tie", format_ratio(self.tie_odds)))
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    area: str
+    kind: BetKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCard:
+    """A card that needs the dealer's decision before the coup goes on."""
+
+    hand: Hand
+    reason: str  # "unread" or "impossible"
+    card: Card | None = None
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BetSettlement:
+    """How one bet was settled. `paid` is the win in chips on top of the returned stake;
+    `exact_win` is stake x odds before the chip rule; `rounding` = exact_win - paid."""
+
+    area: str
+    kind: BetKind
+    stake: int
+    outcome: Outcome
+    odds: Fraction
+    exact_win: Fraction
+    paid: int
+    rounding: Fraction
+    commission: Fraction  # owed to the house by the area (commission mode)
+
+    @property
+    def returned(self) -> int:
+        """Chips handed back to the area: stake and win, the stake alone, or nothing."""
+        if self.outcome is Outcome.WIN:
+            return self.stake + self.paid
+        return self.stake if self.outcome is Outcome.STAND_OFF else 0
+
+    @property
+    def player_net(self) -> Fraction:
+        """What the bet gained (+) or lost (-) for its player, commission included."""
+        return Fraction(self.returned - self.stake) - self.commission
+
+
+# --- Operations -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened(Operation):
+    kind = "table_opened"
+    game: str
+    table_id: str
+    rules: PuntoBancoRules
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeShuffled(Operation):
+    """Rule 5.5: the cards are shuffled before the first cards are dealt."""
+
+    kind = "shoe_shuffled"
+    decks: int
+    method: str = "hand"  # "hand" or "shuffler"
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlaced(Operation):
+    kind = "bet_placed"
+    coup: int
+    area: str
+    bet: BetKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BetRemoved(Operation):
+    kind = "bet_removed"
+    coup: int
+    area: str
+    bet: BetKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BettingClosed(Operation):
+    """ "No more bets" (rule 5.6)."""
+
+    kind = "betting_closed"
+    coup: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt(Operation):
+    kind = "card_dealt"
+    coup: int
+    hand: Hand
+    card: Card
+    source: CardSource = CardSource.SHOE
+    by: str = ""  # who accepted an override
+
+
+@dataclass(frozen=True, slots=True)
+class CardUnread(Operation):
+    """A card left the shoe but could not be read: the dealer keys it in."""
+
+    kind = "card_unread"
+    coup: int
+    hand: Hand
+
+
+@dataclass(frozen=True, slots=True)
+class CardQueried(Operation):
+    """A card the shoe reported that the rules do not allow: flagged, never counted silently."""
+
+    kind = "card_queried"
+    coup: int
+    hand: Hand
+    card: Card
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned(Operation):
+    kind = "card_burned"
+    card: Card | None  # never shown; None when the shoe could not read it
+
+
+@dataclass(frozen=True, slots=True)
+class CutCardOut(Operation):
+    """The cutting card came out: this coup is the last of the shoe."""
+
+    kind = "cut_card_out"
+    coup: int
+
+
+@dataclass(frozen=True, slots=True)
+class CoupSettled(Operation):
+    """The dealer confirmed every payout of the coup (rule 5.7)."""
+
+    kind = "coup_settled"
+    coup: int
+    result: CoupResult
+    player_cards: tuple[Card, ...]
+    banker_cards: tuple[Card, ...]
+    settlements: tuple[BetSettlement, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CoupVoided(Operation):
+    """The coup is void: every bet goes back to its area untouched."""
+
+    kind = "coup_voided"
+    coup: int
+    reason: str
+    by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CommissionCollected(Operation):
+    """Commission mode (rule 5.7): the 5% an area owes, collected in whole chips."""
+
+    kind = "commission_collected"
+    area: str
+    owed: Fraction
+    collected: int
+    rounding: Fraction
+
+
+# --- State ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PuntoBancoState:
+    rules: PuntoBancoRules
+    table_id: str = ""
+    coup: int = 1
+    phase: Phase = Phase.BETTING
+    shoe: ShoeContents | None = None  # None until a shuffled shoe is loaded (rule 5.5)
+    bets: tuple[Bet, ...] = ()
+    player_cards: tuple[Card, ...] = ()
+    banker_cards: tuple[Card, ...] = ()
+    pending: PendingCard | None = None
+    cut_card_out: bool = False
+    results: tuple[CoupResult, ...] = ()  # this shoe's results, for the roads
+    commission_owed: tuple[tuple[str, Fraction], ...] = ()
+    last_settled: CoupSettled | None = None
+    burned: int = 0
+
+    def bet_total(self, area: str, kind: BetKind) -> int:
+        return sum(b.amount for b in self.bets if b.area == area and b.kind is kind)
+
+    def owed_by(self, area: str) -> Fraction:
+        return dict(self.commission_owed).get(area, Fraction(0))
+
+    @property
+    def total_staked(self) -> int:
+        return sum(b.amount for b in self.bets)
+
+
+# --- The drawing table (rule 5.2) --------------------------------------------------------
+
+# Rule 5.2, "BANKER HAVING / DRAWS WHEN GIVING": the values of the Player's third card on
+# which the Banker draws. "10" in the printed table is a ten-value card, value 0 (rule 5.4).
+BANKER_DRAWS_WHEN_GIVING: dict[int, frozenset[int]] = {
+    3: frozenset({1, 2, 3, 4, 5, 6, 7, 9, 0}),
+    4: frozenset({2, 3, 4, 5, 6, 7}),
+    5: frozenset({4, 5, 6, 7}),
+    6: frozenset({6, 7}),
+}
+
+
+def total(values: Sequence[int]) -> int:
+    """Rule 5.2: a hand's total is the last digit of the sum of its card values."""
+    return sum(values) % 10
+
+
+def player_draws(player_total: int) -> bool:
+    """Rule 5.2: Player having 0-5 draws a card; 6, 7 stands (8, 9 is a natural)."""
+    return player_total <= 5
+
+
+def banker_draws(banker_total: int, player_third: int | None) -> bool:
+    """Rule 5.2, the Banker's side of the drawing table, once neither hand is a natural.
+
+    `player_third` is the value the Player was given, or None when the Player stood. Banker
+    0, 1, 2 "draws unless the Player has a natural"; 7 stands. For 3-6 the table lists the
+    cards given; when the Player stood there is nothing given and the Banker draws on 0-5 and
+    stands on 6, 7 (the standard reading, which reproduces the published house edges).
+    """
+    if banker_total <= 2:
+        return True
+    if banker_total >= 7:
+        return False
+    if player_third is None:
+        return banker_total <= 5
+    return player_third in BANKER_DRAWS_WHEN_GIVING[banker_total]
+
+
+def next_to_draw(player: Sequence[int], banker: Sequence[int]) -> Hand | None:
+    """Which hand the next card goes to, or None when the coup is complete (rule 5.2).
+
+    The deal order is player, banker, player, banker; then the drawing table. Takes card
+    values, so the odds calculator runs this very function over every deal.
+    """
+    n_p, n_b = len(player), len(banker)
+    if n_p + n_b < 4:
+        return Hand.PLAYER if n_p == n_b else Hand.BANKER
+    p2 = (player[0] + player[1]) % 10
+    b2 = (banker[0] + banker[1]) % 10
+    if p2 >= 8 or b2 >= 8:  # rule 5.2: natural, no cards drawn
+        return None
+    if n_p == 2 and n_b == 2:
+        if player_draws(p2):
+            return Hand.PLAYER
+        return Hand.BANKER if banker_draws(b2, None) else None
+    if n_p == 3 and n_b == 2:
+        return Hand.BANKER if banker_draws(b2, player[2]) else None
+    return None
+
+
+def winner_of(player_total: int, banker_total: int) -> Winner:
+    """Closest to 9 wins; equal totals are a tie, "egalitie" (rule 5.7)."""
+    if player_total > banker_total:
+        return Winner.PLAYER
+    if banker_total > player_total:
+        return Winner.BANKER
+    return Winner.TIE
+
+
+def values(cards: Sequence[Card]) -> tuple[int, ...]:
+    return tuple(baccarat_value(c) for c in cards)
+
+
+def coup_result(player_cards: Sequence[Card], banker_cards: Sequence[Card]) -> CoupResult:
+    pv, bv = values(player_cards), values(banker_cards)
+    pt, bt = total(pv), total(bv)
+    return CoupResult(
+        winner=winner_of(pt, bt),
+        player_total=pt,
+        banker_total=bt,
+        player_pair=player_cards[0].rank is player_cards[1].rank,
+        banker_pair=banker_cards[0].rank is banker_cards[1].rank,
+        natural=total(pv[:2]) >= 8 or total(bv[:2]) >= 8,
+    )
+
+
+def _owed_commission(bet: Bet, rules: PuntoBancoRules) -> Fraction:
+    if rules.commission_mode is CommissionMode.COMMISSION:
+        return bet.amount * rules.commission_rate
+    return Fraction(0)
+
+
+def settle_bet(rules: PuntoBancoRules, bet: Bet, winner: Winner) -> BetSettlement:
+    """Rule 5.7 for one bet. Odd amounts follow the house's chip rule; the difference between
+    the exact win and what is paid is recorded in `rounding`, never dropped silently."""
+    zero = Fraction(0)
+    if bet.kind is BetKind.TIE:
+        won, odds = winner is Winner.TIE, rules.tie_odds
+    elif winner is Winner.TIE:  # rule 5.7: banker and player bets stand off on a tie
+        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.STAND_OFF, zero, zero, 0,
+                             zero, zero)
+    elif bet.kind is BetKind.BANKER:
+        won = winner is Winner.BANKER
+        odds = (rules.banker_odds if rules.commission_mode is CommissionMode.NET
+                else Fraction(1))
+    else:
+        won, odds = winner is Winner.PLAYER, rules.player_odds
+    if not won:
+        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.LOSE, odds, zero, 0,
+                             zero, zero)
+    exact = bet.amount * odds
+    paid = rules.chips.round_payout(exact)
+    commission = _owed_commission(bet, rules) if bet.kind is BetKind.BANKER else zero
+    return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.WIN, odds, exact, paid,
+                         exact - paid, commission)
+
+
+def settlement(state: PuntoBancoState) -> tuple[BetSettlement, ...]:
+    """The payout of every bet on the table for the finished coup (rule 5.7)."""
+    verify_complete(state)
+    winner = coup_result(state.player_cards, state.banker_cards).winner
+    return tuple(settle_bet(state.rules, b, winner) for b in state.bets)
+
+
+# --- Game protocol & actions --------------------------------------------------------------
+
+
+def initial_state(rules: PuntoBancoRules, table_id: str) -> PuntoBancoState:
+    return PuntoBancoState(rules=rules, table_id=table_id)
+
+
+def open_table(rules: PuntoBancoRules, table_id: str) -> TableOpened:
+    return TableOpened(game=GAME, table_id=table_id, rules=rules)
+
+
+def next_hand(state: PuntoBancoState) -> Hand | None:
+    return next_to_draw(values(state.player_cards), values(state.banker_cards))
+
+
+def verify_shuffle(state: PuntoBancoState) -> None:
+    if state.phase is not Phase.BETTING or state.player_cards or state.banker_cards:
+        raise NotAllowed("The shoe can only be changed between coups", clause="5.5")
+
+
+def can_shuffle(state: PuntoBancoState) -> bool:
+    return _can(verify_shuffle, state)
+
+
+def shuffle(state: PuntoBancoState, method: str = "hand") -> ShoeShuffled:
+    """Rule 5.5: a freshly shuffled shoe is loaded before the first cards are dealt."""
+    verify_shuffle(state)
+    if method not in ("hand", "shuffler"):
+        raise NotAllowed(f"Shuffle method {method!r}: choose hand or shuffler", clause="5.5")
+    return ShoeShuffled(decks=state.rules.decks, method=method)
+
+
+def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> None:
+    """Rules 5.2, 5.6 and 2.2: a bet goes on a real area before "no more bets", in chips,
+    within the table maximum for its kind."""
+    rules = state.rules
+    if state.phase is not Phase.BETTING:
+        raise NotAllowed("No more bets has been called: bets are closed for this coup",
+                         clause="5.6")
+    if area not in rules.area_ids():
+        raise NotAllowed(f"There is no betting area {area!r} on this table "
+                         f"(areas {', '.join(rules.area_ids())})", clause="5.2")
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise NotAllowed(f"A bet must be a positive amount, not {amount!r}")
+    rules.chips.verify_stake(amount)
+    lim = rules.limit(kind)
+    now = state.bet_total(area, kind)
+    if now + amount > lim.maximum:
+        raise NotAllowed(
+            f"Area {area}: {kind} bet of {_m(state, now + amount)} is over the table maximum "
+            f"of {_m(state, lim.maximum)}; at most {_m(state, lim.maximum - now)} more",
+            clause="2.2")
+
+
+def can_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
+    return _can(verify_place_bet, state, area, kind, amount)
+
+
+def place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> BetPlaced:
+    verify_place_bet(state, area, kind, amount)
+    return BetPlaced(coup=state.coup, area=area, bet=kind, amount=amount)
+
+
+def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> None:
+    if state.phase is not Phase.BETTING:
+        raise NotAllowed("No more bets has been called: bets cannot be taken back now",
+                         clause="5.6")
+    if amount <= 0 or state.bet_total(area, kind) < amount:
+        raise NotAllowed(f"Area {area} has only {_m(state, state.bet_total(area, kind))} "
+                         f"on {kind}")
+
+
+def can_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
+    return _can(verify_remove_bet, state, area, kind, amount)
+
+
+def remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> BetRemoved:
+    verify_remove_bet(state, area, kind, amount)
+    return BetRemoved(coup=state.coup, area=area, bet=kind, amount=amount)
+
+
+def verify_close_betting(state: PuntoBancoState) -> None:
+    """ "No more bets": every bet at or above its minimum (2.2), a tie bet only beside a bet
+    on Banco or Punto (5.2: "The Player must have a bet on either Banco or Punto"), and a
+    shuffled shoe loaded (5.5)."""
+    if state.phase is not Phase.BETTING:
+        raise NotAllowed("Bets are already closed for this coup", clause="5.6")
+    if state.shoe is None:
+        raise NotAllowed("Shuffle and load the shoe before dealing", clause="5.5")
+    problems: list[str] = []
+    rules = state.rules
+    for area in rules.area_ids():
+        for kind in BetKind:
+            amt = state.bet_total(area, kind)
+            if 0 < amt < rules.limit(kind).minimum:
+                problems.append(f"area {area} {kind} {_m(state, amt)} is under the "
+                                f"{_m(state, rules.limit(kind).minimum)} minimum (rule 2.2)")
+        if state.bet_total(area, BetKind.TIE) and not (
+                state.bet_total(area, BetKind.BANKER) or state.bet_total(area, BetKind.PLAYER)):
+            problems.append(f"area {area} has a tie bet without a bet on Banker or Player "
+                            f"(rule 5.2)")
+    if problems:
+        raise NotAllowed("Cannot close bets: " + "; ".join(problems))
+
+
+def can_close_betting(state: PuntoBancoState) -> bool:
+    return _can(verify_close_betting, state)
+
+
+def close_betting(state: PuntoBancoState) -> BettingClosed:
+    verify_close_betting(state)
+    return BettingClosed(coup=state.coup)
+
+
+def verify_card(state: PuntoBancoState, card: Card, source: CardSource = CardSource.SHOE
+                ) -> None:
+    """A card may be dealt while dealing, to the hand rule 5.2 says is next, if the shoe can
+    hold it (rule 5.4). A card keyed in by the dealer also resolves an unread or queried card."""
+    if state.phase is not Phase.DEALING:
+        what = "before no more bets" if state.phase is Phase.BETTING else "after the coup ended"
+        raise NotAllowed(f"A card cannot be dealt {what}", clause="5.2")
+    if state.pending is not None and source is not CardSource.KEYED:
+        raise NotAllowed(f"First resolve the {state.pending.reason} card for the "
+                         f"{state.pending.hand}")
+    if next_hand(state) is None:
+        raise NotAllowed("The drawing table gives no more cards in this coup", clause="5.2")
+    assert state.shoe is not None  # closing bets needs a loaded shoe
+    state.shoe.verify_draw(card)
+
+
+def can_deal_card(state: PuntoBancoState, card: Card,
+                  source: CardSource = CardSource.SHOE) -> bool:
+    return _can(verify_card, state, card, source)
+
+
+def deal_card(state: PuntoBancoState, card: Card,
+              source: CardSource = CardSource.SHOE) -> CardDealt:
+    verify_card(state, card, source)
+    hand = next_hand(state)
+    assert hand is not None
+    return CardDealt(coup=state.coup, hand=hand, card=card, source=source)
+
+
+def shoe_card(state: PuntoBancoState, card: Card) -> CardDealt | CardQueried:
+    """A card the shoe read: dealt if allowed; a card the shoe cannot hold is queried, so the
+    dealer decides (key the right card, void the coup, or an inspector accepts it)."""
+    try:
+        return deal_card(state, card, CardSource.SHOE)
+    except ImpossibleCard as exc:
+        hand = next_hand(state)
+        assert hand is not None
+        return CardQueried(coup=state.coup, hand=hand, card=card, message=str(exc))
+
+
+def verify_shoe_card(state: PuntoBancoState, card: Card) -> None:
+    """Everything `shoe_card` needs except the shoe's contents (an impossible card becomes a
+    query rather than an error)."""
+    with contextlib.suppress(ImpossibleCard):
+        verify_card(state, card, CardSource.SHOE)
+
+
+def verify_unread(state: PuntoBancoState) -> None:
+    if state.phase is not Phase.DEALING or next_hand(state) is None:
+        raise NotAllowed("No card is due now, so an unread card cannot belong to this coup",
+                         clause="5.2")
+    if state.pending is not None:
+        raise NotAllowed(f"First resolve the {state.pending.reason} card for the "
+                         f"{state.pending.hand}")
+
+
+def unread_card(state: PuntoBancoState) -> CardUnread:
+    verify_unread(state)
+    hand = next_hand(state)
+    assert hand is not None
+    return CardUnread(coup=state.coup, hand=hand)
+
+
+def verify_accept_queried(state: PuntoBancoState, by: str) -> None:
+    if state.pending is None or state.pending.reason != "impossible":
+        raise NotAllowed("There is no queried card to accept")
+    if not by.strip():
+        raise NotAllowed("An inspector must accept a card the shoe cannot hold")
+
+
+def accept_queried_card(state: PuntoBancoState, by: str) -> CardDealt:
+    """An inspector accepts the queried card as dealt (recorded with their name)."""
+    verify_accept_queried(state, by)
+    assert state.pending is not None and state.pending.card is not None
+    return CardDealt(coup=state.coup, hand=state.pending.hand, card=state.pending.card,
+                     source=CardSource.OVERRIDE, by=by.strip())
+
+
+def burn(state: PuntoBancoState, card: Card | None) -> CardBurned:
+    if state.phase is Phase.DEALING and (state.player_cards or state.banker_cards):
+        raise NotAllowed("A card cannot be burned in the middle of a coup")
+    return CardBurned(card=card)
+
+
+def cut_card_out(state: PuntoBancoState) -> CutCardOut:
+    return CutCardOut(coup=state.coup)
+
+
+def verify_complete(state: PuntoBancoState) -> None:
+    if state.phase is not Phase.PAYING:
+        raise NotAllowed("The coup is not complete yet", clause="5.2")
+
+
+def can_confirm_payouts(state: PuntoBancoState) -> bool:
+    return _can(verify_complete, state)
+
+
+def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
+    """The dealer has paid and collected every bet as shown (rule 5.7)."""
+    return CoupSettled(coup=state.coup,
+                       result=coup_result(state.player_cards, state.banker_cards),
+                       player_cards=state.player_cards, banker_cards=state.banker_cards,
+                       settlements=settlement(state))
+
+
+def verify_void(state: PuntoBancoState, reason: str) -> None:
+    if state.phase is Phase.BETTING and not state.bets:
+        raise NotAllowed("There is no coup in play to void")
+    if not reason.strip():
+        raise NotAllowed("Say why the coup is void")
+
+
+def void_coup(state: PuntoBancoState, reason: str, by: str = "") -> CoupVoided:
+    verify_void(state, reason)
+    return CoupVoided(coup=state.coup, reason=reason.strip(), by=by)
+
+
+def verify_collect_commission(state: PuntoBancoState, area: str) -> None:
+    if state.phase is Phase.DEALING:
+        raise NotAllowed("Collect commission between coups, not while dealing")
+    if state.owed_by(area) <= 0:
+        raise NotAllowed(f"Area {area} owes no commission")
+
+
+def collect_commission(state: PuntoBancoState, area: str) -> CommissionCollected:
+    """Rule 5.7, commission mode: collect what the area owes, rounded by the chip rule."""
+    verify_collect_commission(state, area)
+    owed = state.owed_by(area)
+    collected = state.rules.chips.round_owed(owed)
+    return CommissionCollected(area=area, owed=owed, collected=collected,
+                               rounding=owed - collected)
+
+
+def _can(verify: Any, *args: Any) -> bool:
+    try:
+        verify(*args)
+    except NotAllowed:
+        return False
+    return True
+
+
+def _m(state: PuntoBancoState, cents: int) -> str:
+    return format_money(cents, state.rules.currency)
+
+
+# --- The fold -----------------------------------------------------------------------------
+
+
+def _adjust_bets(bets: tuple[Bet, ...], area: str, kind: BetKind, delta: int
+                 ) -> tuple[Bet, ...]:
+    out: list[Bet] = []
+    found = False
+    for b in bets:
+        if b.area == area and b.kind is kind:
+            found = True
+            if b.amount + delta > 0:
+                out.append(Bet(area, kind, b.amount + delta))
+        else:
+            out.append(b)
+    if not found and delta > 0:
+        out.append(Bet(area, kind, delta))
+    return tuple(out)
+
+
+def _next_coup(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
+    shoe_over = state.cut_card_out
+    return dataclasses.replace(
+        state, coup=state.coup + 1, phase=Phase.BETTING, bets=(), player_cards=(),
+        banker_cards=(), pending=None,
+        shoe=None if shoe_over else state.shoe,
+        cut_card_out=False, **changes)
+
+
+def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
+    """The one transition function: live play and replay both fold Operations through it."""
+    rep = dataclasses.replace
+    if isinstance(op, CardDealt):
+        assert state.shoe is not None
+        after = (state.shoe.draw_unchecked(op.card) if op.source is CardSource.OVERRIDE
+                 else state.shoe.draw(op.card))
+        if op.hand is Hand.PLAYER:
+            state = rep(state, player_cards=(*state.player_cards, op.card), shoe=after,
+                        pending=None)
+        else:
+            state = rep(state, banker_cards=(*state.banker_cards, op.card), shoe=after,
+                        pending=None)
+        if next_hand(state) is None:
+            state = rep(state, phase=Phase.PAYING)
+        return state
+    if isinstance(op, BetPlaced):
+        return rep(state, bets=_adjust_bets(state.bets, op.area, op.bet, op.amount))
+    if isinstance(op, BetRemoved):
+        return rep(state, bets=_adjust_bets(state.bets, op.area, op.bet, -op.amount))
+    if isinstance(op, BettingClosed):
+        return rep(state, phase=Phase.DEALING)
+    if isinstance(op, CoupSettled):
+        owed = dict(state.commission_owed)
+        for s in op.settlements:
+            if s.commission:
+                owed[s.area] = owed.get(s.area, Fraction(0)) + s.commission
+        return _next_coup(state, results=(*state.results, op.result),
+                          commission_owed=tuple(sorted(owed.items())), last_settled=op)
+    if isinstance(op, CardUnread):
+        return rep(state, pending=PendingCard(op.hand, "unread",
+                                              message="The shoe could not read this card"))
+    if isinstance(op, CardQueried):
+        return rep(state, pending=PendingCard(op.hand, "impossible", op.card, op.message))
+    if isinstance(op, ShoeShuffled):
+        return rep(state, shoe=ShoeContents(op.decks), results=(), cut_card_out=False,
+                   burned=0)
+    if isinstance(op, CardBurned):
+        shoe: ShoeContents | None = state.shoe
+        if shoe is not None and op.card is not None:
+            shoe = shoe.draw_unchecked(op.card)
+        return rep(state, shoe=shoe, burned=state.burned + 1)
+    if isinstance(op, CutCardOut):
+        return rep(state, cut_card_out=True)
+    if isinstance(op, CoupVoided):
+        return _next_coup(state)
+    if isinstance(op, CommissionCollected):
+        owed = dict(state.commission_owed)
+        owed.pop(op.area, None)
+        return rep(state, commission_owed=tuple(sorted(owed.items())))
+    if isinstance(op, TableOpened):
+        return initial_state(op.rules, op.table_id)
+    return state  # operations of other layers (device alerts) do not change the coup
+
+
+# --- Words for the dealer ---------------------------------------------------------------
+
+
+def next_step(state: PuntoBancoState) -> str:
+    """The one next thing the dealer must do, in the words of rule 5.2."""
+    if state.phase is Phase.BETTING:
+        if state.shoe is None:
+            return "Shuffle and load a new shoe"
+        return "Place your bets"
+    if state.phase is Phase.PAYING:
+        r = coup_result(state.player_cards, state.banker_cards)
+        if r.winner is Winner.TIE:
+            head = f"Tie {r.player_total} to {r.banker_total}"
+        else:
+            won, lost = ((r.banker_total, r.player_total) if r.winner is Winner.BANKER
+                         else (r.player_total, r.banker_total))
+            head = f"{r.winner.value.title()} wins {won} to {lost}"
+        return f"Coup complete: {head}. Pay and confirm"
+    if state.pending is not None:
+        p = state.pending
+        if p.reason == "unread":
+            return f"Key in the unread {p.hand.value.title()} card"
+        return f"Queried card for the {p.hand.value.title()}: key the right card or void"
+    n_p, n_b = len(state.player_cards), len(state.banker_cards)
+    hand = next_hand(state)
+    if n_p + n_b < 4:
+        ordinal = "first" if n_p + n_b < 2 else "second"
+        return f"{(hand or Hand.PLAYER).value.title()}'s {ordinal} card"
+    if hand is Hand.PLAYER:
+        return "Player draws"
+    if hand is Hand.BANKER:
+        return "Banker draws"
+    return "Coup complete"  # pragma: no cover - PAYING covers it
+
+
+class PuntoBanco:
+    """Punto banco as a `kiosk.rules.game.Game`."""
+
+    name = GAME
+
+    def initial_state(self, rules: Any, table_id: str) -> PuntoBancoState:
+        return initial_state(rules, table_id)
+
+    def open_table(self, rules: Any, table_id: str) -> Operation:
+        return open_table(rules, table_id)
+
+    def apply(self, state: PuntoBancoState, op: Operation) -> PuntoBancoState:
+        return apply(state, op)
+
+    def shoe_card(self, state: PuntoBancoState, card: Card) -> Operation:
+        return shoe_card(state, card)
+
+    def verify_shoe_card(self, state: PuntoBancoState, card: Card) -> None:
+        verify_shoe_card(state, card)
+
+    def unread_card(self, state: PuntoBancoState) -> Operation:
+        return unread_card(state)
+
+    def burn(self, state: PuntoBancoState, card: Card | None) -> Operation:
+        return burn(state, card)
+
+    def cut_card_out(self, state: PuntoBancoState) -> Operation:
+        return cut_card_out(state)
+
+    def next_step(self, state: PuntoBancoState) -> str:
+        return next_step(state)
