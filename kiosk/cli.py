@@ -1,5 +1,194 @@
-"""The `tableside` command."""
+"""The `tableside` command: run the table, the demo, the odds, the journal tools, replay."""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from kiosk.rules.errors import TablesideError
 
 
+def _fail(exc: Exception) -> None:
+    click.echo(f"tableside: {exc}", err=True)
+    sys.exit(2)
+
+
+@click.group()
 def main() -> None:
-    raise SystemExit("not yet")
+    """Tableside: the computer at a casino gaming table."""
+
+
+# --- odds ---------------------------------------------------------------------------------
+
+
+@main.group()
+def odds() -> None:
+    """Exact odds and house edges computed from the engine's own rules."""
+
+
+@odds.command("punto-banco")
+@click.option("--decks", type=click.IntRange(1, 16), default=8, show_default=True)
+@click.option("--commission", "commission_mode", type=click.Choice(["net", "commission"]),
+              default="net", show_default=True, help="rule 5.7 banker payout mode")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def odds_punto_banco(decks: int, commission_mode: str, as_json: bool) -> None:
+    """Count every ordered 6-card deal (unused cards counted) through the table's drawing
+    rules (5.2) and print each bet's probability and house edge (5.7)."""
+    from kiosk.rules.odds import baccarat_odds
+    from kiosk.rules.punto_banco import CommissionMode, PuntoBancoRules
+
+    result = baccarat_odds(decks)
+    rules = PuntoBancoRules(decks=decks, commission_mode=CommissionMode(commission_mode))
+    edges = result.house_edges(rules)
+    counts = {"banker": result.banker, "player": result.player, "tie": result.tie}
+    if as_json:
+        click.echo(json.dumps({
+            "decks": decks, "total": result.total, "counts": counts,
+            "probability": {k: _ratio(Fraction(v, result.total)) for k, v in counts.items()},
+            "house_edge": {k: _ratio(v) for k, v in edges.items()},
+            "payouts": dict(rules.odds()),
+        }, indent=2))
+        return
+    click.echo(f"Punto banco, {decks} deck{'s' if decks != 1 else ''}: "
+               f"{result.total:,} ordered 6-card deals")
+    for k, v in counts.items():
+        click.echo(f"  {k:<7} {v:>26,}   p = {float(Fraction(v, result.total)):.8f}")
+    click.echo("House edge at the configured payouts:")
+    for name, pay in rules.odds():
+        click.echo(f"  {name:<7} {pay:<28} {float(edges[name.lower()] * 100):.4f}%")
+
+
+def _ratio(f: Fraction) -> dict[str, Any]:
+    return {"exact": f"{f.numerator}/{f.denominator}", "decimal": f"{float(f):.10f}",
+            "percent": f"{float(f * 100):.4f}"}
+
+
+# --- journal ------------------------------------------------------------------------------
+
+
+@main.group()
+def journal() -> None:
+    """The tamper-evident journal: verify it, export it."""
+
+
+@journal.command("verify")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--head", help="expected head as SEQ:HASH (from the pit server)")
+def journal_verify(path: str, head: str | None) -> None:
+    """Recompute the hash chain and name the first bad row."""
+    from kiosk.store.journal import verify
+
+    expected = None
+    if head:
+        seq, _, digest = head.partition(":")
+        expected = (int(seq), digest)
+    try:
+        report = verify(path, expected_head=expected)
+    except TablesideError as exc:
+        _fail(exc)
+    if report.ok:
+        click.echo(f"OK: {report.rows} rows, head {report.head_hash}")
+        return
+    click.echo(f"BROKEN at row {report.first_bad_seq}: {report.reason} "
+               f"({report.rows} good rows before it)")
+    sys.exit(1)
+
+
+@journal.command("export")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="file (default: stdout)")
+def journal_export(path: str, out: str | None) -> None:
+    """Write the journal as JSONL (docs/journal.md)."""
+    from kiosk.store.export import export_jsonl
+
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
+            n = export_jsonl(path, fh)
+        click.echo(f"{n} rows written to {out}", err=True)
+    else:
+        export_jsonl(path, sys.stdout)
+
+
+# --- replay -------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def replay(source: str, as_json: bool) -> None:
+    """Recompute every coup of a journal (database or JSONL export) and report differences
+    from what was recorded (rule 2.8). Exit status 1 when anything differs."""
+    from kiosk.replay import load_entries
+    from kiosk.replay import replay as run_replay
+
+    try:
+        report = run_replay(load_entries(source), source)
+    except TablesideError as exc:
+        _fail(exc)
+    if as_json:
+        click.echo(json.dumps(report.as_json(), indent=2))
+    else:
+        chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
+        click.echo(f"{source}: table {report.table_id}, {report.entries} rows, chain {chain}")
+        for c in report.coups:
+            res = c.result or {}
+            click.echo(f"coup {c.coup:>4} {c.status:<8} P {' '.join(c.player_cards):<9} "
+                       f"B {' '.join(c.banker_cards):<9} {res.get('winner', '-'):<6} "
+                       f"{res.get('player_total', '')}-{res.get('banker_total', '')}"
+                       + ("" if not c.differences else "  DIFFERS: "
+                          + "; ".join(c.differences)))
+        for p in report.problems:
+            click.echo(f"problem: {p}")
+        click.echo(f"{report.differences} difference(s)")
+    sys.exit(0 if report.ok else 1)
+
+
+# --- config -------------------------------------------------------------------------------
+
+
+@main.group()
+def config() -> None:
+    """Table configuration files."""
+
+
+@config.command("example")
+def config_example() -> None:
+    """Print a commented example table.toml."""
+    from kiosk.config import EXAMPLE
+
+    click.echo(EXAMPLE, nl=False)
+
+
+@config.command("check")
+@click.argument("path", type=click.Path(dir_okay=False))
+def config_check(path: str) -> None:
+    """Check a table.toml; print the line and the reason when it is not valid."""
+    from kiosk.config import load
+
+    try:
+        cfg = load(path)
+    except TablesideError as exc:
+        _fail(exc)
+    click.echo(f"OK: table {cfg.table_id} ({cfg.name}), {cfg.game}, {cfg.rules.decks} decks, "
+               f"{cfg.rules.areas} areas, journal {cfg.journal}")
+
+
+def _attach_optional() -> None:
+    from hardware.simulators.cli import simulate
+    from kiosk.console import demo, run
+
+    main.add_command(simulate)
+    main.add_command(run)
+    main.add_command(demo)
+
+
+_attach_optional()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+

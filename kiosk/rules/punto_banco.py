@@ -794,7 +794,13 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
         owed.pop(op.area, None)
         return rep(state, commission_owed=tuple(sorted(owed.items())))
     if isinstance(op, TableOpened):
-        return initial_state(op.rules, op.table_id)
+        if not state.table_id:
+            return initial_state(op.rules, op.table_id)
+        # The configuration changed on a running table: the coup, the roads and the
+        # commission owed carry on; a different number of decks needs a new shoe (rule 5.5).
+        same_shoe = op.rules.decks == state.rules.decks
+        return rep(state, rules=op.rules, table_id=op.table_id,
+                   shoe=state.shoe if same_shoe else None)
     return state  # operations of other layers (device alerts) do not change the coup
 
 

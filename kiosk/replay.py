@@ -1,0 +1,168 @@
+"""Replay for disputes (rule 2.8): recompute every coup of a journal and compare.
+
+Reads a journal database or its JSONL export (docs/journal.md), checks the hash chain, folds the
+Operations through the game engine from the first, and for every settled coup recomputes the
+result and each area's settlement from the recorded cards with today's engine. Any difference
+from what was recorded (cards, result, a payout, a commission, a rounding) is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.errors import TablesideError, UnreadableInput
+from kiosk.rules.operations import encode, operation_from_record
+from kiosk.store.export import read_jsonl
+from kiosk.store.journal import Entry, iter_entries, verify_entries
+from kiosk.table.session import DeviceReport  # noqa: F401  (registers its kind)
+
+
+@dataclass
+class CoupReplay:
+    coup: int
+    status: str  # settled | voided
+    seq: int
+    wall_time: str
+    player_cards: list[str] = field(default_factory=list)
+    banker_cards: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    settlements: list[dict[str, Any]] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)
+    reason: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "coup": self.coup, "status": self.status, "seq": self.seq,
+            "wall_time": self.wall_time, "player_cards": self.player_cards,
+            "banker_cards": self.banker_cards, "result": self.result,
+            "settlements": self.settlements, "differences": self.differences,
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass
+class ReplayReport:
+    source: str
+    chain_ok: bool
+    chain_reason: str
+    entries: int
+    table_id: str = ""
+    coups: list[CoupReplay] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def differences(self) -> int:
+        return sum(len(c.differences) for c in self.coups) + len(self.problems)
+
+    @property
+    def ok(self) -> bool:
+        return self.chain_ok and self.differences == 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {"source": self.source, "table_id": self.table_id, "entries": self.entries,
+                "chain": {"ok": self.chain_ok, "reason": self.chain_reason},
+                "coups": [c.as_json() for c in self.coups], "problems": self.problems,
+                "differences": self.differences, "ok": self.ok}
+
+
+def load_entries(source: str | Path) -> list[Entry]:
+    """Entries from a journal database or a JSONL export (told apart by their first bytes)."""
+    path = Path(source)
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(16)
+    except OSError as exc:
+        raise UnreadableInput(f"{path}: cannot read: {exc.strerror}") from exc
+    if head.startswith(b"SQLite format 3"):
+        return list(iter_entries(path))
+    with path.open(encoding="utf-8") as fh:
+        return list(read_jsonl(fh))
+
+
+def _settlement_json(s: pb.BetSettlement) -> dict[str, Any]:
+    data: dict[str, Any] = encode(s)
+    data["returned"] = s.returned
+    return data
+
+
+def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
+    rows = list(entries)
+    chain = verify_entries(rows)
+    report = ReplayReport(source, chain.ok, chain.reason, len(rows))
+    state: pb.PuntoBancoState | None = None
+    for entry in rows:
+        try:
+            op = operation_from_record(entry.kind, entry.payload)
+        except UnreadableInput as exc:
+            report.problems.append(f"row {entry.seq}: {exc}")
+            continue
+        if isinstance(op, pb.TableOpened):
+            report.table_id = op.table_id
+            if state is None:
+                state = pb.initial_state(op.rules, op.table_id)
+        if state is None:
+            report.problems.append(f"row {entry.seq}: {entry.kind} before the table opened")
+            continue
+        if isinstance(op, pb.CoupSettled):
+            report.coups.append(_audit_settlement(state, op, entry))
+        elif isinstance(op, pb.CoupVoided):
+            report.coups.append(CoupReplay(
+                op.coup, "voided", entry.seq, entry.wall_time,
+                [c.code for c in state.player_cards], [c.code for c in state.banker_cards],
+                reason=op.reason))
+        try:
+            state = pb.apply(state, op)
+        except (TablesideError, AssertionError) as exc:
+            report.problems.append(f"row {entry.seq}: {entry.kind} cannot follow: {exc}")
+    return report
+
+
+def _audit_settlement(state: pb.PuntoBancoState, op: pb.CoupSettled, entry: Entry
+                      ) -> CoupReplay:
+    """Recompute the coup the journal says was settled and list every difference."""
+    out = CoupReplay(op.coup, "settled", entry.seq, entry.wall_time,
+                     [c.code for c in state.player_cards], [c.code for c in state.banker_cards])
+    diffs = out.differences
+    if op.coup != state.coup:
+        diffs.append(f"recorded as coup {op.coup}, but the journal is at coup {state.coup}")
+    if op.player_cards != state.player_cards or op.banker_cards != state.banker_cards:
+        diffs.append(
+            f"cards recorded with the settlement (player {_codes(op.player_cards)}, banker "
+            f"{_codes(op.banker_cards)}) differ from the cards dealt (player "
+            f"{_codes(state.player_cards)}, banker {_codes(state.banker_cards)})")
+    try:
+        expected = pb.confirm_payouts(state)
+    except TablesideError as exc:
+        diffs.append(f"settled although {exc}")
+        out.result = encode(op.result)
+        out.settlements = [_settlement_json(s) for s in op.settlements]
+        return out
+    out.result = encode(expected.result)
+    out.settlements = [_settlement_json(s) for s in expected.settlements]
+    if expected.result != op.result:
+        diffs.append(f"result recorded {encode(op.result)}, recomputed "
+                     f"{encode(expected.result)}")
+    recorded = {(s.area, s.kind): s for s in op.settlements}
+    for s in expected.settlements:
+        r = recorded.pop((s.area, s.kind), None)
+        if r is None:
+            diffs.append(f"area {s.area} {s.kind}: stake {s.stake} was never settled")
+        elif r != s:
+            fields = [f for f in ("stake", "outcome", "odds", "exact_win", "paid", "rounding",
+                                  "commission") if getattr(r, f) != getattr(s, f)]
+            diffs.append(f"area {s.area} {s.kind}: " + ", ".join(
+                f"{f} recorded {encode(getattr(r, f))}, recomputed {encode(getattr(s, f))}"
+                for f in fields))
+    for (area, kind), r in recorded.items():
+        diffs.append(f"area {area} {kind}: settled {r.stake} that was never staked")
+    return out
+
+
+def _codes(cards: Iterable[Any]) -> str:
+    return " ".join(c.code for c in cards) or "none"

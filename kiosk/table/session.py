@@ -1,0 +1,240 @@
+"""The table session: the one place where device events and dealer actions meet the game.
+
+Data flows one way (DESIGN.md): a driver's typed event or a dealer's tap becomes an Operation
+from the game's pure rules, the Operation is appended durably to the journal, and only then does
+the session's state move and do the views hear of it. Restarting folds the journal back into
+the same coup at the same step.
+
+Nothing a device sends can crash the session: noise is counted, a card the rules refuse is
+journaled as a device report and shown to the dealer with a way forward.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+from hardware import events as ev
+from kiosk.rules.cards import Card
+from kiosk.rules.errors import NotAllowed, TablesideError
+from kiosk.rules.game import Game
+from kiosk.rules.operations import Operation, operation_from_record
+from kiosk.store.journal import Journal
+
+log = logging.getLogger(__name__)
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceReport(Operation):
+    """Something a device did that the journal must show although the coup did not move:
+    a lost frame, a card the rules refused, a device gone silent or back."""
+
+    kind = "device_report"
+    device: str
+    event: str
+    detail: str
+
+
+class Severity(StrEnum):
+    INFO = "info"
+    WARNING = "warning"  # the dealer must look
+    STOP = "stop"  # the dealer must act before the coup goes on
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """A message for the dealer with the way forward, in words."""
+
+    severity: Severity
+    message: str
+    way_forward: str = ""
+
+
+Listener = Callable[[Any, Operation | None], None]
+
+
+class TableSession(Generic[S]):
+    """Routes events and actions to `game`, journaling every Operation before it counts."""
+
+    def __init__(self, game: Game[S], journal: Journal, rules: Any, table_id: str) -> None:
+        self.game = game
+        self.journal = journal
+        self.table_id = table_id
+        self.alerts: deque[Alert] = deque(maxlen=50)
+        self.held_cards: deque[Card] = deque()
+        self.listeners: list[Listener] = []
+        self.device_online: dict[str, bool] = {}
+        self.bad_input = 0
+        self._releasing = False
+        self.state: S = game.initial_state(rules, table_id)
+        replayed = 0
+        for entry in journal.entries():
+            self.state = game.apply(self.state, operation_from_record(entry.kind,
+                                                                       entry.payload))
+            replayed += 1
+        self.replayed = replayed
+        if replayed == 0:
+            self.perform(lambda _s: game.open_table(rules, table_id))
+        elif self._rules_of(self.state) != rules:
+            self.alert(Severity.INFO, "The table configuration changed since the last start",
+                       "It takes effect now; the coup in play keeps its bets")
+            self.perform(lambda _s: game.open_table(rules, table_id))
+
+    @staticmethod
+    def _rules_of(state: Any) -> Any:
+        return getattr(state, "rules", None)
+
+    # --- Actions ----------------------------------------------------------------------
+
+    def perform(self, action: Callable[[S], Operation]) -> Operation:
+        """Run one dealer or device action: the game builds the Operation (raising
+        `NotAllowed` with the reason), the journal stores it durably, then state moves.
+
+        If the journal cannot write (a full disk), the error propagates with state unchanged,
+        so nothing is shown that is not on record."""
+        op = action(self.state)
+        new_state = self.game.apply(self.state, op)
+        self.journal.append(op.kind, op.to_payload())
+        self.state = new_state
+        self._notify(op)
+        if self.held_cards and not self._releasing:
+            self.release_held_cards()
+        return op
+
+    def attempt(self, action: Callable[[S], Operation]) -> Operation | None:
+        """`perform`, with a refusal turned into an alert instead of an exception."""
+        try:
+            return self.perform(action)
+        except TablesideError as exc:
+            self.alert(Severity.WARNING, str(exc))
+            return None
+
+    def next_step(self) -> str:
+        return self.game.next_step(self.state)
+
+    def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
+        a = Alert(severity, message, way_forward)
+        self.alerts.append(a)
+        log.warning("%s: %s %s", severity, message, way_forward)
+        self._notify(None)
+
+    def release_held_cards(self) -> None:
+        """Deal the shoe cards that arrived while a card needed the dealer's decision."""
+        self._releasing = True
+        try:
+            while self.held_cards:
+                card = self.held_cards[0]
+                try:
+                    self.game.verify_shoe_card(self.state, card)
+                except NotAllowed:
+                    return
+                self.held_cards.popleft()
+                self._shoe_card(card)
+        finally:
+            self._releasing = False
+
+    # --- Device events ------------------------------------------------------------------
+
+    def on_device_event(self, event: Any) -> None:
+        """Handle one typed event from a driver. Never raises."""
+        try:
+            self._on_device_event(event)
+        except TablesideError as exc:
+            self.alert(Severity.STOP, f"Could not record a {type(event).__name__}: {exc}",
+                       "Call a technician; the table must not go on until it is recorded")
+        except Exception:  # a bug must not take the table down with it
+            log.exception("device event %r", event)
+            self.alert(Severity.STOP, f"Internal error handling {type(event).__name__}",
+                       "Call a technician")
+
+    def _on_device_event(self, event: Any) -> None:
+        device = getattr(event, "device", "SHOE")
+        if isinstance(event, ev.CardRead):
+            if self.held_cards or getattr(self.state, "pending", None) is not None:
+                self.held_cards.append(event.card)
+                self.alert(Severity.WARNING,
+                           f"{event.card.name.capitalize()} held: resolve the card on screen "
+                           f"first")
+                return
+            self._shoe_card(event.card)
+        elif isinstance(event, ev.CardUnread):
+            self._device_action(device, "unread", self.game.unread_card,
+                                "Key in the card from its face")
+        elif isinstance(event, ev.CardBurned):
+            self._device_action(device, "burn", lambda s: self.game.burn(s, event.card), "")
+        elif isinstance(event, ev.CutCardOut):
+            self._device_action(device, "cut", self.game.cut_card_out, "")
+            self.alert(Severity.INFO, "Cutting card out: this is the last coup of the shoe")
+        elif isinstance(event, ev.FramesLost):
+            detail = (f"{event.missing} frame(s) lost between {event.expected_seq} and "
+                      f"{event.got_seq}")
+            self.perform(lambda _s: DeviceReport(device, "frames_lost", detail))
+            self.alert(Severity.STOP, f"The shoe link lost {event.missing} message(s)",
+                       "Check the cards on the table against the screen and key in any card "
+                       "that is missing")
+        elif isinstance(event, ev.DeviceOffline):
+            if self.device_online.get(device, True):
+                self.device_online[device] = False
+                self.perform(lambda _s: DeviceReport(
+                    device, "offline", f"silent for {event.silent_seconds:.0f} s"))
+                self.alert(Severity.WARNING, f"The {_device_name(device)} is not answering",
+                           "Key in cards by hand; check its cable and power")
+        elif isinstance(event, ev.DeviceOnline):
+            if not self.device_online.get(device, True):
+                self.device_online[device] = True
+                self.perform(lambda _s: DeviceReport(device, "online", ""))
+                self.alert(Severity.INFO, f"The {_device_name(device)} is back")
+        elif isinstance(event, ev.ShoeHello):
+            self.device_online[device] = True
+            self.perform(lambda _s: DeviceReport(
+                device, "hello",
+                f"{event.model} firmware {event.firmware} serial {event.serial_number}"))
+        elif isinstance(event, ev.BadInput):
+            self.bad_input += 1
+            log.info("bad input from %s: %s %r", device, event.reason, event.raw)
+        elif isinstance(event, ev.ShoeStateChanged):
+            self.perform(lambda _s: DeviceReport(device, "state", str(event.state)))
+        # Heartbeats and the shuffler's reports are not part of punto banco's coup.
+
+    def _shoe_card(self, card: Card) -> None:
+        try:
+            op = self.perform(lambda s: self.game.shoe_card(s, card))
+        except NotAllowed as exc:
+            # The card has physically left the shoe: record that it was refused and why.
+            self.perform(lambda _s: DeviceReport("SHOE", "card_refused",
+                                                 f"{card.code}: {exc}"))
+            self.alert(Severity.STOP, f"The shoe dealt the {card.name} but {exc}",
+                       "Put the card aside and call the inspector, or void the coup")
+            return
+        if op.kind == "card_queried":
+            self.alert(Severity.STOP, getattr(op, "message", "Queried card"),
+                       "Key in the right card if the shoe misread it, void the coup, or "
+                       "call the inspector to accept it")
+
+    def _device_action(self, device: str, what: str, action: Callable[[S], Operation],
+                       way_forward: str) -> None:
+        try:
+            self.perform(action)
+        except NotAllowed as exc:
+            self.perform(lambda _s: DeviceReport(device, f"{what}_refused", str(exc)))
+            self.alert(Severity.WARNING, str(exc), way_forward)
+            return
+        if way_forward:
+            self.alert(Severity.STOP, f"The {_device_name(device)} reported: {what}",
+                       way_forward)
+
+    def _notify(self, op: Operation | None) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(self.state, op)
+            except Exception:  # a broken view must not stop the table
+                log.exception("listener %r failed", listener)
+
+
+def _device_name(device: str) -> str:
+    return {"SHOE": "card shoe", "SHUF": "shuffler"}.get(device, device.lower())
