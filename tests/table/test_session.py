@@ -1,0 +1,150 @@
+"""The table session: journal before state, device events, refusals, resume."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hardware import events as ev
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.errors import NotAllowed
+from kiosk.store.journal import JournalWriteError
+from kiosk.table.session import Severity
+from tests.table.helpers import RULES, cards, kinds, open_session
+
+
+def _ready(path: Path):  # type: ignore[no-untyped-def]
+    s = open_session(path)
+    s.perform(pb.shuffle)
+    s.perform(lambda st: pb.place_bet(st, "1", pb.BetKind.BANKER, 10_000))
+    s.perform(lambda st: pb.place_bet(st, "standing", pb.BetKind.PLAYER, 5_000))
+    s.perform(pb.close_betting)
+    return s
+
+
+def test_every_operation_is_journaled_before_state_moves(tmp_path: Path) -> None:
+    s = _ready(tmp_path / "j.db")
+    assert kinds(s) == ["table_opened", "shoe_shuffled", "bet_placed", "bet_placed",
+                        "betting_closed"]
+    seen: list[int] = []
+    # A listener sees state only after its Operation is on disk.
+    s.listeners.append(lambda st, op: seen.append(s.journal.count()))
+    s.on_device_event(ev.CardRead(device="SHOE", seq=1, card=cards("4H")[0]))
+    assert seen == [6]
+    assert s.state.player_cards == tuple(cards("4H"))  # rule 5.2: first card to the Player
+
+
+def test_a_refused_action_writes_nothing(tmp_path: Path) -> None:
+    s = _ready(tmp_path / "j.db")
+    before = s.journal.count()
+    with pytest.raises(NotAllowed) as err:
+        s.perform(lambda st: pb.place_bet(st, "2", pb.BetKind.TIE, 1_000))
+    assert err.value.clause == "5.6"  # no more bets has been called
+    assert s.journal.count() == before
+
+
+def test_full_disk_keeps_state_and_journal_consistent(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    s = _ready(path)
+    before_state, before_rows = s.state, s.journal.count()
+    conn: sqlite3.Connection = s.journal._db.conn  # type: ignore[attr-defined]
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    big = "x" * 20_000  # a refusal message this long needs new pages: SQLITE_FULL
+    with pytest.raises(JournalWriteError):
+        s.perform(lambda st: pb.void_coup(st, big))
+    assert s.state == before_state
+    conn.execute("PRAGMA max_page_count = 1073741823")
+    s.perform(lambda st: pb.void_coup(st, "disk freed"))
+    assert s.journal.count() == before_rows + 1
+    assert s.journal.verify().ok
+
+
+def test_coup_from_shoe_events_and_resume_into_same_step(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    s = _ready(path)
+    for i, c in enumerate(cards("4H", "3C", "KD")):
+        s.on_device_event(ev.CardRead(device="SHOE", seq=i, card=c))
+    assert s.next_step() == "Banker's second card"
+    s.journal.close()
+    # A restart folds the journal into the same coup at the same step.
+    again = open_session(path)
+    assert again.replayed == 8
+    assert again.state == s.state
+    assert again.next_step() == "Banker's second card"
+    for i, c in enumerate(cards("4S", "2C"), start=3):
+        again.on_device_event(ev.CardRead(device="SHOE", seq=i, card=c))
+    assert again.state.phase is pb.Phase.PAYING
+    op = again.perform(pb.confirm_payouts)
+    assert isinstance(op, pb.CoupSettled)
+    assert op.result.winner.value == "banker"  # player 6 (4+K+2), banker 7 (3+4)
+
+
+def test_impossible_card_is_queried_and_later_cards_are_held(tmp_path: Path) -> None:
+    rules = pb.PuntoBancoRules(decks=1, chips=RULES.chips)
+    s = open_session(tmp_path / "j.db", rules)
+    s.perform(pb.shuffle)
+    s.perform(lambda st: pb.place_bet(st, "1", pb.BetKind.PLAYER, 5_000))
+    s.perform(pb.close_betting)
+    s.on_device_event(ev.CardRead(device="SHOE", seq=0, card=cards("AS")[0]))
+    s.on_device_event(ev.CardRead(device="SHOE", seq=1, card=cards("AS")[0]))  # 2nd in 1 deck
+    assert kinds(s)[-1] == "card_queried"
+    assert s.alerts[-1].severity is Severity.STOP
+    assert "5.4" in s.alerts[-1].message
+    s.on_device_event(ev.CardRead(device="SHOE", seq=2, card=cards("9D")[0]))
+    assert list(s.held_cards) == cards("9D")
+    # The dealer keys the card the shoe misread; the held card then follows it.
+    s.perform(lambda st: pb.deal_card(st, cards("AH")[0], pb.CardSource.KEYED))
+    assert s.state.banker_cards == tuple(cards("AH"))
+    assert s.state.player_cards == tuple(cards("AS", "9D"))
+    assert not s.held_cards
+
+
+def test_device_trouble_is_recorded_and_never_raises(tmp_path: Path) -> None:
+    s = _ready(tmp_path / "j.db")
+    s.on_device_event(ev.BadInput(device="SHOE", seq=None, raw=b"\x00garbage",
+                                  reason="noise", kind=ev.BadKind.NOISE))
+    s.on_device_event(ev.FramesLost(device="SHOE", seq=12, expected_seq=10, got_seq=12,
+                                    missing=2))
+    s.on_device_event(ev.DeviceOffline(device="SHOE", seq=None, silent_seconds=5.0))
+    s.on_device_event(ev.DeviceOffline(device="SHOE", seq=None, silent_seconds=6.0))
+    s.on_device_event(ev.DeviceOnline(device="SHOE", seq=None))
+    reports = [e.payload for e in s.journal.entries() if e.kind == "device_report"]
+    assert [r["event"] for r in reports] == ["frames_lost", "offline", "online"]
+    assert reports[0]["detail"] == "2 frame(s) lost between 10 and 12"
+    assert s.bad_input == 1
+    assert any("lost 2 message" in a.message for a in s.alerts)
+
+
+def test_card_before_no_more_bets_is_refused_and_recorded(tmp_path: Path) -> None:
+    s = open_session(tmp_path / "j.db")
+    s.perform(pb.shuffle)
+    s.on_device_event(ev.CardRead(device="SHOE", seq=0, card=cards("QH")[0]))
+    last = list(s.journal.entries())[-1]
+    assert last.kind == "device_report" and last.payload["event"] == "card_refused"
+    assert "QH" in last.payload["detail"]
+    assert s.state.player_cards == ()
+
+
+def test_unread_card_waits_for_the_keyed_card(tmp_path: Path) -> None:
+    s = _ready(tmp_path / "j.db")
+    s.on_device_event(ev.CardUnread(device="SHOE", seq=0))
+    assert s.next_step() == "Key in the unread Player card"
+    s.on_device_event(ev.CardRead(device="SHOE", seq=1, card=cards("5C")[0]))
+    assert list(s.held_cards) == cards("5C")
+    s.perform(lambda st: pb.deal_card(st, cards("2D")[0], pb.CardSource.KEYED))
+    assert s.state.player_cards == tuple(cards("2D"))
+    assert s.state.banker_cards == tuple(cards("5C"))
+
+
+def test_changed_configuration_is_journaled_and_keeps_the_coup(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    s = _ready(path)
+    s.journal.close()
+    new_rules = pb.PuntoBancoRules(chips=RULES.chips, areas=9)
+    again = open_session(path, new_rules)
+    assert kinds(again)[-1] == "table_opened"
+    assert again.state.rules.areas == 9
+    assert again.state.bets == s.state.bets and again.state.phase is pb.Phase.DEALING

@@ -1,0 +1,94 @@
+"""Replay for disputes (rule 2.8): recompute each coup and report differences."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from kiosk.cli import main
+from kiosk.replay import load_entries, replay
+from kiosk.rules import punto_banco as pb
+from kiosk.store.canonical import canonical_json, chain_hash
+from kiosk.store.export import export_jsonl, read_jsonl
+from kiosk.store.journal import Entry
+from tests.table.helpers import cards, open_session
+
+
+def _journal(path: Path) -> Path:
+    s = open_session(path)
+    s.perform(pb.shuffle)
+    s.perform(lambda st: pb.place_bet(st, "1", pb.BetKind.BANKER, 5_500))
+    s.perform(lambda st: pb.place_bet(st, "2", pb.BetKind.PLAYER, 5_000))
+    s.perform(pb.close_betting)
+    for c in cards("4H", "3C", "KD", "4S", "2C"):
+        s.perform(lambda st, c=c: pb.shoe_card(st, c))
+    s.perform(pb.confirm_payouts)
+    s.journal.close()
+    return path
+
+
+def _rechain(entries: list[Entry]) -> list[Entry]:
+    """Re-hash a chain after an edit, as a forger who knows the format would."""
+    out: list[Entry] = []
+    prev = "0" * 64
+    for e in entries:
+        h = chain_hash(prev, e.table_id, e.seq, e.wall_time, e.kind, canonical_json(e.payload))
+        out.append(Entry(e.seq, e.table_id, e.wall_time, e.kind, e.payload, prev, h))
+        prev = h
+    return out
+
+
+def test_replay_recomputes_every_settlement(tmp_path: Path) -> None:
+    report = replay(load_entries(_journal(tmp_path / "j.db")))
+    assert report.ok and report.chain_ok
+    (coup,) = report.coups
+    assert coup.player_cards == ["4H", "KD", "2C"] and coup.banker_cards == ["3C", "4S"]
+    assert coup.result == {"winner": "banker", "player_total": 6, "banker_total": 7,
+                           "player_pair": False, "banker_pair": False, "natural": False}
+    bank = coup.settlements[0]
+    # rule 5.7: 19:20 of R55 is R52.25; the house chip rule (R5, house) pays R50.
+    assert (bank["exact_win"], bank["paid"], bank["rounding"], bank["returned"]) == (
+        "5225/1", 5000, "225/1", 10_500)
+
+
+def test_replay_of_export_matches_database(tmp_path: Path) -> None:
+    path = _journal(tmp_path / "j.db")
+    buf = io.StringIO()
+    export_jsonl(path, buf)
+    jsonl = tmp_path / "j.jsonl"
+    jsonl.write_text(buf.getvalue())
+    assert replay(load_entries(jsonl)).as_json()["coups"] == replay(
+        load_entries(path)).as_json()["coups"]
+
+
+def test_forged_payout_is_reported_even_with_a_rehashed_chain(tmp_path: Path) -> None:
+    entries = load_entries(_journal(tmp_path / "j.db"))
+    last = entries[-1]
+    assert last.kind == "coup_settled"
+    last.payload["settlements"][0]["paid"] = 5225  # someone "fixes" the payout
+    forged = _rechain(entries)
+    report = replay(forged)
+    assert report.chain_ok  # the chain alone cannot see a consistent forgery
+    assert not report.ok
+    (diff,) = report.coups[0].differences
+    assert diff.startswith("area 1 banker: paid recorded 5225, recomputed 5000")
+
+
+def test_edited_export_breaks_the_chain_and_cli_exits_1(tmp_path: Path) -> None:
+    path = _journal(tmp_path / "j.db")
+    buf = io.StringIO()
+    export_jsonl(path, buf)
+    lines = buf.getvalue().splitlines()
+    row = json.loads(lines[4])
+    row["payload"]["amount"] = 500_000  # a bet made larger after the fact
+    lines[4] = json.dumps(row)
+    jsonl = tmp_path / "edited.jsonl"
+    jsonl.write_text("\n".join(lines) + "\n")
+    assert list(read_jsonl(jsonl.read_text().splitlines()))[4].payload["amount"] == 500_000
+    result = CliRunner().invoke(main, ["replay", str(jsonl), "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["chain"]["ok"] is False and "5" in data["chain"]["reason"]
