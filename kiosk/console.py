@@ -9,6 +9,7 @@ bets and pulls cards; in `run` the dealer types commands (`help` lists them).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import shlex
@@ -79,10 +80,8 @@ class SimulatedShoe:
 
     def close(self) -> None:
         for fd in (self.master, self._slave):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
 
 
 def describe(op: Operation, state: pb.PuntoBancoState) -> str | None:
@@ -369,7 +368,5 @@ def run(config_path: str) -> None:
         cfg = load_config(config_path)
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_console(cfg))
-    except KeyboardInterrupt:
-        pass

@@ -6,7 +6,6 @@ then suit `S H D C` (`AS`, `TD`, `QH`, `7C`).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -85,13 +84,17 @@ def deck() -> tuple[Card, ...]:
     return tuple(Card(r, s) for s in SUITS for r in RANKS)
 
 
+# Rule 5.4: ace = 1, tens and picture cards = 0, all other cards = face value.
+BACCARAT_VALUES: dict[Rank, int] = {
+    Rank.ACE: 1, Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4, Rank.FIVE: 5, Rank.SIX: 6,
+    Rank.SEVEN: 7, Rank.EIGHT: 8, Rank.NINE: 9,
+    Rank.TEN: 0, Rank.JACK: 0, Rank.QUEEN: 0, Rank.KING: 0,
+}
+
+
 def baccarat_value(card: Card) -> int:
     """Rule 5.4: ace = 1, tens and picture cards = 0, all other cards = face value."""
-    if card.rank is Rank.ACE:
-        return 1
-    if card.rank in (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING):
-        return 0
-    return int(card.rank.value)
+    return BACCARAT_VALUES[card.rank]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +102,13 @@ class ShoeContents:
     """What is left in a shoe of `decks` decks, given the cards that have come out of it.
 
     A card seen more often than the decks hold is impossible (a foreign card or a misread):
-    `verify_draw` refuses it so that it is never accepted silently.
+    `verify_draw` refuses it so that it is never accepted silently. `seen` is never mutated:
+    each draw returns new contents (a plain dict copy keeps the fold fast).
     """
 
     decks: int
-    seen: Counter[Card] = field(default_factory=Counter)
+    seen: dict[Card, int] = field(default_factory=dict)
+    dealt: int = 0
 
     def __post_init__(self) -> None:
         if not 1 <= self.decks <= 16:
@@ -114,18 +119,14 @@ class ShoeContents:
         return 52 * self.decks
 
     @property
-    def dealt(self) -> int:
-        return sum(self.seen.values())
-
-    @property
     def remaining(self) -> int:
         return self.size - self.dealt
 
     def remaining_of(self, card: Card) -> int:
-        return self.decks - self.seen[card]
+        return self.decks - self.seen.get(card, 0)
 
     def verify_draw(self, card: Card) -> None:
-        if self.seen[card] >= self.decks:
+        if self.seen.get(card, 0) >= self.decks:
             raise ImpossibleCard(
                 f"The shoe cannot hold another {card.name} ({card.code}): all {self.decks} "
                 f"have already come out of this {self.decks}-deck shoe",
@@ -133,20 +134,18 @@ class ShoeContents:
             )
 
     def can_draw(self, card: Card) -> bool:
-        return self.seen[card] < self.decks
+        return self.seen.get(card, 0) < self.decks
 
     def draw(self, card: Card) -> ShoeContents:
         """The contents after `card` came out; refuses an impossible card."""
         self.verify_draw(card)
-        seen = Counter(self.seen)
-        seen[card] += 1
-        return ShoeContents(self.decks, seen)
+        return self.draw_unchecked(card)
 
     def draw_unchecked(self, card: Card) -> ShoeContents:
         """The contents after a card an inspector accepted although it looked impossible."""
-        seen = Counter(self.seen)
-        seen[card] += 1
-        return ShoeContents(self.decks, seen)
+        seen = self.seen.copy()
+        seen[card] = seen.get(card, 0) + 1
+        return ShoeContents(self.decks, seen, self.dealt + 1)
 
     def cards_left(self) -> Iterator[Card]:
         for c in deck():

@@ -9,14 +9,14 @@ cards come in as inputs, the clock and the dice live elsewhere.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from kiosk.rules.cards import Card, ShoeContents, baccarat_value
+from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
 from kiosk.rules.errors import ImpossibleCard, NotAllowed
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import Operation
@@ -118,8 +118,7 @@ class PuntoBancoRules:
         raise KeyError(kind)  # pragma: no cover - __post_init__ guarantees all kinds
 
     def area_ids(self) -> tuple[str, ...]:
-        ids = tuple(str(n) for n in range(1, self.areas + 1))
-        return (*ids, STANDING) if self.standing_area else ids
+        return _area_ids(self.areas, self.standing_area)
 
     def odds(self) -> tuple[tuple[str, str], ...]:
         """Rule 2.6: the payment odds as the signage shows them."""
@@ -130,6 +129,12 @@ class PuntoBancoRules:
         )
         return (("Banker", bank), ("Player", format_ratio(self.player_odds)),
                 ("Tie", format_ratio(self.tie_odds)))
+
+
+@functools.cache
+def _area_ids(areas: int, standing: bool) -> tuple[str, ...]:
+    ids = tuple(str(n) for n in range(1, areas + 1))
+    return (*ids, STANDING) if standing else ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +308,7 @@ class CommissionCollected(Operation):
 # --- State ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: `_replace` copies __dict__ in one step (the hot path)
 class PuntoBancoState:
     rules: PuntoBancoRules
     table_id: str = ""
@@ -313,6 +318,9 @@ class PuntoBancoState:
     bets: tuple[Bet, ...] = ()
     player_cards: tuple[Card, ...] = ()
     banker_cards: tuple[Card, ...] = ()
+    # The cards' values (rule 5.4), kept beside them for the drawing table's hot path.
+    player_values: tuple[int, ...] = ()
+    banker_values: tuple[int, ...] = ()
     pending: PendingCard | None = None
     cut_card_out: bool = False
     results: tuple[CoupResult, ...] = ()  # this shoe's results, for the roads
@@ -402,7 +410,7 @@ def winner_of(player_total: int, banker_total: int) -> Winner:
 
 
 def values(cards: Sequence[Card]) -> tuple[int, ...]:
-    return tuple(baccarat_value(c) for c in cards)
+    return tuple([BACCARAT_VALUES[c.rank] for c in cards])
 
 
 def coup_result(player_cards: Sequence[Card], banker_cards: Sequence[Card]) -> CoupResult:
@@ -468,7 +476,7 @@ def open_table(rules: PuntoBancoRules, table_id: str) -> TableOpened:
 
 
 def next_hand(state: PuntoBancoState) -> Hand | None:
-    return next_to_draw(values(state.player_cards), values(state.banker_cards))
+    return next_to_draw(state.player_values, state.banker_values)
 
 
 def verify_shuffle(state: PuntoBancoState) -> None:
@@ -545,20 +553,28 @@ def verify_close_betting(state: PuntoBancoState) -> None:
         raise NotAllowed("Bets are already closed for this coup", clause="5.6")
     if state.shoe is None:
         raise NotAllowed("Shuffle and load the shoe before dealing", clause="5.5")
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []  # (what is wrong, the clause it breaks)
     rules = state.rules
-    for area in rules.area_ids():
-        for kind in BetKind:
-            amt = state.bet_total(area, kind)
-            if 0 < amt < rules.limit(kind).minimum:
-                problems.append(f"area {area} {kind} {_m(state, amt)} is under the "
-                                f"{_m(state, rules.limit(kind).minimum)} minimum (rule 2.2)")
-        if state.bet_total(area, BetKind.TIE) and not (
-                state.bet_total(area, BetKind.BANKER) or state.bet_total(area, BetKind.PLAYER)):
-            problems.append(f"area {area} has a tie bet without a bet on Banker or Player "
-                            f"(rule 5.2)")
+    totals: dict[tuple[str, BetKind], int] = {}
+    for b in state.bets:
+        totals[b.area, b.kind] = totals.get((b.area, b.kind), 0) + b.amount
+    for (area, kind), amt in sorted(totals.items()):
+        if 0 < amt < rules.limit(kind).minimum:
+            problems.append((f"area {area} {kind} {_m(state, amt)} is under the "
+                             f"{_m(state, rules.limit(kind).minimum)} minimum", "2.2"))
+        if kind is BetKind.TIE and not (totals.get((area, BetKind.BANKER))
+                                        or totals.get((area, BetKind.PLAYER))):
+            problems.append((f"area {area} has a tie bet without a bet on Banker or Player",
+                             "5.2"))
     if problems:
-        raise NotAllowed("Cannot close bets: " + "; ".join(problems))
+        clauses = {c for _, c in problems}
+        if len(clauses) == 1:
+            raise NotAllowed("Cannot close bets: " + "; ".join(t for t, _ in problems),
+                             clause=clauses.pop())
+        err = NotAllowed("Cannot close bets: " + "; ".join(f"{t} (rule {c})"
+                                                           for t, c in problems))
+        err.clause = problems[0][1]
+        raise err
 
 
 def can_close_betting(state: PuntoBancoState) -> bool:
@@ -574,16 +590,23 @@ def verify_card(state: PuntoBancoState, card: Card, source: CardSource = CardSou
                 ) -> None:
     """A card may be dealt while dealing, to the hand rule 5.2 says is next, if the shoe can
     hold it (rule 5.4). A card keyed in by the dealer also resolves an unread or queried card."""
+    _verify_card(state, card, source)
+
+
+def _verify_card(state: PuntoBancoState, card: Card, source: CardSource) -> Hand:
+    """`verify_card`, answering the hand the card goes to."""
     if state.phase is not Phase.DEALING:
         what = "before no more bets" if state.phase is Phase.BETTING else "after the coup ended"
         raise NotAllowed(f"A card cannot be dealt {what}", clause="5.2")
     if state.pending is not None and source is not CardSource.KEYED:
         raise NotAllowed(f"First resolve the {state.pending.reason} card for the "
                          f"{state.pending.hand}")
-    if next_hand(state) is None:
+    hand = next_hand(state)
+    if hand is None:
         raise NotAllowed("The drawing table gives no more cards in this coup", clause="5.2")
     assert state.shoe is not None  # closing bets needs a loaded shoe
     state.shoe.verify_draw(card)
+    return hand
 
 
 def can_deal_card(state: PuntoBancoState, card: Card,
@@ -593,9 +616,7 @@ def can_deal_card(state: PuntoBancoState, card: Card,
 
 def deal_card(state: PuntoBancoState, card: Card,
               source: CardSource = CardSource.SHOE) -> CardDealt:
-    verify_card(state, card, source)
-    hand = next_hand(state)
-    assert hand is not None
+    hand = _verify_card(state, card, source)
     return CardDealt(coup=state.coup, hand=hand, card=card, source=source)
 
 
@@ -669,6 +690,7 @@ def can_confirm_payouts(state: PuntoBancoState) -> bool:
 
 def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
     """The dealer has paid and collected every bet as shown (rule 5.7)."""
+    verify_complete(state)
     return CoupSettled(coup=state.coup,
                        result=coup_result(state.player_cards, state.banker_cards),
                        player_cards=state.player_cards, banker_cards=state.banker_cards,
@@ -736,26 +758,37 @@ def _adjust_bets(bets: tuple[Bet, ...], area: str, kind: BetKind, delta: int
 
 def _next_coup(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
     shoe_over = state.cut_card_out
-    return dataclasses.replace(
+    return _replace(
         state, coup=state.coup + 1, phase=Phase.BETTING, bets=(), player_cards=(),
-        banker_cards=(), pending=None,
+        banker_cards=(), player_values=(), banker_values=(), pending=None,
         shoe=None if shoe_over else state.shoe,
         cut_card_out=False, **changes)
 
 
+def _replace(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
+    """`dataclasses.replace` without re-running `__init__` (the fold's hot path); the
+    fields are the same, already checked, so copying them is enough."""
+    new = object.__new__(PuntoBancoState)
+    d = new.__dict__
+    d.update(state.__dict__)
+    d.update(changes)
+    return new
+
+
 def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
     """The one transition function: live play and replay both fold Operations through it."""
-    rep = dataclasses.replace
+    rep = _replace
     if isinstance(op, CardDealt):
         assert state.shoe is not None
         after = (state.shoe.draw_unchecked(op.card) if op.source is CardSource.OVERRIDE
                  else state.shoe.draw(op.card))
+        value = BACCARAT_VALUES[op.card.rank]
         if op.hand is Hand.PLAYER:
             state = rep(state, player_cards=(*state.player_cards, op.card), shoe=after,
-                        pending=None)
+                        player_values=(*state.player_values, value), pending=None)
         else:
             state = rep(state, banker_cards=(*state.banker_cards, op.card), shoe=after,
-                        pending=None)
+                        banker_values=(*state.banker_values, value), pending=None)
         if next_hand(state) is None:
             state = rep(state, phase=Phase.PAYING)
         return state

@@ -164,24 +164,27 @@ class Journal:
             db = _connect(path, busy_timeout_ms, read_only=read_only)
         except sqlite3.Error as exc:
             raise _write_error(path, exc, busy_timeout_ms, "open") from exc
-        journal = cls(db, path, table_id, clock or _utc_now)
-        journal._busy_timeout_ms = busy_timeout_ms
         try:
             if not read_only:
                 _ensure_schema(db)
-            last = journal.last()
+            if not Table(db, _TABLE).exists():
+                raise JournalError(f"The file {path} holds no journal (no journal table).")
+            # Only the table id: a damaged payload must not stop the journal from opening.
+            last = db.execute(f"SELECT table_id FROM {_TABLE} ORDER BY seq DESC LIMIT 1").fetchone()
         except sqlite3.Error as exc:
             db.close()
             raise _write_error(path, exc, busy_timeout_ms, "open") from exc
         except BaseException:
             db.close()
             raise
-        if last is not None and last.table_id != table_id:
+        if last is not None and last[0] != table_id:
             db.close()
             raise JournalError(
-                f"The journal {path} belongs to table {last.table_id!r}, not {table_id!r}; "
+                f"The journal {path} belongs to table {last[0]!r}, not {table_id!r}; "
                 "re-provisioning a table needs a new journal file (keep the old one for audit)."
             )
+        journal = cls(db, path, table_id, clock or _utc_now)
+        journal._busy_timeout_ms = busy_timeout_ms
         return journal
 
     @property
@@ -280,7 +283,8 @@ class Journal:
         return self.count()
 
     def verify(self, expected_head: tuple[int, str] | None = None) -> VerifyReport:
-        """Recompute this journal's chain (see the module function `verify`)."""
+        """Recompute this journal's chain (see `verify`); appends wait meanwhile, so a long
+        audit of a big journal belongs on its own connection: `verify(path)`."""
         with self._lock:
             self._check_open()
             return _verify_db(self._db, self._table_id, expected_head)

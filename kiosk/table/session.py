@@ -206,8 +206,8 @@ class TableSession(Generic[S]):
             op = self.perform(lambda s: self.game.shoe_card(s, card))
         except NotAllowed as exc:
             # The card has physically left the shoe: record that it was refused and why.
-            self.perform(lambda _s: DeviceReport("SHOE", "card_refused",
-                                                 f"{card.code}: {exc}"))
+            report = DeviceReport("SHOE", "card_refused", f"{card.code}: {exc}")
+            self.perform(lambda _s: report)
             self.alert(Severity.STOP, f"The shoe dealt the {card.name} but {exc}",
                        "Put the card aside and call the inspector, or void the coup")
             return
@@ -221,7 +221,8 @@ class TableSession(Generic[S]):
         try:
             self.perform(action)
         except NotAllowed as exc:
-            self.perform(lambda _s: DeviceReport(device, f"{what}_refused", str(exc)))
+            report = DeviceReport(device, f"{what}_refused", str(exc))
+            self.perform(lambda _s: report)
             self.alert(Severity.WARNING, str(exc), way_forward)
             return
         if way_forward:
