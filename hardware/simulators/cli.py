@@ -1,0 +1,138 @@
+"""`tableside simulate ...`: run a device simulator for the demo, tests and bench checks.
+
+The first line on stdout is the URL a reader opens (a pseudo-terminal path such as
+`/dev/pts/5`, or `socket://127.0.0.1:PORT`), flushed at once so a script can read it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+
+import click
+
+from hardware.simulators.shoe import DIALECTS, FaultPlan, PtyLink, ShoeSimulator, TcpLink, run_paced
+
+_RATE = click.FloatRange(0.0, 1.0)
+
+
+@click.group()
+def simulate() -> None:
+    """Simulated devices speaking the real protocols."""
+
+
+@simulate.command()
+@click.option("--decks", type=click.IntRange(1, 16), default=8, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Shoe order and faults.")
+@click.option("--dialect", type=click.Choice(DIALECTS), default="line", show_default=True)
+@click.option("--pty", "use_pty", is_flag=True, help="Serve a pseudo-terminal (the default).")
+@click.option(
+    "--listen",
+    type=click.IntRange(0, 65535),
+    default=None,
+    metavar="PORT",
+    help="Serve socket://127.0.0.1:PORT instead (0: any free port); dealing starts "
+    "when the first client connects.",
+)
+@click.option(
+    "--pace",
+    type=click.FloatRange(min=0.0),
+    default=1.5,
+    show_default=True,
+    help="Seconds between cards.",
+)
+@click.option(
+    "--cards",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop after N cards (default: the whole shoe).",
+)
+@click.option("--noise", type=_RATE, default=0.0, help="Chance of noise bytes before a card.")
+@click.option("--drop", type=_RATE, default=0.0, help="Chance a card frame is lost.")
+@click.option("--unread", type=_RATE, default=0.0, help="Chance of UNREAD instead of CARD.")
+@click.option("--duplicate", type=_RATE, default=0.0, help="Chance a frame is retransmitted.")
+@click.option("--bad-checksum", type=_RATE, default=0.0, help="Chance of a corrupt checksum.")
+@click.option(
+    "--cut-at",
+    type=click.IntRange(min=0),
+    default=None,
+    help="CUT after this many cards (default: one deck from the back; 0: none).",
+)
+@click.option("--wait", is_flag=True, help="With --pty: deal only after a reader's HELLO?.")
+@click.option(
+    "--linger",
+    type=click.FloatRange(min=0.0),
+    default=1.0,
+    show_default=True,
+    help="Seconds to keep the line up after the last card.",
+)
+def shoe(
+    decks: int,
+    seed: int,
+    dialect: str,
+    use_pty: bool,
+    listen: int | None,
+    pace: float,
+    cards: int | None,
+    noise: float,
+    drop: float,
+    unread: float,
+    duplicate: float,
+    bad_checksum: float,
+    cut_at: int | None,
+    wait: bool,
+    linger: float,
+) -> None:
+    """Deal a seeded shoe as a card shoe would (spec shoe-shuffler-protocol.md)."""
+    if use_pty and listen is not None:
+        raise click.UsageError("choose --pty or --listen, not both")
+    if cut_at is None:
+        cut_at = 52 * (decks - 1)
+    simulator = ShoeSimulator(
+        decks=decks,
+        seed=seed,
+        dialect=dialect,
+        faults=FaultPlan(
+            noise=noise, drop=drop, unread=unread, duplicate=duplicate, bad_checksum=bad_checksum
+        ),
+        cut_at=cut_at or None,
+        cards=cards,
+    )
+    # Ctrl-C ends the run; the links are closed on the way out.
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(simulator, listen, pace=pace, wait=wait, linger=linger))
+    dealt = len(simulator.dealt)
+    click.echo(f"dealt {dealt} card(s), {len(simulator.read_cards)} read intact", err=True)
+
+
+async def _serve(
+    simulator: ShoeSimulator, listen: int | None, *, pace: float, wait: bool, linger: float
+) -> None:
+    if listen is not None:
+        tcp = TcpLink(simulator)
+        try:
+            _announce(await tcp.start(listen))
+            await tcp.client_connected.wait()
+            await run_paced(simulator, tcp, pace=pace, linger=linger)
+        finally:
+            await tcp.close()
+        return
+    pty = PtyLink()
+    try:
+        _announce(pty.url)
+        pty.answer(simulator)
+        if wait:
+            await pty.hello_requested.wait()
+        await run_paced(simulator, pty, pace=pace, linger=linger)
+    finally:
+        pty.close()
+
+
+def _announce(url: str) -> None:
+    sys.stdout.write(url + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    simulate()

@@ -1,0 +1,80 @@
+"""DESIGN.md: `kiosk/rules` is pure Python: no Kivy, gpiozero, serial, SQLite, clock or
+randomness imported. Cards come in as inputs; the rules never draw them themselves."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+RULES = Path(__file__).resolve().parents[2] / "kiosk" / "rules"
+FORBIDDEN = frozenset({
+    "kivy", "gpiozero", "serial", "sqlite_utils", "sqlite3", "httpx", "random", "time",
+    "datetime", "os", "socket", "threading", "asyncio",
+})
+# kiosk.* imports must stay inside kiosk.rules, so nothing impure comes in through another
+# package (kiosk.shoe, for one, imports random)
+ALLOWED_KIOSK_PREFIX = "kiosk.rules"
+
+
+def imported_modules(source: str, package: str = "kiosk.rules") -> set[str]:
+    """Every module a source file imports, dotted, relative imports resolved."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                found.add(".".join([*base, node.module] if node.module else base))
+            else:
+                assert node.module is not None
+                found.add(node.module)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute)
+              and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
+                  "__import__", "import_module")
+              and node.args and isinstance(node.args[0], ast.Constant)):
+            found.add(str(node.args[0].value))
+    return found
+
+
+def impure(modules: set[str]) -> set[str]:
+    return {m for m in modules if m.split(".")[0] in FORBIDDEN
+            or (m.split(".")[0] == "kiosk" and not m.startswith(ALLOWED_KIOSK_PREFIX))}
+
+
+RULE_FILES = sorted(RULES.glob("*.py"))
+
+
+def test_the_rules_package_is_there():
+    names = {p.name for p in RULE_FILES}
+    assert {"punto_banco.py", "money.py", "cards.py", "operations.py", "odds.py",
+            "outcomes.py", "errors.py"} <= names
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
+def test_rules_module_is_pure(path):
+    # DESIGN.md "Architecture": game rules are pure (no device, store, clock or randomness)
+    modules = imported_modules(path.read_text(encoding="utf-8"))
+    assert impure(modules) == set(), path.name
+
+
+@pytest.mark.parametrize(("source", "caught"), [
+    ("import random", {"random"}),
+    ("import os.path", {"os.path"}),
+    ("from datetime import datetime", {"datetime"}),
+    ("from time import monotonic", {"time"}),
+    ("import sqlite3 as db", {"sqlite3"}),
+    ("from kivy.clock import Clock", {"kivy.clock"}),
+    ("def f():\n    import serial\n", {"serial"}),
+    ("import importlib\nimportlib.import_module('gpiozero')", {"gpiozero"}),
+    ("__import__('socket')", {"socket"}),
+    ("from kiosk.shoe import SeededShoe", {"kiosk.shoe"}),
+    ("from kiosk.store import journal", {"kiosk.store"}),
+    ("from ..store import journal", {"kiosk.store"}),
+    ("from fractions import Fraction\nfrom .cards import Card\nimport dataclasses", set()),
+])
+def test_the_checker_catches_impure_imports(source, caught):
+    # the purity test itself must be able to fail
+    assert impure(imported_modules(source)) == caught
