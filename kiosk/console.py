@@ -194,6 +194,11 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
                        f"at coup {session.state.coup}: {session.next_step()}")
         if session.state.phase is not pb.Phase.BETTING:
             session.perform(lambda s: pb.void_coup(s, "demo restarted mid-coup", "demo"))
+        if session.replayed and session.state.shoe is not None:
+            # The simulator cannot resume the old shoe's order: change the shoe (rule 5.5) so
+            # the table's count of cards seen matches the cards it will now be dealt.
+            shoe.new_shoe()
+            session.perform(lambda s: pb.shuffle(s, "hand"))
         for _ in range(coups):
             if session.state.shoe is None:
                 if session.replayed or session.state.coup > 1:
