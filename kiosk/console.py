@@ -119,7 +119,7 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal.open(cfg.journal, cfg.table_id)
     session: Session = TableSession(pb.PuntoBanco(), journal, cfg.rules, cfg.table_id)
-    seen = len(session.alerts)
+    seen = session.alerts_raised
 
     def show(state: pb.PuntoBancoState, op: Operation | None) -> None:
         nonlocal seen
@@ -129,10 +129,10 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
             text = describe(op, state)
             if text:
                 click.echo(text)
-        while seen < len(session.alerts):
-            _echo_alert(session.alerts[seen])
-            seen += 1
-        seen = min(seen, len(session.alerts))
+        new = min(session.alerts_raised - seen, len(session.alerts))
+        for alert in list(session.alerts)[len(session.alerts) - new:]:
+            _echo_alert(alert)
+        seen = session.alerts_raised
 
     session.listeners.append(show)
     return session, journal

@@ -65,7 +65,8 @@ class TableSession(Generic[S]):
         self.game = game
         self.journal = journal
         self.table_id = table_id
-        self.alerts: deque[Alert] = deque(maxlen=50)
+        self.alerts: deque[Alert] = deque(maxlen=50)  # the most recent ones
+        self.alerts_raised = 0  # all ever raised: a view tells new alerts by this count
         self.held_cards: deque[Card] = deque()
         self.listeners: list[Listener] = []
         self.device_online: dict[str, bool] = {}
@@ -120,6 +121,7 @@ class TableSession(Generic[S]):
     def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
         a = Alert(severity, message, way_forward)
         self.alerts.append(a)
+        self.alerts_raised += 1
         log.warning("%s: %s %s", severity, message, way_forward)
         self._notify(None)
 

@@ -148,3 +148,11 @@ def test_changed_configuration_is_journaled_and_keeps_the_coup(tmp_path: Path) -
     assert kinds(again)[-1] == "table_opened"
     assert again.state.rules.areas == 9
     assert again.state.bets == s.state.bets and again.state.phase is pb.Phase.DEALING
+
+
+def test_alerts_keep_counting_past_the_kept_history(tmp_path: Path) -> None:
+    s = open_session(tmp_path / "j.db")
+    for i in range(60):
+        s.alert(Severity.INFO, f"alert {i}")
+    assert s.alerts_raised == 60
+    assert len(s.alerts) == 50 and s.alerts[-1].message == "alert 59"
