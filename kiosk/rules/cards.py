@@ -50,21 +50,31 @@ SUIT_NAMES = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diam
 
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
+    """A playing card. `deck()` and `Card.parse` hand out the same 52 objects every time, so
+    the shoe's counts (a dict per draw) find a card by identity without calling `__eq__`."""
+
     rank: Rank
     suit: Suit
+    # The card's place in `deck()` order (0-51), set once: it is the hash, because the shoe
+    # hashes a card on every count and the generated hash builds and hashes a (rank, suit) tuple.
+    index: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + RANKS.index(self.rank))
+
+    def __hash__(self) -> int:
+        return self.index  # equal cards have equal (rank, suit), hence equal index
 
     @classmethod
     def parse(cls, code: str) -> Card:
         """A card from its two-character code; `UnreadableInput` names what is wrong."""
         text = code.strip().upper()
+        card = _BY_CODE.get(text)
+        if card is not None:
+            return card
         if len(text) != 2:
             raise UnreadableInput(f"{code!r} is not a card code (rank then suit, like AS or TD)")
-        try:
-            return cls(Rank(text[0]), Suit(text[1]))
-        except ValueError:
-            raise UnreadableInput(
-                f"{code!r} is not a card code (rank A 2-9 T J Q K, suit S H D C)"
-            ) from None
+        raise UnreadableInput(f"{code!r} is not a card code (rank A 2-9 T J Q K, suit S H D C)")
 
     @property
     def code(self) -> str:
@@ -79,9 +89,13 @@ class Card:
         return self.code
 
 
+_DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
+_BY_CODE: dict[str, Card] = {c.code: c for c in _DECK}
+
+
 def deck() -> tuple[Card, ...]:
-    """One 52-card deck in a fixed order."""
-    return tuple(Card(r, s) for s in SUITS for r in RANKS)
+    """One 52-card deck in a fixed order (always the same 52 objects: cards are immutable)."""
+    return _DECK
 
 
 # Rule 5.4: ace = 1, tens and picture cards = 0, all other cards = face value.
@@ -137,9 +151,13 @@ class ShoeContents:
         return self.seen.get(card, 0) < self.decks
 
     def draw(self, card: Card) -> ShoeContents:
-        """The contents after `card` came out; refuses an impossible card."""
-        self.verify_draw(card)
-        return self.draw_unchecked(card)
+        """The contents after `card` came out; refuses an impossible card (rule 5.4)."""
+        count = self.seen.get(card, 0)  # one lookup serves the check and the new count
+        if count >= self.decks:
+            self.verify_draw(card)  # raises, with the dealer's sentence
+        seen = self.seen.copy()
+        seen[card] = count + 1
+        return ShoeContents(self.decks, seen, self.dealt + 1)
 
     def draw_unchecked(self, card: Card) -> ShoeContents:
         """The contents after a card an inspector accepted although it looked impossible."""

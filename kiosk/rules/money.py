@@ -6,7 +6,6 @@ the house's smallest chip by the rule configured here, and the difference is rec
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -47,14 +46,16 @@ class ChipRule:
         return self._round(exact, player_receives=False)
 
     def _round(self, exact: Fraction, *, player_receives: bool) -> int:
-        chips = exact / self.smallest_chip
-        if chips.denominator == 1:
-            return int(chips) * self.smallest_chip
-        down, up = math.floor(chips), math.ceil(chips)
+        # Whole chips and the remainder by integer division of numerator and denominator:
+        # the same result as Fraction division, floor and ceil, at a fraction of the cost.
+        unit = exact.denominator * self.smallest_chip
+        down, rest = divmod(exact.numerator, unit)  # exact = (down + rest / unit) chips
+        if rest == 0:
+            return down * self.smallest_chip
+        up = down + 1
         if self.favour is RoundingFavour.NEAREST:
-            frac = chips - down
-            if frac != Fraction(1, 2):
-                n = down if frac < Fraction(1, 2) else up
+            if 2 * rest != unit:
+                n = down if 2 * rest < unit else up
             else:
                 n = up if player_receives else down
         elif (self.favour is RoundingFavour.HOUSE) == player_receives:

@@ -329,7 +329,11 @@ class PuntoBancoState:
     burned: int = 0
 
     def bet_total(self, area: str, kind: BetKind) -> int:
-        return sum(b.amount for b in self.bets if b.area == area and b.kind is kind)
+        amount = 0
+        for b in self.bets:  # a plain loop: a generator costs more than the few bets it sums
+            if b.area == area and b.kind is kind:
+                amount += b.amount
+        return amount
 
     def owed_by(self, area: str) -> Fraction:
         return dict(self.commission_owed).get(area, Fraction(0))
@@ -414,7 +418,12 @@ def values(cards: Sequence[Card]) -> tuple[int, ...]:
 
 
 def coup_result(player_cards: Sequence[Card], banker_cards: Sequence[Card]) -> CoupResult:
-    pv, bv = values(player_cards), values(banker_cards)
+    return _coup_result(player_cards, banker_cards, values(player_cards), values(banker_cards))
+
+
+def _coup_result(player_cards: Sequence[Card], banker_cards: Sequence[Card],
+                 pv: Sequence[int], bv: Sequence[int]) -> CoupResult:
+    """`coup_result` given the cards' values too (the state keeps them beside the cards)."""
     pt, bt = total(pv), total(bv)
     return CoupResult(
         winner=winner_of(pt, bt),
@@ -426,42 +435,60 @@ def coup_result(player_cards: Sequence[Card], banker_cards: Sequence[Card]) -> C
     )
 
 
+def _state_result(state: PuntoBancoState) -> CoupResult:
+    return _coup_result(state.player_cards, state.banker_cards, state.player_values,
+                        state.banker_values)
+
+
+_ZERO = Fraction(0)  # Fractions are immutable: one zero serves every settlement
+_EVEN = Fraction(1)
+
+
 def _owed_commission(bet: Bet, rules: PuntoBancoRules) -> Fraction:
     if rules.commission_mode is CommissionMode.COMMISSION:
         return bet.amount * rules.commission_rate
-    return Fraction(0)
+    return _ZERO
 
 
 def settle_bet(rules: PuntoBancoRules, bet: Bet, winner: Winner) -> BetSettlement:
     """Rule 5.7 for one bet. Odd amounts follow the house's chip rule; the difference between
     the exact win and what is paid is recorded in `rounding`, never dropped silently."""
-    zero = Fraction(0)
     if bet.kind is BetKind.TIE:
         won, odds = winner is Winner.TIE, rules.tie_odds
     elif winner is Winner.TIE:  # rule 5.7: banker and player bets stand off on a tie
-        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.STAND_OFF, zero, zero, 0,
-                             zero, zero)
+        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.STAND_OFF, _ZERO, _ZERO,
+                             0, _ZERO, _ZERO)
     elif bet.kind is BetKind.BANKER:
         won = winner is Winner.BANKER
-        odds = (rules.banker_odds if rules.commission_mode is CommissionMode.NET
-                else Fraction(1))
+        odds = rules.banker_odds if rules.commission_mode is CommissionMode.NET else _EVEN
     else:
         won, odds = winner is Winner.PLAYER, rules.player_odds
     if not won:
-        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.LOSE, odds, zero, 0,
-                             zero, zero)
-    exact = bet.amount * odds
-    paid = rules.chips.round_payout(exact)
-    commission = _owed_commission(bet, rules) if bet.kind is BetKind.BANKER else zero
+        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.LOSE, odds, _ZERO, 0,
+                             _ZERO, _ZERO)
+    win = bet.amount * odds.numerator
+    if odds.denominator == 1 and win % rules.chips.smallest_chip == 0:
+        # Whole odds (1:1, 8:1) on whole chips: the exact win is paid as it is, nothing rounds.
+        exact, paid, rounding = Fraction(win), win, _ZERO
+    else:
+        # Built from ints: Fraction arithmetic (`amount * odds`, `exact - paid`) costs twice this.
+        exact = Fraction(win, odds.denominator)
+        paid = rules.chips.round_payout(exact)
+        rounding = Fraction(win - paid * odds.denominator, odds.denominator)  # exact - paid
+    commission = _owed_commission(bet, rules) if bet.kind is BetKind.BANKER else _ZERO
     return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.WIN, odds, exact, paid,
-                         exact - paid, commission)
+                         rounding, commission)
 
 
 def settlement(state: PuntoBancoState) -> tuple[BetSettlement, ...]:
     """The payout of every bet on the table for the finished coup (rule 5.7)."""
     verify_complete(state)
-    winner = coup_result(state.player_cards, state.banker_cards).winner
-    return tuple(settle_bet(state.rules, b, winner) for b in state.bets)
+    return _settle_all(state, _state_result(state).winner)
+
+
+def _settle_all(state: PuntoBancoState, winner: Winner) -> tuple[BetSettlement, ...]:
+    rules = state.rules
+    return tuple([settle_bet(rules, b, winner) for b in state.bets])
 
 
 # --- Game protocol & actions --------------------------------------------------------------
@@ -524,7 +551,8 @@ def can_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int)
 
 def place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> BetPlaced:
     verify_place_bet(state, area, kind, amount)
-    return BetPlaced(coup=state.coup, area=area, bet=kind, amount=amount)
+    # Fields in order (coup, area, bet, amount): keywords make every construction build a dict.
+    return BetPlaced(state.coup, area, kind, amount)
 
 
 def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> None:
@@ -617,7 +645,8 @@ def can_deal_card(state: PuntoBancoState, card: Card,
 def deal_card(state: PuntoBancoState, card: Card,
               source: CardSource = CardSource.SHOE) -> CardDealt:
     hand = _verify_card(state, card, source)
-    return CardDealt(coup=state.coup, hand=hand, card=card, source=source)
+    # Fields in order (coup, hand, card, source): keywords make every construction build a dict.
+    return CardDealt(state.coup, hand, card, source)
 
 
 def shoe_card(state: PuntoBancoState, card: Card) -> CardDealt | CardQueried:
@@ -691,10 +720,10 @@ def can_confirm_payouts(state: PuntoBancoState) -> bool:
 def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
     """The dealer has paid and collected every bet as shown (rule 5.7)."""
     verify_complete(state)
-    return CoupSettled(coup=state.coup,
-                       result=coup_result(state.player_cards, state.banker_cards),
+    result = _state_result(state)  # computed once, for the record and for the settlements
+    return CoupSettled(coup=state.coup, result=result,
                        player_cards=state.player_cards, banker_cards=state.banker_cards,
-                       settlements=settlement(state))
+                       settlements=_settle_all(state, result.winner))
 
 
 def verify_void(state: PuntoBancoState, reason: str) -> None:
@@ -702,6 +731,11 @@ def verify_void(state: PuntoBancoState, reason: str) -> None:
         raise NotAllowed("There is no coup in play to void")
     if not reason.strip():
         raise NotAllowed("Say why the coup is void")
+
+
+def can_void_coup(state: PuntoBancoState) -> bool:
+    """Whether a coup is in play that could be voided (the dealer then gives the reason)."""
+    return _can(verify_void, state, "reason to be given")
 
 
 def void_coup(state: PuntoBancoState, reason: str, by: str = "") -> CoupVoided:
@@ -714,6 +748,10 @@ def verify_collect_commission(state: PuntoBancoState, area: str) -> None:
         raise NotAllowed("Collect commission between coups, not while dealing")
     if state.owed_by(area) <= 0:
         raise NotAllowed(f"Area {area} owes no commission")
+
+
+def can_collect_commission(state: PuntoBancoState, area: str) -> bool:
+    return _can(verify_collect_commission, state, area)
 
 
 def collect_commission(state: PuntoBancoState, area: str) -> CommissionCollected:
@@ -769,9 +807,9 @@ def _replace(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
     """`dataclasses.replace` without re-running `__init__` (the fold's hot path); the
     fields are the same, already checked, so copying them is enough."""
     new = object.__new__(PuntoBancoState)
-    d = new.__dict__
-    d.update(state.__dict__)
-    d.update(changes)
+    fields = state.__dict__.copy()  # one C-level copy, not a key-by-key update
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)  # frozen: bypass the refusing __setattr__
     return new
 
 
@@ -783,15 +821,17 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
         after = (state.shoe.draw_unchecked(op.card) if op.source is CardSource.OVERRIDE
                  else state.shoe.draw(op.card))
         value = BACCARAT_VALUES[op.card.rank]
+        # The coup is complete when the drawing table gives no more cards (rule 5.2); the
+        # phase is set in the same copy of the state (one `_replace` per card, no ** merge).
         if op.hand is Hand.PLAYER:
-            state = rep(state, player_cards=(*state.player_cards, op.card), shoe=after,
-                        player_values=(*state.player_values, value), pending=None)
-        else:
-            state = rep(state, banker_cards=(*state.banker_cards, op.card), shoe=after,
-                        banker_values=(*state.banker_values, value), pending=None)
-        if next_hand(state) is None:
-            state = rep(state, phase=Phase.PAYING)
-        return state
+            pv = (*state.player_values, value)
+            phase = Phase.PAYING if next_to_draw(pv, state.banker_values) is None else state.phase
+            return rep(state, player_cards=(*state.player_cards, op.card), player_values=pv,
+                       shoe=after, pending=None, phase=phase)
+        bv = (*state.banker_values, value)
+        phase = Phase.PAYING if next_to_draw(state.player_values, bv) is None else state.phase
+        return rep(state, banker_cards=(*state.banker_cards, op.card), banker_values=bv,
+                   shoe=after, pending=None, phase=phase)
     if isinstance(op, BetPlaced):
         return rep(state, bets=_adjust_bets(state.bets, op.area, op.bet, op.amount))
     if isinstance(op, BetRemoved):
@@ -799,12 +839,15 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
     if isinstance(op, BettingClosed):
         return rep(state, phase=Phase.DEALING)
     if isinstance(op, CoupSettled):
-        owed = dict(state.commission_owed)
-        for s in op.settlements:
-            if s.commission:
-                owed[s.area] = owed.get(s.area, Fraction(0)) + s.commission
+        commission_owed = state.commission_owed
+        if any(s.commission for s in op.settlements):  # never in NET mode: skip the rebuild
+            owed = dict(commission_owed)
+            for s in op.settlements:
+                if s.commission:
+                    owed[s.area] = owed.get(s.area, _ZERO) + s.commission
+            commission_owed = tuple(sorted(owed.items()))
         return _next_coup(state, results=(*state.results, op.result),
-                          commission_owed=tuple(sorted(owed.items())), last_settled=op)
+                          commission_owed=commission_owed, last_settled=op)
     if isinstance(op, CardUnread):
         return rep(state, pending=PendingCard(op.hand, "unread",
                                               message="The shoe could not read this card"))
