@@ -15,6 +15,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from hardware.gpio.errors import PinMapError
+from hardware.gpio.pinmap import PinMap
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.punto_banco import (
@@ -47,12 +49,22 @@ tie = { minimum = 10, maximum = 5000 }
 [chips]
 smallest = 5                # the smallest chip on the table
 rounding = "house"          # house | player | nearest (docs/money.md)
+values = [5, 10, 25, 50, 100]   # the dealer screen's chip buttons, whole chips of `smallest`
 
 [devices.shoe]
 port = "simulated"          # a pyserial URL: /dev/ttyUSB0, socket://host:port; or simulated
 dialect = "line"            # line | plain
 baudrate = 9600
-"""
+
+{GPIO}
+[display]
+width = 800                 # the dealer touchscreen (the official Pi display is 800x480)
+height = 480
+fullscreen = true
+signage = true              # start the player signage on the second display
+signage_width = 1920
+signage_height = 1080
+""".replace("{GPIO}", PinMap.as_toml_example())
 
 
 class ConfigError(UnreadableInput):
@@ -67,6 +79,16 @@ class DeviceConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    width: int = 800
+    height: int = 480
+    fullscreen: bool = True
+    signage: bool = True
+    signage_width: int = 1920
+    signage_height: int = 1080
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     table_id: str
     name: str
@@ -75,6 +97,9 @@ class TableConfig:
     journal: Path
     shoe: DeviceConfig = field(default_factory=DeviceConfig)
     source: Path | None = None
+    chip_values: tuple[int, ...] = ()  # cents; empty: the dealer screen's defaults
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    gpio: PinMap = field(default_factory=PinMap)
 
 
 def load(path: str | Path) -> TableConfig:
@@ -153,11 +178,48 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
         dialect=reader.choice(shoe, "devices.shoe", "dialect", ["line", "plain"], "line"),
         baudrate=reader.integer(shoe, "devices.shoe", "baudrate", 9600),
     )
+    chip_values = _chip_values(reader, chips, smallest)
+    shown = reader.section("display", required=False)
+    display = DisplayConfig(
+        width=reader.integer(shown, "display", "width", 800),
+        height=reader.integer(shown, "display", "height", 480),
+        fullscreen=reader.boolean(shown, "display", "fullscreen", True),
+        signage=reader.boolean(shown, "display", "signage", True),
+        signage_width=reader.integer(shown, "display", "signage_width", 1920),
+        signage_height=reader.integer(shown, "display", "signage_height", 1080),
+    )
+    for key in ("width", "height", "signage_width", "signage_height"):
+        if not 200 <= getattr(display, key) <= 7680:
+            reader.fail("display", key, "must be a screen size in pixels (200 to 7680)")
+    try:
+        gpio = PinMap.from_mapping(reader.section("gpio", required=False))
+    except PinMapError as exc:
+        reader.fail("gpio", exc.key, exc.reason)
     journal = Path(reader.text(table, "table", "journal", f"data/{table_id}.db"))
     if path is not None and not journal.is_absolute():
         journal = path.parent / journal
     return TableConfig(table_id=table_id, name=reader.text(table, "table", "name", table_id),
-                       game=game, rules=rules, journal=journal, shoe=shoe_cfg, source=path)
+                       game=game, rules=rules, journal=journal, shoe=shoe_cfg, source=path,
+                       chip_values=chip_values, display=display, gpio=gpio)
+
+
+def _chip_values(reader: _Reader, chips: dict[str, Any], smallest: int) -> tuple[int, ...]:
+    """The chip buttons on the dealer screen: 1 to 6 values, each whole chips of the smallest."""
+    raw = chips.get("values")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 6:
+        reader.fail("chips", "values", "must be a list of 1 to 6 amounts, like [5, 25, 100]")
+    values = []
+    for item in raw:
+        cents = reader.money({"values": item}, "chips", "values", 0)
+        if cents <= 0 or cents % smallest:
+            reader.fail("chips", "values",
+                        f"{item!r} is not a whole number of the smallest chip")
+        values.append(cents)
+    if len(set(values)) != len(values):
+        reader.fail("chips", "values", "a chip value is listed twice")
+    return tuple(sorted(values))
 
 
 class _Reader:

@@ -32,7 +32,7 @@ def test_example_loads_with_money_in_cents(tmp_path: Path) -> None:
         (('commission_mode = "net"', 'commission_mode = "half"'), 13, "one of net, commission"),
         (("minimum = 50, maximum = 50000 }\nplayer", "minimum = 500, maximum = 50 }\nplayer"),
          16, "at most the maximum"),
-        (('dialect = "line"', 'dialect = "morse"'), 26, "line, plain"),
+        (('dialect = "line"', 'dialect = "morse"'), 27, "line, plain"),
     ],
 )
 def test_invalid_values_name_line_and_reason(edit: tuple[str, str], line: int,

@@ -40,6 +40,22 @@ class DeviceReport(Operation):
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class InspectorCalled(Operation):
+    """The dealer called the inspector (the table's button or the screen)."""
+
+    kind = "inspector_called"
+    source: str  # "button" or "screen"
+
+
+@dataclass(frozen=True, slots=True)
+class InspectorAttended(Operation):
+    """The inspector came to the table; the amber lamp stops."""
+
+    kind = "inspector_attended"
+    inspector: str
+
+
 class Severity(StrEnum):
     INFO = "info"
     WARNING = "warning"  # the dealer must look
@@ -72,11 +88,13 @@ class TableSession(Generic[S]):
         self.device_online: dict[str, bool] = {}
         self.bad_input = 0
         self._releasing = False
+        self.inspector_called = False
         self.state: S = game.initial_state(rules, table_id)
         replayed = 0
         for entry in journal.entries():
-            self.state = game.apply(self.state, operation_from_record(entry.kind,
-                                                                       entry.payload))
+            op = operation_from_record(entry.kind, entry.payload)
+            self.state = game.apply(self.state, op)
+            self._track(op)
             replayed += 1
         self.replayed = replayed
         if replayed == 0:
@@ -102,6 +120,7 @@ class TableSession(Generic[S]):
         new_state = self.game.apply(self.state, op)
         self.journal.append(op.kind, op.to_payload())
         self.state = new_state
+        self._track(op)
         self._notify(op)
         if self.held_cards and not self._releasing:
             self.release_held_cards()
@@ -117,6 +136,26 @@ class TableSession(Generic[S]):
 
     def next_step(self) -> str:
         return self.game.next_step(self.state)
+
+    def call_inspector(self, source: str) -> bool:
+        """Call the inspector once; calling again while the call stands does nothing."""
+        if self.inspector_called:
+            return False
+        self.perform(lambda _s: InspectorCalled(source))
+        self.alert(Severity.INFO, "Inspector called", "The amber lamp flashes until they come")
+        return True
+
+    def inspector_attended(self, inspector: str) -> None:
+        if not inspector.strip():
+            raise NotAllowed("Say which inspector attended")
+        self.perform(lambda _s: InspectorAttended(inspector.strip()))
+
+    def _track(self, op: Operation) -> None:
+        """Table-level facts that are not part of any game's state."""
+        if isinstance(op, InspectorCalled):
+            self.inspector_called = True
+        elif isinstance(op, InspectorAttended):
+            self.inspector_called = False
 
     def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
         a = Alert(severity, message, way_forward)

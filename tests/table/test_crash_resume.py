@@ -22,7 +22,7 @@ SETTLED = re.compile(r"^Coup (\d+): Player", re.M)
 def _run_and_kill(journal: Path, seed: int, after: float) -> str:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     child = subprocess.Popen(
-        [sys.executable, "-m", "kiosk.cli", "demo", "--coups", "500", "--pace", "0",
+        [sys.executable, "-m", "kiosk.cli", "demo", "--console", "--coups", "500", "--pace", "0",
          "--seed", str(seed), "--journal", str(journal)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
     time.sleep(after)
