@@ -179,11 +179,13 @@ def config_check(path: str) -> None:
 
 def _attach_optional() -> None:
     from hardware.simulators.cli import simulate
-    from kiosk.console import demo, run
+    from kiosk.commands import demo, run
+    from kiosk.ui.signage.app import signage
 
     main.add_command(simulate)
     main.add_command(run)
     main.add_command(demo)
+    main.add_command(signage)
 
 
 _attach_optional()

@@ -23,8 +23,7 @@ import click
 
 from hardware.shoe.reader import ShoeReader
 from hardware.simulators.shoe import ShoeSimulator
-from kiosk.config import ConfigError, TableConfig
-from kiosk.config import load as load_config
+from kiosk.config import TableConfig
 from kiosk.rules import punto_banco as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
@@ -340,38 +339,3 @@ def _demo_config(journal: Path) -> TableConfig:
 
     return parse(f'[table]\nid = "DEMO-1"\nname = "Punto Banco demo"\n'
                  f'journal = "{journal}"\n[chips]\nsmallest = 5\n')
-
-
-@click.command()
-@click.option("--coups", type=int, default=10, show_default=True, help="coups to play")
-@click.option("--seed", type=int, default=2026, show_default=True, help="shoe order")
-@click.option("--pace", type=float, default=0.4, show_default=True,
-              help="seconds between cards, like a real dealer")
-@click.option("--journal", "journal_path", type=click.Path(dir_okay=False),
-              default="data/demo.db", show_default=True)
-@click.option("--fresh", is_flag=True, help="start a new journal instead of resuming")
-def demo(coups: int, seed: int, pace: float, journal_path: str, fresh: bool) -> None:
-    """Play punto banco coups with the simulated shoe on a pseudo-terminal (no hardware)."""
-    path = Path(journal_path)
-    if fresh:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(path) + suffix).unlink(missing_ok=True)
-    cfg = _demo_config(path.resolve())
-    try:
-        session = asyncio.run(run_demo(cfg, coups, seed, pace))
-    except (TablesideError, ConfigError) as exc:
-        raise click.ClickException(str(exc)) from exc
-    click.echo(f"Played to coup {session.state.coup - 1}; journal {path} "
-               f"(check it: tableside journal verify {path})")
-
-
-@click.command()
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
-def run(config_path: str) -> None:
-    """Run the table from its configuration file (headless console until the dealer screen)."""
-    try:
-        cfg = load_config(config_path)
-    except ConfigError as exc:
-        raise click.ClickException(str(exc)) from exc
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_console(cfg))

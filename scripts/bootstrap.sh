@@ -36,7 +36,7 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
 fi
 
 # Kivy stays inside the repo and never parses our argv; gpiozero falls back to mock
-# pins when no real GPIO chip is there (see hardware/pins.py).
+# pins when no real GPIO chip is there (see hardware/gpio/factory.py).
 export KIVY_HOME="$top/.kivy"
 export KIVY_NO_ARGS=1
 export KIVY_NO_CONFIG=1

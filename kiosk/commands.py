@@ -1,0 +1,118 @@
+"""`tableside demo` and `tableside run`: the table with its dealer screen and signage.
+
+Kivy is imported only when a screen is about to open, so the other commands stay quick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from pathlib import Path
+
+import click
+
+from kiosk.config import ConfigError, TableConfig
+from kiosk.config import load as load_config
+from kiosk.rules.errors import TablesideError
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: write a size like 800x480") from None
+    return w, h
+
+
+@click.command()
+@click.option("--headless", is_flag=True,
+              help="draw offscreen, play one coup by touch, save screenshots, exit")
+@click.option("--out", type=click.Path(file_okay=False), default="artifacts/demo",
+              show_default=True, help="where --headless writes its screenshots")
+@click.option("--console", "console", is_flag=True,
+              help="no screens: the scripted dealer plays --coups coups in the terminal")
+@click.option("--coups", type=int, default=10, show_default=True, help="coups for --console")
+@click.option("--seed", type=int, default=2026, show_default=True, help="shoe order")
+@click.option("--pace", type=float, default=0.6, show_default=True,
+              help="seconds between the simulated shoe's cards")
+@click.option("--journal", "journal_path", type=click.Path(dir_okay=False),
+              default="data/demo.db", show_default=True)
+@click.option("--fresh", is_flag=True, help="start a new journal instead of resuming")
+@click.option("--no-signage", is_flag=True, help="do not open the player signage")
+def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: float,
+         journal_path: str, fresh: bool, no_signage: bool) -> None:
+    """The demo table: dealer screen, player signage and a simulated shoe on a
+    pseudo-terminal, with mock GPIO. No hardware needed."""
+    from kiosk.console import _demo_config, run_demo
+
+    path = Path(journal_path)
+    if fresh:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+    cfg = _demo_config(path.resolve())
+    if console:
+        try:
+            session = asyncio.run(run_demo(cfg, coups, seed, pace))
+        except TablesideError as exc:
+            raise click.ClickException(str(exc)) from exc
+        click.echo(f"Played to coup {session.state.coup - 1}; journal {path}")
+        return
+    import os
+
+    from kiosk.ui.launcher import KioskOptions, display_available
+
+    # gpiozero's composite devices look for a default factory even when given one.
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+
+    if not headless and not display_available():
+        click.echo("No display here (DISPLAY is not set): playing one coup offscreen "
+                   f"instead and saving screenshots of both screens in {out}/")
+        headless = True
+    opts = KioskOptions(headless=headless, out=Path(out), signage=not no_signage,
+                        fullscreen=False, pace=0.15 if headless else pace, seed=seed,
+                        pin_factory="mock")
+    status = _run(cfg, opts)
+    if headless:
+        for line in opts.report:
+            click.echo(f"  {line}")
+        shots = sorted(p.name for p in Path(out).glob("*.png"))
+        click.echo(f"Screenshots in {out}/: {', '.join(shots) or 'none'}")
+    sys.exit(status)
+
+
+@click.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
+@click.option("--console", "console", is_flag=True,
+              help="no screens: type the dealer's commands in the terminal")
+@click.option("--windowed", is_flag=True, help="a window instead of the full screen")
+def run(config_path: str, console: bool, windowed: bool) -> None:
+    """Run the table from its configuration file: dealer screen, signage, shoe, panel."""
+    try:
+        cfg = load_config(config_path)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if console:
+        from kiosk.console import run_console
+
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_console(cfg))
+        return
+    from kiosk.ui.launcher import KioskOptions
+
+    d = cfg.display
+    opts = KioskOptions(size=(d.width, d.height), fullscreen=d.fullscreen and not windowed,
+                        signage=d.signage, signage_size=(d.signage_width, d.signage_height))
+    sys.exit(_run(cfg, opts))
+
+
+def _run(cfg: TableConfig, opts: object) -> int:
+    from kiosk.ui.launcher import KioskOptions, run_kiosk
+
+    assert isinstance(opts, KioskOptions)
+    try:
+        return asyncio.run(run_kiosk(cfg, opts))
+    except KeyboardInterrupt:
+        return 130
+    except TablesideError as exc:
+        raise click.ClickException(str(exc)) from exc

@@ -1,0 +1,90 @@
+"""Keying in a card by hand: the shoe sent UNREAD, a card was queried, or no shoe is connected.
+
+Only cards the engine would accept now can be chosen (a tenth ace of spades in 8 decks stays
+grey), so a keyed card is never refused after the dealer confirms it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.cards import RANKS, SUITS, Card, Rank, Suit
+from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui.widgets import TableButton
+
+Builder.load_file(str(Path(__file__).with_name("card_keypad.kv")))
+
+SUIT_WORDS = {Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds",
+              Suit.CLUBS: "Clubs"}
+RANK_WORDS = {Rank.TEN: "10"}
+
+
+class CardKeypad(ModalView):
+    """Choose rank then suit; "Deal" sends the card as keyed by the dealer."""
+
+    title = StringProperty("")
+    rank = StringProperty("")
+    suit = StringProperty("")
+    code = StringProperty("")
+    can_deal = BooleanProperty(False)
+    unit = NumericProperty(1.0)
+
+    def __init__(self, state_of: Callable[[], pb.PuntoBancoState],
+                 on_card: Callable[[Card], None], **kwargs: Any) -> None:
+        self.state_of = state_of
+        self.on_card = on_card
+        super().__init__(**kwargs)
+        from kivy.core.window import Window
+
+        self.unit = max(0.5, min(Window.width / 800, Window.height / 480))
+        for rank in RANKS:
+            b = TableButton(text=RANK_WORDS.get(rank, rank.value), font_size=22 * self.unit)
+            b.rank = rank.value
+            b.bind(on_release=lambda w: self.choose_rank(w.rank))
+            self.ids.ranks.add_widget(b)
+        for suit in SUITS:
+            b = TableButton(text=SUIT_WORDS[suit], font_size=18 * self.unit)
+            b.suit = suit.value
+            b.tone = (0.78, 0.06, 0.18, 1) if suit in (Suit.HEARTS, Suit.DIAMONDS) \
+                else (0.1, 0.1, 0.1, 1)
+            b.bind(on_release=lambda w: self.choose_suit(w.suit))
+            self.ids.suits.add_widget(b)
+        self.refresh()
+
+    def _allowed(self, card: Card) -> bool:
+        return pb.can_deal_card(self.state_of(), card, pb.CardSource.KEYED)
+
+    def choose_rank(self, rank: str) -> None:
+        self.rank = rank
+        self.refresh()
+
+    def choose_suit(self, suit: str) -> None:
+        self.suit = suit
+        self.refresh()
+
+    def refresh(self) -> None:
+        state = self.state_of()
+        hand = pb.next_hand(state)
+        self.title = (f"Key in the {hand.value.title()}'s card" if hand
+                      else "No card is due now")
+        for b in self.ids.ranks.children:
+            b.disabled = not any(self._allowed(Card(Rank(b.rank), s)) for s in SUITS)
+            b.selected = b.rank == self.rank
+        for b in self.ids.suits.children:
+            b.disabled = not self.rank or not self._allowed(Card(Rank(self.rank), Suit(b.suit)))
+            b.selected = b.suit == self.suit
+        self.code = f"{self.rank}{self.suit}" if self.rank and self.suit else ""
+        self.can_deal = bool(self.code) and self._allowed(Card.parse(self.code))
+
+    def deal(self) -> None:
+        if not self.can_deal:
+            return
+        card = Card.parse(self.code)
+        self.dismiss()
+        self.on_card(card)

@@ -1,0 +1,74 @@
+"""Small touch dialogs: pick a reason from a list, or key a badge number on a pad. Neither
+needs a keyboard, which a dealer's touchscreen does not have."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui.widgets import TableButton
+
+Builder.load_file(str(Path(__file__).with_name("choices.kv")))
+
+
+def _unit() -> float:
+    from kivy.core.window import Window
+
+    return max(0.5, min(Window.width / 800, Window.height / 480))
+
+
+class ReasonPicker(ModalView):
+    """A list of reasons as big buttons; choosing one sends it, Cancel sends nothing."""
+
+    title = StringProperty("")
+    unit = NumericProperty(1.0)
+
+    def __init__(self, title: str, reasons: Sequence[str], on_done: Callable[[str], Any],
+                 **kwargs: Any) -> None:
+        self.on_done = on_done
+        super().__init__(**kwargs)
+        self.unit = _unit()
+        self.title = title
+        for reason in reasons:
+            b = TableButton(text=reason, font_size=18 * self.unit)
+            b.bind(on_release=lambda w: self.choose(w.text))
+            self.ids.reasons.add_widget(b)
+
+    def choose(self, reason: str) -> None:
+        self.dismiss()
+        self.on_done(reason)
+
+
+class BadgePad(ModalView):
+    """A numeric pad for an inspector's badge number."""
+
+    title = StringProperty("")
+    digits = StringProperty("")
+    unit = NumericProperty(1.0)
+
+    def __init__(self, title: str, on_done: Callable[[str], Any], **kwargs: Any) -> None:
+        self.on_done = on_done
+        super().__init__(**kwargs)
+        self.unit = _unit()
+        self.title = title
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
+            b = TableButton(text=key if key != "⌫" else "Del", font_size=22 * self.unit)
+            b.key = key
+            b.bind(on_release=lambda w: self.press(w.key))
+            self.ids.pad.add_widget(b)
+
+    def press(self, key: str) -> None:
+        if key == "OK":
+            if self.digits:
+                self.dismiss()
+                self.on_done(self.digits)
+        elif key == "⌫":
+            self.digits = self.digits[:-1]
+        elif len(self.digits) < 8:
+            self.digits += key

@@ -1,0 +1,307 @@
+"""Starting the table: `tableside demo` and `tableside run --config table.toml`.
+
+One asyncio loop carries the Kivy dealer app, the shoe reader, the simulated shoe when no shoe
+is attached, and the watchdog of the signage process (DESIGN.md: one event loop). The signage
+is its own process on the second display, reading the same journal, so either can restart
+without the other going dark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiosk.config import TableConfig
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class KioskOptions:
+    """How to start the table. `headless` draws offscreen and plays one coup by itself,
+    writing screenshots of both screens into `out`."""
+
+    headless: bool = False
+    out: Path | None = None
+    signage: bool = True
+    size: tuple[int, int] = (800, 480)
+    signage_size: tuple[int, int] = (960, 540)
+    fullscreen: bool = False
+    pace: float = 0.6  # seconds between the simulated shoe's cards, like a dealer's hand
+    seed: int = 2026
+    pin_factory: str | None = None  # None: the config's [gpio] factory; "mock" in the demo
+    report: list[str] = field(default_factory=list)  # what the headless run did, for the CLI
+
+
+def display_available() -> bool:
+    """Whether a window can be shown: an X or Wayland display, or SDL told where to draw."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+                or os.environ.get("SDL_VIDEODRIVER"))
+
+
+def prepare_kivy(opts: KioskOptions) -> None:
+    """Settings Kivy reads once, before its window exists."""
+    if opts.headless:
+        os.environ["SDL_VIDEODRIVER"] = "offscreen"
+        os.environ.pop("DISPLAY", None)
+    for name in ("KIVY_NO_ARGS", "KIVY_NO_CONFIG", "KIVY_NO_FILELOG"):
+        os.environ.setdefault(name, "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_HOME", str(Path.cwd() / ".kivy"))
+    from kivy.config import Config
+
+    width, height = opts.size
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    Config.set("graphics", "fullscreen", "auto" if opts.fullscreen else "0")
+    Config.set("kivy", "exit_on_escape", "0")  # a dealer's stray key must not close the table
+    if opts.headless:
+        for option, _value in list(Config.items("input")):
+            Config.remove_option("input", option)
+
+
+class SignageProcess:
+    """The player signage in its own process, restarted if it dies."""
+
+    def __init__(self, journal: Path, name: str, size: tuple[int, int], *,
+                 extra: tuple[str, ...] = ()) -> None:
+        self.args = [sys.executable, "-m", "kiosk.ui.signage", "--journal", str(journal),
+                     "--name", name, "--size", f"{size[0]}x{size[1]}", *extra]
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.restarts = 0
+        self._stopping = False
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(self.args, stdin=subprocess.DEVNULL)
+
+    async def watch(self) -> None:
+        while not self._stopping:
+            await asyncio.sleep(1.0)
+            if self.proc is not None and self.proc.poll() is not None and not self._stopping:
+                log.warning("signage exited with %s; restarting", self.proc.returncode)
+                self.restarts += 1
+                await asyncio.sleep(1.0)
+                self.start()
+
+    def stop(self) -> None:
+        self._stopping = True
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+class SimulatedDealer:
+    """With the simulated shoe, cards come out by themselves at a dealer's pace whenever the
+    rules call for one, so the dealer only taps bets, "no more bets" and "confirm"."""
+
+    def __init__(self, session: Any, shoe: Any, pace: float) -> None:
+        self.session = session
+        self.shoe = shoe
+        self.pace = pace
+
+    async def run(self) -> None:
+        from kiosk.rules import punto_banco as pb
+        from kiosk.table.session import Severity
+
+        while True:
+            await asyncio.sleep(self.pace)
+            state = self.session.state
+            if (state.phase is not pb.Phase.DEALING or state.pending is not None
+                    or self.session.held_cards or pb.next_hand(state) is None):
+                continue
+            before = len(state.player_cards) + len(state.banker_cards)
+            if self.shoe.pull() is None:
+                self.session.alert(Severity.STOP, "The simulated shoe is empty",
+                                   "Void the coup and load a new shoe")
+                await asyncio.sleep(5)
+                continue
+            for _ in range(200):  # the card comes back through the real driver
+                await asyncio.sleep(0.01)
+                now = self.session.state
+                if (len(now.player_cards) + len(now.banker_cards) != before
+                        or now.pending is not None):
+                    break
+
+
+async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
+    """Run the table until the dealer app closes. Returns the exit status."""
+    prepare_kivy(opts)
+    from kivy.clock import Clock
+
+    from hardware.shoe.reader import ShoeReader
+    from kiosk.console import SimulatedShoe, open_session
+    from kiosk.rules import punto_banco as pb
+    from kiosk.table.panel_link import PanelLink
+    from kiosk.ui.dealer.app import DealerApp
+
+    session, journal = open_session(cfg, quiet=True)
+    shoe: SimulatedShoe | None = None
+    url, dialect = cfg.shoe.port, cfg.shoe.dialect
+    if url == "simulated":
+        shoe = SimulatedShoe(cfg.rules.decks, seed=opts.seed)
+        url, dialect = shoe.path, "line"
+
+    def dispatch(fn: Callable[[], None]) -> None:
+        Clock.schedule_once(lambda _dt: fn(), 0)
+
+    def new_shoe() -> None:
+        if shoe is not None and session.state.coup > 1:
+            shoe.new_shoe()
+
+    app = DealerApp(session, table_name=cfg.name, chip_values=cfg.chip_values,
+                    on_new_shoe=new_shoe)
+    reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
+    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(reader.run())]
+    if shoe is not None:
+        tasks.append(asyncio.create_task(shoe.heartbeat()))
+        tasks.append(asyncio.create_task(SimulatedDealer(session, shoe, opts.pace).run()))
+    def no_more_bets() -> None:  # the panel's button does what the screen's button does
+        if app.screen is not None:
+            app.screen.no_more_bets()
+        else:
+            session.attempt(pb.close_betting)
+
+    panel = PanelLink.open(cfg.gpio, session, dispatch, opts.pin_factory, no_more_bets)
+    signage: SignageProcess | None = None
+    if opts.signage and not opts.headless:
+        signage = SignageProcess(cfg.journal, cfg.name, opts.signage_size)
+        signage.start()
+        tasks.append(asyncio.create_task(signage.watch()))
+    if opts.headless:
+        tasks.append(asyncio.create_task(_headless_coup(app, session, cfg, opts, panel)))
+    status = 0
+    try:
+        if shoe is not None:
+            await reader.wait_connected(5)
+            shoe.open()
+            if session.state.phase is not pb.Phase.BETTING and session.replayed:
+                # The simulator cannot resume a half-dealt coup's shoe order.
+                session.perform(lambda s: pb.void_coup(s, "simulated shoe restarted", "demo"))
+            if session.replayed and session.state.shoe is not None:
+                shoe.new_shoe()
+                session.perform(lambda s: pb.shuffle(s, "hand"))
+        await app.async_run(async_lib="asyncio")
+        if opts.headless and not any("coup settled" in line for line in opts.report):
+            status = 1
+    finally:
+        for t in tasks:
+            t.cancel()
+        reader.stop()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if signage is not None:
+            signage.stop()
+        panel.close()
+        if shoe is not None:
+            shoe.close()
+        journal.close()
+    return status
+
+
+async def _headless_coup(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
+                         panel: Any) -> None:
+    """Play one coup by touching the dealer screen, then screenshot both screens."""
+    from kivy.tests.common import UnitTestTouch
+
+    from kiosk.rules import punto_banco as pb
+    from kiosk.ui.capture import render, save_png
+
+    out = opts.out or Path("artifacts/demo")
+    out.mkdir(parents=True, exist_ok=True)
+    report = opts.report
+    try:
+        while app.screen is None or app.screen.width < 10:
+            await asyncio.sleep(0.05)
+        screen = app.screen
+        await asyncio.sleep(0.3)
+
+        async def tap(widget: Any) -> None:
+            touch = UnitTestTouch(*widget.to_window(*widget.center))
+            touch.touch_down()
+            await asyncio.sleep(0.05)
+            touch.touch_up()
+            await asyncio.sleep(0.15)
+
+        def chip(rank: int) -> Any:
+            chips = sorted(screen.ids.chips.children, key=lambda c: c.value)
+            return chips[min(rank, len(chips) - 1)]
+
+        if session.state.shoe is None:
+            await tap(screen.ids.new_shoe)
+        rules = session.state.rules
+        areas = rules.area_ids()
+        for area, kind, presses in ((areas[0], "banker", (3, 3, 0)),
+                                    (areas[2], "player", (3, 2)),
+                                    (areas[3], "banker", (4,)), (areas[3], "tie", (2,))):
+            tile = next(t for t in screen.ids.areas.children if t.area == area)
+            await tap(tile)
+            await tap(screen.ids[f"kind_{kind}"])
+            for p in presses:
+                if not chip(p).disabled:
+                    await tap(chip(p))
+        report.append(f"bets placed: {len(session.state.bets)}")
+        _shot(render, save_png, screen, out / "dealer-betting-800x480.png")
+        await tap(screen.ids.primary)
+        if session.state.phase is not pb.Phase.DEALING:
+            report.append(f"no more bets refused: {screen.step_detail or screen.alert_text}")
+            return
+        report.append(f"lamp after no more bets: {panel.describe()}")
+        for _ in range(600):  # the simulated shoe deals through the pty at a dealer's pace
+            if session.state.phase is pb.Phase.PAYING:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.3)
+        report.append(f"result: {screen.step}")
+        _shot(render, save_png, screen, out / "dealer-paying-800x480.png")
+        big = _render_at(screen, (1920, 1080))
+        save_png(big, out / "dealer-1920x1080.png")
+        await asyncio.sleep(0.2)
+        await tap(screen.ids.primary)
+        if session.state.last_settled is not None:
+            report.append(f"coup settled: coup {session.state.last_settled.coup}")
+        await asyncio.sleep(0.3)
+        _shot(render, save_png, screen, out / "dealer-800x480.png")
+        for size in ((1920, 1080), (800, 480)):
+            name = f"signage-{size[0]}x{size[1]}.png"
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "kiosk.ui.signage", "--journal", str(cfg.journal),
+                "--name", cfg.name, "--size", f"{size[0]}x{size[1]}",
+                "--screenshot", str(out / name), "--after", "1.5")
+            code = await proc.wait()
+            report.append(f"signage screenshot {name}: exit {code}")
+    except Exception as exc:  # the report says what went wrong; the app still closes
+        log.exception("headless coup")
+        report.append(f"error: {exc}")
+    finally:
+        app.stop()
+
+
+def _shot(render: Any, save_png: Any, widget: Any, path: Path) -> None:
+    save_png(render(widget), path)
+
+
+def _render_at(widget: Any, size: tuple[int, int]) -> Any:
+    """Lay the screen out at another size, draw it off-screen, and put it back."""
+    from kivy.base import EventLoop
+
+    from kiosk.ui.capture import render
+
+    old_hint, old_size = widget.size_hint, tuple(widget.size)
+    widget.size_hint = (None, None)
+    widget.size = size
+    for _ in range(3):
+        EventLoop.idle()
+    frame = render(widget)
+    widget.size_hint = old_hint
+    widget.size = old_size
+    return frame
+

@@ -1,0 +1,65 @@
+"""Colours, sizes and fonts shared by the dealer screen and the player signage.
+
+Table-felt green with a dark rail, ivory cards, and the colours players know from the roads:
+red for the Banker, blue for the Player, green for a tie. Sizes are set in millimetres of the
+real screen, so a touch target is at least 9 mm on the 7" Pi display and on a 15" monitor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RGBA = tuple[float, float, float, float]
+
+
+def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
+
+
+FELT = rgb("#0b5d3b")
+FELT_DARK = rgb("#07402a")
+FELT_LIGHT = rgb("#12784d")
+RAIL = rgb("#2a1a10")
+GOLD = rgb("#d9b45a")
+IVORY = rgb("#fbf7ee")
+INK = rgb("#1b1b1b")
+CARD_RED = rgb("#c8102e")
+BANKER = rgb("#c62828")
+PLAYER = rgb("#1f5fbf")
+TIE = rgb("#2e9d4f")
+WHITE = rgb("#ffffff")
+MUTED = rgb("#b8cfc2")
+WARNING = rgb("#f2a900")
+STOP = rgb("#d32f2f")
+INFO = rgb("#2f6fb0")
+DISABLED = rgb("#5d6f66")
+
+# The official 7" Raspberry Pi touchscreen: 800 px across 154.2 mm of active area.
+PI_TOUCHSCREEN_PX_PER_MM = 800 / 154.2
+TOUCH_MIN_MM = 9.0  # the smallest touch target the issue allows
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """Pixel sizes for one screen, from its pixel density."""
+
+    px_per_mm: float = PI_TOUCHSCREEN_PX_PER_MM
+
+    def mm(self, millimetres: float) -> float:
+        return millimetres * self.px_per_mm
+
+    @property
+    def touch(self) -> float:
+        """The height and minimum width of a touch target (9 mm, rounded up)."""
+        return float(int(self.mm(TOUCH_MIN_MM)) + 1)
+
+
+def metrics_for(width_px: int, diagonal_inches: float | None = None) -> Metrics:
+    """Pixel density of a 16:9-ish screen `width_px` wide. Without a diagonal, assume the
+    Pi touchscreen at 800 px and a 15.6" monitor (344 mm wide) at 1920 px."""
+    if diagonal_inches is None:
+        width_mm = 154.2 if width_px <= 1024 else 344.0
+    else:
+        width_mm = diagonal_inches * 25.4 * 16 / (16**2 + 9**2) ** 0.5
+    return Metrics(px_per_mm=width_px / width_mm)

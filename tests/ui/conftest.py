@@ -1,0 +1,130 @@
+"""Real Kivy rendering with no display: SDL's offscreen driver on Mesa llvmpipe.
+
+The environment must be set before Kivy is first imported, so it is set here at import time.
+Screenshots go to artifacts/screenshots/, which CI keeps."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+os.environ.pop("DISPLAY", None)
+for _name in ("KIVY_NO_ARGS", "KIVY_NO_CONFIG", "KIVY_NO_FILELOG"):
+    os.environ.setdefault(_name, "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+os.environ.setdefault("KIVY_HOME", str(ROOT / ".kivy"))
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+
+
+class UI:
+    """Drives the one Kivy window: taps, frames, pixels, screenshots."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self.size: tuple[int, int] = tuple(int(v) for v in window.size)  # type: ignore[assignment]
+
+    def resize(self, width: int, height: int) -> None:
+        """Lay the screen out at another size. SDL's offscreen window cannot be resized once
+        made, so the app's root widget takes the size and `frame()` draws it off-screen."""
+        self.size = (width, height)
+        for child in self.window.children:
+            child.size_hint = (None, None)
+            child.size = (width, height)
+            child.pos = (0, 0)
+        self.pump(0.05)
+
+    def pump(self, seconds: float = 0.0, frames: int = 3) -> None:
+        """Draw at least `frames` frames and keep drawing for `seconds` of clock time."""
+        import time
+
+        from kivy.base import EventLoop
+
+        end = time.monotonic() + seconds
+        n = 0
+        while n < frames or time.monotonic() < end:
+            EventLoop.idle()
+            n += 1
+
+    def tap(self, widget: Any) -> None:
+        """Touch the middle of `widget` and lift, as a finger does."""
+        from kivy.tests.common import UnitTestTouch
+
+        assert widget.get_root_window() is not None, f"{widget!r} is not on screen"
+        assert not getattr(widget, "disabled", False), f"{widget!r} is disabled"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(frames=1)
+        touch.touch_up()
+        self.pump(0.1)  # buttons keep their pressed look for min_state_time
+
+    def frame(self) -> Any:
+        from kiosk.ui.capture import grab, render
+
+        self.pump(frames=2)
+        if self.size == tuple(int(v) for v in self.window.size):
+            return grab()
+        return render(self.window.children[-1])  # the app's root, at its own size
+
+    def screenshot(self, name: str) -> Path:
+        """Save the current frame as artifacts/screenshots/NAME.png; refuse a blank one."""
+        from kiosk.ui.capture import save_png
+
+        frame = self.frame()
+        assert not frame.is_blank(), f"screenshot {name} is blank: the window stopped drawing"
+        return save_png(frame, SHOTS / f"{name}.png")
+
+
+@pytest.fixture(scope="session")
+def kivy_window() -> Any:
+    from kivy.config import Config
+
+    Config.set("graphics", "width", "800")
+    Config.set("graphics", "height", "480")
+    Config.set("graphics", "maxfps", "0")
+    Config.set("kivy", "exit_on_escape", "0")
+    for option, _value in list(Config.items("input")):
+        Config.remove_option("input", option)
+    from kivy.base import EventLoop
+
+    EventLoop.ensure_window()
+    return EventLoop.window
+
+
+@pytest.fixture
+def ui(kivy_window: Any) -> Iterator[UI]:
+    """A clean window at 800×480 for each test; apps attached with `start_app`."""
+    from kivy.base import EventLoop
+
+    # An App that was stopped leaves the loop "closed" and it silently stops drawing.
+    EventLoop.quit = False
+    EventLoop.status = "started"
+    if hasattr(EventLoop, "stopping"):
+        EventLoop.stopping = False
+    kivy_window.size = (800, 480)
+    driver = UI(kivy_window)
+    yield driver
+    from kivy.app import App
+
+    app = App.get_running_app()
+    if app is not None:
+        app.stop()
+    for child in list(kivy_window.children):
+        kivy_window.remove_widget(child)
+    EventLoop.quit = False
+    EventLoop.status = "started"
+
+
+def start_app(ui: UI, app: Any) -> Any:
+    """Attach `app` to the window without App.run(), as the kiosk's own loop would."""
+    app._run_prepare()
+    ui.pump(0.05)
+    return app
