@@ -1,0 +1,152 @@
+"""The players' signage as its own process: `python -m kiosk.ui.signage --journal PATH`.
+
+DESIGN.md: Kivy has one window per process, so the second screen facing the players runs
+its own process fed from the table's journal; it survives a dealer-UI restart and vice
+versa. `signage` is a click command (`kiosk.cli` can `main.add_command(signage)`); `main()`
+runs it standalone. Importing this module does not import Kivy: the window's size and place
+must be configured before Kivy creates it, and the `tableside` CLI stays quick.
+`SignageApp` (the Kivy App) is imported from here on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from kiosk.ui.signage.kivy_app import SignageApp
+
+DEFAULT_SIZE = (1920, 1080)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowOptions:
+    """The signage window: size in pixels, fullscreen, and its top-left corner on the
+    desktop (for a second monitor to the right of the dealer's, e.g. 800,0)."""
+
+    size: tuple[int, int] = DEFAULT_SIZE
+    fullscreen: bool = False
+    position: tuple[int, int] | None = None
+
+    def configure(self) -> None:
+        """Set Kivy's Config for the window; call before Kivy creates the window."""
+        from kivy.config import Config
+
+        Config.set("graphics", "width", str(self.size[0]))
+        Config.set("graphics", "height", str(self.size[1]))
+        Config.set("graphics", "fullscreen", "auto" if self.fullscreen else "0")
+        Config.set("graphics", "show_cursor", "0")  # nothing to point at on the players' side
+        if self.position is not None:
+            Config.set("graphics", "position", "custom")
+            Config.set("graphics", "left", str(self.position[0]))
+            Config.set("graphics", "top", str(self.position[1]))
+            Config.set("graphics", "borderless", "1")
+        # Nothing on the signage is interactive: no touch or mouse providers at all.
+        for option, _value in list(Config.items("input")):
+            Config.remove_option("input", option)
+
+    def apply(self, window: Any) -> None:
+        """Resize and place a window that already exists."""
+        window.size = self.size
+        if self.position is not None:
+            window.left, window.top = self.position
+        if self.fullscreen:
+            window.fullscreen = "auto"
+
+
+def prepare_environment(*, headless: bool = False) -> None:
+    """Environment Kivy reads when first imported: never parse our argv; with no display
+    (the headless demo's screenshot) render through SDL's offscreen driver."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    if headless and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
+
+
+def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
+        screenshot: Path | None = None, after: float = 2.0, trace: bool = False) -> int:
+    """Run the signage until its window closes (or the screenshot is saved); exit status."""
+    prepare_environment(headless=screenshot is not None)
+    (options or WindowOptions()).configure()
+    from kiosk.ui.signage.kivy_app import SignageApp
+
+    app = SignageApp(journal, name, trace=sys.stdout if trace else None,
+                     screenshot=screenshot, screenshot_after=after)
+    app.run()
+    if screenshot is not None and app.screenshot_saved is None:
+        return 1
+    return 0
+
+
+def _size(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in value.lower().split("x"))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: give WIDTHxHEIGHT, e.g. 1920x1080") from None
+    if w < 320 or h < 240:
+        raise click.BadParameter(f"{value!r} is too small for the signage")
+    return w, h
+
+
+def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
+              ) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    try:
+        x, y = (int(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: give X,Y, e.g. 800,0") from None
+    return x, y
+
+
+@click.command("signage")
+@click.option("--journal", "journal", required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="The table's journal database (it may not exist yet: the signage waits).")
+@click.option("--name", default="", help="The table's name as players see it "
+              "[default: Table <table id>].")
+@click.option("--size", "size", default="1920x1080", show_default=True, callback=_size,
+              help="Window size WIDTHxHEIGHT.")
+@click.option("--fullscreen", is_flag=True, help="Fill the screen.")
+@click.option("--position", default=None, callback=_position, metavar="X,Y",
+              help="Top-left corner of the window on the desktop (borderless).")
+@click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Save a PNG of the screen after --after seconds, then exit 0 "
+              "(renders offscreen when there is no display).")
+@click.option("--after", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="Seconds before --screenshot [default: 2].")
+@click.option("--trace", is_flag=True, help="Print one JSON line per state change: "
+              '{"seq", "t" (time.monotonic()), "phase", ...}.')
+def signage(journal: Path, name: str, size: tuple[int, int], fullscreen: bool,
+            position: tuple[int, int] | None, screenshot: Path | None, after: float | None,
+            trace: bool) -> None:
+    """The players' screen of a punto banco table: limits and odds (rules 2.2, 2.6), the
+    call, the last result and the roads, following the table's journal."""
+    if after is not None and screenshot is None:
+        raise click.UsageError("--after needs --screenshot")
+    status = run(journal, name, WindowOptions(size, fullscreen, position),
+                 screenshot=screenshot, after=2.0 if after is None else after, trace=trace)
+    sys.exit(status)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`python -m kiosk.ui.signage ...`"""
+    signage.main(args=list(argv) if argv is not None else None,
+                 prog_name="python -m kiosk.ui.signage")
+
+
+def __getattr__(name: str) -> Any:
+    # `SignageApp` imports Kivy, which creates the window as configured: only on first use.
+    if name == "SignageApp":
+        from kiosk.ui.signage.kivy_app import SignageApp
+
+        return SignageApp
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["SignageApp", "WindowOptions", "main", "prepare_environment", "run", "signage"]

@@ -1,0 +1,320 @@
+"""The signage's view of the table: the dealer app's journal, followed from another process.
+
+DESIGN.md: the signage is its own process, fed from the same SQLite database (WAL). The feed
+checks `PRAGMA data_version` on every poll (one cheap call that changes only when another
+connection committed), reads just the rows after the last one it folded, and folds them with
+the same `pb.apply` the dealer app uses, so both screens agree by construction.
+
+The players' screen must never go blank or crash because the dealer app restarts: `poll()`
+never raises, keeps the last good state while the file is missing, locked or unreadable, and
+says so through `link`. A different journal in the same place (another table id, fewer rows,
+or a different row where ours was) is folded again from scratch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.errors import UnreadableInput
+from kiosk.rules.operations import operation_from_record
+from kiosk.store.canonical import loads_strict
+from kiosk.store.journal import Journal, JournalError
+
+log = logging.getLogger(__name__)
+
+POLL_INTERVAL = 0.05
+"""Seconds between polls: a change reaches the players' screen within about 100 ms."""
+
+BUSY_TIMEOUT_MS = 20
+"""A read that finds the database locked gives up quickly and retries on the next poll, so a
+locked file never freezes the screen."""
+
+
+class Link(StrEnum):
+    """How the signage is connected to the table's journal, for a discreet mark on screen."""
+
+    LIVE = "live"  # the journal is readable and folded up to its newest row
+    WAITING = "waiting"  # no journal, or no table opened in it, yet
+    RECONNECTING = "reconnecting"  # we had one; it is gone, locked or unreadable for now
+
+
+@dataclass(frozen=True, slots=True)
+class FeedChange:
+    """What one poll did. `applied` counts the rows folded; `refolded` means from scratch."""
+
+    state_changed: bool
+    link_changed: bool
+    applied: int
+    refolded: bool
+    seq: int
+
+
+Listener = Callable[["JournalFeed", FeedChange], None]
+
+
+def _empty_state() -> pb.PuntoBancoState:
+    # The journal's first row, table_opened, replaces these rules with the table's own.
+    return pb.initial_state(pb.PuntoBancoRules(), "")
+
+
+class JournalFeed:
+    """Follows the journal at `path`, written by the dealer app in another process.
+
+    `state` is None until the journal has opened a punto banco table; after that it is the
+    last good state, kept through any trouble reading the file. `seq` is the newest row
+    folded. Call `poll()` yourself, or `start()` to poll from Kivy's Clock.
+    """
+
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+        self.path = Path(path)
+        self.busy_timeout_ms = busy_timeout_ms
+        self.link = Link.WAITING
+        self.problem = ""  # why the link is not live, for the log and a technician
+        self.revision = 0  # goes up by one on every change of state
+        self.listeners: list[Listener] = []
+        self._state = _empty_state()
+        self._seq = 0
+        self._hash = ""  # hash of row `_seq` ("" before any row)
+        self._probe: sqlite3.Connection | None = None
+        self._journal: Journal | None = None
+        self._file_id: tuple[int, int] | None = None
+        self._data_version: int | None = None
+        self._event: Any = None
+
+    # --- What the screen reads ---------------------------------------------------------
+
+    @property
+    def state(self) -> pb.PuntoBancoState | None:
+        """The table's state, or None while no table has been opened in the journal."""
+        return self._state if self._state.table_id else None
+
+    @property
+    def table_id(self) -> str:
+        return self._state.table_id
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call `listener(feed, change)` after every poll that changed the state or link."""
+        self.listeners.append(listener)
+
+    # --- Polling -------------------------------------------------------------------------
+
+    def start(self, interval: float = POLL_INTERVAL) -> None:
+        """Poll now and then every `interval` seconds from Kivy's Clock (the UI thread)."""
+        from kivy.clock import Clock
+
+        self.stop()
+        self.poll()
+        self._event = Clock.schedule_interval(lambda _dt: self.poll(), interval)
+
+    def stop(self) -> None:
+        if self._event is not None:
+            self._event.cancel()
+            self._event = None
+
+    def close(self) -> None:
+        """Stop polling and let go of the file (the last state stays readable)."""
+        self.stop()
+        self._disconnect()
+
+    def poll(self) -> FeedChange:
+        """Fold whatever the journal gained since the last poll. Never raises."""
+        before_link, before_rev = self.link, self.revision
+        applied, refolded = 0, False
+        try:
+            applied, refolded = self._poll()
+        except Exception as exc:  # the players' screen must outlive any trouble with the file
+            why = f"{type(exc).__name__}: {exc}"
+            expected = sqlite3.Error | JournalError | OSError | UnreadableInput
+            if not isinstance(exc, expected) and why != self.problem:  # once, not 20 a second
+                log.exception("signage feed: unexpected error reading %s", self.path)
+            self._disconnect()  # reopen next time: the connection may be what broke
+            self._lost(why)
+        change = FeedChange(state_changed=self.revision != before_rev,
+                            link_changed=self.link is not before_link,
+                            applied=applied, refolded=refolded, seq=self._seq)
+        if change.state_changed or change.link_changed:
+            if change.link_changed:
+                log.info("signage feed: %s %s", self.link, self.problem)
+            for listener in list(self.listeners):
+                try:
+                    listener(self, change)
+                except Exception:  # a view's bug must not stop the feed
+                    log.exception("signage feed listener %r", listener)
+        return change
+
+    def _poll(self) -> tuple[int, bool]:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            self._disconnect()
+            self._lost(f"no journal at {self.path}")
+            return 0, False
+        file_id = (st.st_dev, st.st_ino)
+        if self._probe is not None and file_id != self._file_id:
+            self._disconnect()  # the file was replaced: what we hold open is the old one
+        fresh = self._probe is None
+        if fresh:
+            self._connect(file_id)
+        assert self._probe is not None
+        # Read the version before the rows: a commit landing while we read changes it again,
+        # so the next poll reads once more and nothing is missed.
+        version = int(self._probe.execute("PRAGMA data_version").fetchone()[0])
+        if not fresh and version == self._data_version:
+            return 0, False
+        result = self._read()
+        self._data_version = version
+        return result
+
+    def _connect(self, file_id: tuple[int, int]) -> None:
+        # mode=ro never writes the database (SQLite may add its -shm index beside it). Unlike
+        # `Journal.open(read_only=True)` this never falls back to `immutable`, which would
+        # stop us seeing new rows.
+        uri = self.path.resolve().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                               timeout=self.busy_timeout_ms / 1000)
+        conn.execute(f"PRAGMA busy_timeout={int(self.busy_timeout_ms)}")
+        self._probe, self._file_id, self._data_version = conn, file_id, None
+
+    def _disconnect(self) -> None:
+        if self._journal is not None:
+            with contextlib.suppress(Exception):
+                self._journal.close()
+            self._journal = None
+        if self._probe is not None:
+            with contextlib.suppress(Exception):
+                self._probe.close()
+            self._probe = None
+        self._file_id = self._data_version = None
+
+    def _head(self) -> tuple[int, str] | None:
+        """(seq, table id) of the newest row, or None: no rows, or no journal table yet."""
+        assert self._probe is not None
+        has_table = self._probe.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal'").fetchone()
+        if has_table is None:
+            return None  # the dealer app is creating the file at this moment
+        row = self._probe.execute(
+            "SELECT seq, table_id FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def _read(self) -> tuple[int, bool]:
+        head = self._head()
+        if head is None:
+            if self._seq:  # an empty journal where ours was: a new table is being set up
+                self._commit(_empty_state(), 0, "")
+                self._set_link(Link.WAITING, "the journal was replaced by an empty one")
+                return 0, True
+            self._set_link(Link.WAITING, "the journal has no rows yet")
+            return 0, False
+        head_seq, head_table = head
+        if self._journal is None or self._journal.table_id != head_table:
+            if self._journal is not None:
+                self._journal.close()
+            self._journal = Journal.open(self.path, head_table, read_only=True,
+                                         busy_timeout_ms=self.busy_timeout_ms)
+        # Another table, or fewer rows than we folded: a different journal, fold it afresh.
+        refold = bool(self._seq) and (head_table != self._state.table_id
+                                      or head_seq < self._seq)
+        folded = self._fold_rows(from_scratch=refold)
+        if folded is None:  # the row we folded last is not there as it was: refold too
+            refold = True
+            folded = self._fold_rows(from_scratch=True)
+            assert folded is not None
+        state, seq, row_hash, applied = folded
+        if refold or seq != self._seq:
+            self._commit(state, seq, row_hash)
+        if self._state.table_id:
+            self._set_link(Link.LIVE)
+        else:
+            self._set_link(Link.WAITING, "no table has been opened in the journal yet")
+        return applied, refold
+
+    def _fold_rows(self, *, from_scratch: bool
+                   ) -> tuple[pb.PuntoBancoState, int, str, int] | None:
+        """The state, seq and hash after folding the new rows, and how many were applied;
+        None if row `_seq` is no longer the row we folded (checked by its hash). Nothing is
+        kept until the whole batch is read, so a failure half-way leaves the last good state.
+        """
+        if from_scratch:
+            state, seq, row_hash = _empty_state(), 0, ""
+        else:
+            state, seq, row_hash = self._state, self._seq, self._hash
+        applied = 0
+        # Start one row back, to check that the journal still holds the row we folded last.
+        check = seq > 0
+        for entry_seq, kind, payload, entry_hash in self._rows(seq - 1 if check else seq):
+            if check:
+                check = False
+                if entry_seq != seq or entry_hash != row_hash:
+                    return None
+                continue
+            if payload is not None:
+                state = _fold(state, kind, payload, entry_seq)
+                applied += 1
+            seq, row_hash = entry_seq, entry_hash
+        if check:  # row `_seq` is gone
+            return None
+        return state, seq, row_hash, applied
+
+    def _commit(self, state: pb.PuntoBancoState, seq: int, row_hash: str) -> None:
+        self._state, self._seq, self._hash = state, seq, row_hash
+        self.revision += 1
+
+    def _rows(self, after: int) -> Iterator[tuple[int, str, dict[str, Any] | None, str]]:
+        """(seq, kind, payload, hash) of the rows after `after`; payload None: unreadable."""
+        assert self._journal is not None and self._probe is not None
+        last = after
+        try:
+            for entry in self._journal.entries(after):
+                yield entry.seq, entry.kind, entry.payload, entry.hash
+                last = entry.seq
+            return
+        except UnreadableInput as exc:
+            log.warning("signage feed: %s; reading on row by row", exc)
+        # A row that is not JSON (a damaged file): skip it rather than stop there for ever;
+        # `tableside journal verify` is the tool that reports it.
+        for seq, kind, text, row_hash in self._probe.execute(
+                "SELECT seq, kind, payload, hash FROM journal WHERE seq > ? ORDER BY seq",
+                (last,)):
+            try:
+                payload = loads_strict(text)
+            except ValueError:
+                payload = None
+            yield (int(seq), str(kind), payload if isinstance(payload, dict) else None,
+                   str(row_hash))
+
+    def _lost(self, why: str) -> None:
+        self._set_link(Link.RECONNECTING if self._state.table_id else Link.WAITING, why)
+
+    def _set_link(self, link: Link, why: str = "") -> None:
+        self.link, self.problem = link, why
+
+
+def _fold(state: pb.PuntoBancoState, kind: str, payload: dict[str, Any], seq: int
+          ) -> pb.PuntoBancoState:
+    """Apply one journal row. Rows of other layers (device reports, inspector records added
+    later) and rows the engine refuses are skipped: the signage shows, it never judges."""
+    try:
+        op = operation_from_record(kind, payload)
+    except UnreadableInput:
+        return state  # a kind this build does not know, or not for the game
+    if isinstance(op, pb.TableOpened) and op.game != pb.GAME:
+        return state
+    try:
+        return pb.apply(state, op)
+    except Exception as exc:
+        log.warning("signage feed: row %d (%s) does not apply: %s", seq, kind, exc)
+        return state

@@ -1,0 +1,383 @@
+"""The players' screen of a punto banco table, readable from two metres.
+
+What the rules ask signage to show: the table limits for every bet (rule 2.2) and the payment
+odds (rule 2.6); and what players need to follow the game: "place your bets" / "no more bets"
+(rules 5.2, 5.6), the result of the coup with both hands and totals (rules 5.2, 5.4, 5.7) and
+the shoe's history as the five roads. Nothing on it can be touched: it only shows state.
+
+The words come from pure functions (`headline`, `hands_view`, `limit_rows`) over the folded
+state, so they are tested without drawing; the widgets lay them out with sizes relative to the
+screen's height, the same design at 800x480 and at 1920x1080.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from kivy.graphics.texture import Texture
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.cards import Card
+from kiosk.rules.money import format_money
+from kiosk.rules.outcomes import CoupResult, Winner
+from kiosk.ui import theme
+from kiosk.ui.card_face import CARD_ASPECT, CardFace
+from kiosk.ui.signage.feed import Link
+from kiosk.ui.signage.roads_view import RoadsView
+
+KV = Path(__file__).with_suffix(".kv")
+GAME_NAME = "Punto Banco"
+
+
+class Tone(StrEnum):
+    """The headline's looks (see `TONE_COLOURS`); a result takes its winner's name."""
+
+    BETS = "bets"
+    CLOSED = "closed"
+    BANKER = "banker"
+    PLAYER = "player"
+    TIE = "tie"
+    SHUFFLE = "shuffle"
+    WAIT = "wait"
+
+
+# (fill, text, border) of the headline banner per tone.
+TONE_COLOURS: dict[Tone, tuple[theme.RGBA, theme.RGBA, theme.RGBA]] = {
+    Tone.BETS: (theme.FELT_DARK, theme.GOLD, theme.GOLD),
+    Tone.CLOSED: (theme.IVORY, theme.INK, theme.GOLD),
+    Tone.BANKER: (theme.BANKER, theme.WHITE, theme.GOLD),
+    Tone.PLAYER: (theme.PLAYER, theme.WHITE, theme.GOLD),
+    Tone.TIE: (theme.TIE, theme.WHITE, theme.GOLD),
+    Tone.SHUFFLE: (theme.FELT_DARK, theme.IVORY, theme.GOLD),
+    Tone.WAIT: (theme.FELT_DARK, theme.MUTED, theme.MUTED),
+}
+HAND_COLOURS = {pb.Hand.PLAYER: theme.PLAYER, pb.Hand.BANKER: theme.BANKER}
+KIND_COLOURS = {pb.BetKind.BANKER: theme.BANKER, pb.BetKind.PLAYER: theme.PLAYER,
+                pb.BetKind.TIE: theme.TIE}
+LINK_WORDS = {Link.LIVE: "", Link.WAITING: "Waiting for the table",
+              Link.RECONNECTING: "Reconnecting…"}
+
+
+# --- The words, from the state -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """The big words across the screen and the line under them."""
+
+    text: str
+    detail: str
+    tone: Tone
+
+
+def result_words(result: CoupResult) -> str:
+    """ "Banker wins 7 to 5", "Player wins 8 to 3", "Tie 6 to 6" (rule 5.7)."""
+    if result.winner is Winner.TIE:
+        return f"Tie {result.player_total} to {result.banker_total}"
+    won, lost = ((result.banker_total, result.player_total)
+                 if result.winner is Winner.BANKER
+                 else (result.player_total, result.banker_total))
+    return f"{result.winner.value.title()} wins {won} to {lost}"
+
+
+def result_detail(result: CoupResult) -> str:
+    bits = []
+    if result.natural:
+        bits.append("Natural")  # rule 5.2: 8 or 9 on two cards, no cards drawn
+    if result.banker_pair:
+        bits.append("Banker pair")
+    if result.player_pair:
+        bits.append("Player pair")
+    return " · ".join(bits)
+
+
+def headline(state: pb.PuntoBancoState | None) -> Headline:
+    """What the players must know now, in the words the dealer calls (rules 5.2, 5.5, 5.6)."""
+    if state is None:
+        return Headline("Welcome", "The table opens shortly", Tone.WAIT)
+    if state.phase is pb.Phase.BETTING:
+        if state.shoe is None:  # rule 5.5: shuffled before the first cards are dealt
+            return Headline("Shuffling", "A new shoe is being prepared", Tone.SHUFFLE)
+        detail = ("Last coup of this shoe" if state.cut_card_out
+                  else "Banker · Player · Tie")
+        return Headline("Place your bets", detail, Tone.BETS)
+    if state.phase is pb.Phase.DEALING:  # rule 5.6: "no more bets" has been announced
+        return Headline("No more bets", f"Coup {state.coup}", Tone.CLOSED)
+    result = pb.coup_result(state.player_cards, state.banker_cards)
+    return Headline(result_words(result), result_detail(result), Tone(result.winner.value))
+
+
+@dataclass(frozen=True, slots=True)
+class HandsView:
+    """Both hands for the result panel: card codes, totals ("" when no cards), the winner."""
+
+    title: str
+    player_cards: tuple[str, ...]
+    banker_cards: tuple[str, ...]
+    player_total: str
+    banker_total: str
+    winner: Winner | None
+    detail: str = ""
+
+
+def _total(cards: tuple[Card, ...]) -> str:
+    return str(pb.total(pb.values(cards))) if cards else ""
+
+
+def hands_view(state: pb.PuntoBancoState | None) -> HandsView:
+    """The coup being dealt (rule 5.2's order, totals by rule 5.4), else the last result."""
+    if state is not None and state.phase is not pb.Phase.BETTING:
+        winner = None
+        if state.phase is pb.Phase.PAYING:
+            winner = pb.coup_result(state.player_cards, state.banker_cards).winner
+        return HandsView(f"Coup {state.coup}",
+                         tuple(c.code for c in state.player_cards),
+                         tuple(c.code for c in state.banker_cards),
+                         _total(state.player_cards), _total(state.banker_cards), winner)
+    last = state.last_settled if state is not None else None
+    if last is None:
+        return HandsView("Last result", (), (), "", "", None)
+    return HandsView(f"Last result · coup {last.coup}",
+                     tuple(c.code for c in last.player_cards),
+                     tuple(c.code for c in last.banker_cards),
+                     str(last.result.player_total), str(last.result.banker_total),
+                     last.result.winner, result_words(last.result))
+
+
+@dataclass(frozen=True, slots=True)
+class LimitRow:
+    """One bet's plaque: the table minimum and maximum (rule 2.2) and its odds (rule 2.6)."""
+
+    kind: pb.BetKind
+    name: str
+    minimum: str
+    maximum: str
+    pays: str
+    note: str
+
+
+def limit_rows(rules: pb.PuntoBancoRules) -> tuple[LimitRow, ...]:
+    """Rule 2.2 limits and rule 2.6 odds, from the table's own journaled configuration."""
+    odds = dict(rules.odds())
+    rows = []
+    for kind in (pb.BetKind.BANKER, pb.BetKind.PLAYER, pb.BetKind.TIE):
+        lim = rules.limit(kind)
+        name = kind.value.title()
+        # "1:1 less 5% commission" (rule 5.7, commission mode): the ratio big, the rest small.
+        pays, _, note = odds.get(name, "").partition(" ")
+        rows.append(LimitRow(kind, name, format_money(lim.minimum, rules.currency),
+                             format_money(lim.maximum, rules.currency), pays, note))
+    return tuple(rows)
+
+
+def shoe_words(state: pb.PuntoBancoState | None) -> str:
+    if state is None or state.shoe is None:
+        return ""
+    return f"{state.shoe.remaining} cards in the shoe"
+
+
+def tally(results: tuple[CoupResult, ...]) -> dict[str, int]:
+    """Counts of this shoe's results for the roads' heading."""
+    counts = {w.value: 0 for w in Winner}
+    for r in results:
+        counts[r.winner.value] += 1
+    counts["banker_pair"] = sum(r.banker_pair for r in results)
+    counts["player_pair"] = sum(r.player_pair for r in results)
+    return counts
+
+
+# --- Widgets ---------------------------------------------------------------------------------
+
+_FELT_TEXTURE: Any = None
+
+
+def felt_texture() -> Any:
+    """A soft radial shading of the felt (lighter under the lamp, darker at the rail)."""
+    global _FELT_TEXTURE
+    if _FELT_TEXTURE is None:
+        n = 64
+        lo, hi = theme.FELT_DARK, theme.FELT_LIGHT
+        buf = bytearray()
+        for y in range(n):
+            for x in range(n):
+                d = min(1.0, math.hypot((x - n / 2) / (n / 2), (y - n * 0.42) / (n / 2)))
+                k = (1 - d) ** 1.4
+                buf += bytes(int(255 * (lo[i] + (hi[i] - lo[i]) * k)) for i in range(3))
+        tex = Texture.create(size=(n, n), colorfmt="rgb")
+        tex.blit_buffer(bytes(buf), colorfmt="rgb", bufferfmt="ubyte")
+        tex.mag_filter = tex.min_filter = "linear"
+        _FELT_TEXTURE = tex
+    return _FELT_TEXTURE
+
+
+class SidewaysCard(Widget):  # type: ignore[misc]
+    """A third card, laid sideways as the dealer places it (rule 5.2's drawn card)."""
+
+    code = StringProperty("")
+
+
+class HandPanel(BoxLayout):  # type: ignore[misc]
+    """One hand: its name on a band of its colour, the cards, and the total (rule 5.4)."""
+
+    hand = StringProperty("Player")
+    colour = ColorProperty(theme.PLAYER)
+    cards = ListProperty([])
+    total = StringProperty("")
+    winner = BooleanProperty(False)
+    unit = NumericProperty(10.0)
+
+    def on_kv_post(self, _base: Any) -> None:
+        self.ids.cards.bind(pos=self._place_cards, size=self._place_cards)
+        self.on_cards(self, self.cards)
+
+    def on_cards(self, _inst: Any, cards: list[str]) -> None:
+        if "cards" not in self.ids:
+            return
+        row = self.ids.cards
+        row.clear_widgets()
+        # Two places for the first two cards (rule 5.2), the third card sideways when drawn.
+        for i in range(max(2, len(cards))):
+            code = cards[i] if i < len(cards) else ""
+            row.add_widget(SidewaysCard(code=code) if i == 2 else CardFace(code=code))
+        self._place_cards()
+
+    def _place_cards(self, *_args: Any) -> None:
+        """Cards of one size in both panels, centred; the sideways third as wide as a card
+        is tall."""
+        row = self.ids.cards
+        faces = list(reversed(row.children))
+        if not faces or row.width <= 0 or row.height <= 0:
+            return
+        gap = self.unit * 0.9
+        h = min(row.height, (row.width - 4 * gap) / (2 * CARD_ASPECT + 1))
+        w = h * CARD_ASPECT
+        widths = [h if isinstance(f, SidewaysCard) else w for f in faces]
+        x = row.center_x - (sum(widths) + gap * (len(faces) - 1)) / 2
+        for face, fw in zip(faces, widths, strict=True):
+            if isinstance(face, SidewaysCard):
+                face.size = (fw, w)
+            else:
+                face.size = (fw, h)
+            face.pos = (x, row.center_y - face.height / 2)
+            x += fw + gap
+
+
+class TallyItem(BoxLayout):  # type: ignore[misc]
+    """A coloured dot and a count, above the roads."""
+
+    colour = ColorProperty(theme.WHITE)
+    text = StringProperty("")
+    unit = NumericProperty(10.0)
+
+
+class Plaque(BoxLayout):  # type: ignore[misc]
+    """One bet kind's limits (rule 2.2) and payout (rule 2.6)."""
+
+    name = StringProperty("")
+    colour = ColorProperty(theme.BANKER)
+    minimum = StringProperty("")
+    maximum = StringProperty("")
+    pays = StringProperty("")
+    note = StringProperty("")
+    unit = NumericProperty(10.0)
+
+
+class SignageScreen(BoxLayout):  # type: ignore[misc]
+    """The whole players' screen; call `show(state, link)` whenever either changes."""
+
+    table_name = StringProperty("")
+    game_name = StringProperty(GAME_NAME)
+    headline = StringProperty("")
+    detail = StringProperty("")
+    tone = StringProperty(Tone.WAIT)
+    banner_fill = ColorProperty(theme.FELT_DARK)
+    banner_text = ColorProperty(theme.MUTED)
+    banner_border = ColorProperty(theme.MUTED)
+    hands_title = StringProperty("")
+    hands_detail = StringProperty("")
+    coup_text = StringProperty("")
+    shoe_text = StringProperty("")
+    link = StringProperty(Link.WAITING.value)
+    link_text = StringProperty(LINK_WORDS[Link.WAITING])
+    tally_banker = NumericProperty(0)  # this shoe's results (see `tally`)
+    tally_player = NumericProperty(0)
+    tally_tie = NumericProperty(0)
+    limits = ObjectProperty(())
+    state = ObjectProperty(None, allownone=True)
+    unit = NumericProperty(10.0)  # 1% of the screen's height: every size is in units
+    felt = ObjectProperty(None, allownone=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("felt", felt_texture())
+        super().__init__(**kwargs)
+        self.show(None, Link.WAITING)
+
+    @property
+    def roads(self) -> RoadsView:
+        return self.ids.roads  # type: ignore[no-any-return]
+
+    def show(self, state: pb.PuntoBancoState | None, link: Link = Link.LIVE) -> None:
+        """Show `state` (None: no table opened yet) and how we are linked to the table."""
+        self.state = state
+        self.link, self.link_text = link.value, LINK_WORDS[link]
+        h = headline(state)
+        self.headline, self.detail, self.tone = h.text, h.detail, h.tone
+        self.banner_fill, self.banner_text, self.banner_border = TONE_COLOURS[h.tone]
+        hands = hands_view(state)
+        self.hands_title, self.hands_detail = hands.title, hands.detail
+        for panel, cards, total, side in (
+                (self.ids.player, hands.player_cards, hands.player_total, Winner.PLAYER),
+                (self.ids.banker, hands.banker_cards, hands.banker_total, Winner.BANKER)):
+            panel.cards = list(cards)
+            panel.total = total
+            panel.winner = hands.winner is side
+        if state is None:
+            self.limits, self.coup_text, self.shoe_text = (), "", ""
+            self.tally_banker = self.tally_player = self.tally_tie = 0
+            self.roads.results = ()
+        else:
+            self.limits = limit_rows(state.rules)
+            self.coup_text = f"Coup {state.coup}"
+            self.shoe_text = shoe_words(state)
+            counts = tally(state.results)
+            self.tally_banker = counts[Winner.BANKER.value]
+            self.tally_player = counts[Winner.PLAYER.value]
+            self.tally_tie = counts[Winner.TIE.value]
+            self.roads.results = state.results
+
+    def on_limits(self, _inst: Any, rows: tuple[LimitRow, ...]) -> None:
+        box = self.ids.plaques
+        box.clear_widgets()
+        for row in rows:
+            box.add_widget(Plaque(name=row.name, colour=KIND_COLOURS[row.kind],
+                                  minimum=row.minimum, maximum=row.maximum, pays=row.pays,
+                                  note=row.note, unit=self.unit))
+
+    def on_unit(self, _inst: Any, unit: float) -> None:
+        if "plaques" in self.ids:
+            for plaque in self.ids.plaques.children:
+                plaque.unit = unit
+
+
+def load_kv() -> None:
+    """Load signage.kv once (the rules for the classes above)."""
+    if str(KV) not in Builder.files:
+        Builder.load_file(str(KV))
+
+
+load_kv()
