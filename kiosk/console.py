@@ -128,8 +128,7 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
             text = describe(op, state)
             if text:
                 click.echo(text)
-        new = min(session.alerts_raised - seen, len(session.alerts))
-        for alert in list(session.alerts)[len(session.alerts) - new:]:
+        for alert in session.alerts_since(seen):
             _echo_alert(alert)
         seen = session.alerts_raised
 

@@ -137,6 +137,11 @@ class TableSession(Generic[S]):
     def next_step(self) -> str:
         return self.game.next_step(self.state)
 
+    def alerts_since(self, seen: int) -> list[Alert]:
+        """The alerts raised after a view had seen `seen` of them (only the kept ones)."""
+        new = min(self.alerts_raised - seen, len(self.alerts))
+        return list(self.alerts)[len(self.alerts) - new:] if new > 0 else []
+
     def call_inspector(self, source: str) -> bool:
         """Call the inspector once; calling again while the call stands does nothing."""
         if self.inspector_called:

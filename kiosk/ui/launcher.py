@@ -249,7 +249,7 @@ async def _headless_coup(app: Any, session: Any, cfg: TableConfig, opts: KioskOp
                 if not chip(p).disabled:
                     await tap(chip(p))
         report.append(f"bets placed: {len(session.state.bets)}")
-        _shot(render, save_png, screen, out / "dealer-betting-800x480.png")
+        save_png(render(screen), out / "dealer-betting-800x480.png")
         await tap(screen.ids.primary)
         if session.state.phase is not pb.Phase.DEALING:
             report.append(f"no more bets refused: {screen.step_detail or screen.alert_text}")
@@ -261,7 +261,7 @@ async def _headless_coup(app: Any, session: Any, cfg: TableConfig, opts: KioskOp
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.3)
         report.append(f"result: {screen.step}")
-        _shot(render, save_png, screen, out / "dealer-paying-800x480.png")
+        save_png(render(screen), out / "dealer-paying-800x480.png")
         big = _render_at(screen, (1920, 1080))
         save_png(big, out / "dealer-1920x1080.png")
         await asyncio.sleep(0.2)
@@ -269,13 +269,12 @@ async def _headless_coup(app: Any, session: Any, cfg: TableConfig, opts: KioskOp
         if session.state.last_settled is not None:
             report.append(f"coup settled: coup {session.state.last_settled.coup}")
         await asyncio.sleep(0.3)
-        _shot(render, save_png, screen, out / "dealer-800x480.png")
+        save_png(render(screen), out / "dealer-800x480.png")
         for size in ((1920, 1080), (800, 480)):
             name = f"signage-{size[0]}x{size[1]}.png"
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "kiosk.ui.signage", "--journal", str(cfg.journal),
-                "--name", cfg.name, "--size", f"{size[0]}x{size[1]}",
-                "--screenshot", str(out / name), "--after", "1.5")
+            args = SignageProcess(cfg.journal, cfg.name, size, extra=(
+                "--screenshot", str(out / name), "--after", "1.5")).args
+            proc = await asyncio.create_subprocess_exec(*args)
             code = await proc.wait()
             report.append(f"signage screenshot {name}: exit {code}")
     except Exception as exc:  # the report says what went wrong; the app still closes
@@ -283,10 +282,6 @@ async def _headless_coup(app: Any, session: Any, cfg: TableConfig, opts: KioskOp
         report.append(f"error: {exc}")
     finally:
         app.stop()
-
-
-def _shot(render: Any, save_png: Any, widget: Any, path: Path) -> None:
-    save_png(render(widget), path)
 
 
 def _render_at(widget: Any, size: tuple[int, int]) -> Any:

@@ -55,6 +55,11 @@ class Metrics:
         return float(int(self.mm(TOUCH_MIN_MM)) + 1)
 
 
+def ui_unit(width: float, height: float) -> float:
+    """How much larger than the 800x480 design a screen of this size draws everything."""
+    return max(0.5, min(width / 800, height / 480))
+
+
 def metrics_for(width_px: int, diagonal_inches: float | None = None) -> Metrics:
     """Pixel density of a 16:9-ish screen `width_px` wide. Without a diagonal, assume the
     Pi touchscreen at 800 px and a 15.6" monitor (344 mm wide) at 1920 px."""

@@ -15,6 +15,7 @@ from kivy.uix.modalview import ModalView
 
 from kiosk.rules import punto_banco as pb
 from kiosk.rules.cards import RANKS, SUITS, Card, Rank, Suit
+from kiosk.ui import theme
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
 from kiosk.ui.widgets import TableButton
 
@@ -42,7 +43,7 @@ class CardKeypad(ModalView):
         super().__init__(**kwargs)
         from kivy.core.window import Window
 
-        self.unit = max(0.5, min(Window.width / 800, Window.height / 480))
+        self.unit = theme.ui_unit(Window.width, Window.height)
         for rank in RANKS:
             b = TableButton(text=RANK_WORDS.get(rank, rank.value), font_size=22 * self.unit)
             b.rank = rank.value

@@ -11,6 +11,7 @@ from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from kiosk.ui import theme
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
 from kiosk.ui.widgets import TableButton
 
@@ -20,7 +21,7 @@ Builder.load_file(str(Path(__file__).with_name("choices.kv")))
 def _unit() -> float:
     from kivy.core.window import Window
 
-    return max(0.5, min(Window.width / 800, Window.height / 480))
+    return theme.ui_unit(Window.width, Window.height)
 
 
 class ReasonPicker(ModalView):

@@ -143,7 +143,7 @@ class PuntoBancoDealer(BoxLayout):
 
     def _rescale(self, *_args: Any) -> None:
         w, h = self.size
-        self.unit = max(0.5, min(w / 800, h / 480))
+        self.unit = theme.ui_unit(w, h)
         self.touch = max(theme.Metrics(self.px_per_mm).touch, 46 * self.unit)
 
     def _build_chips(self) -> None:
@@ -367,11 +367,10 @@ class PuntoBancoDealer(BoxLayout):
 
     def _show_alerts(self) -> None:
         s = self.session
-        new = min(s.alerts_raised - self._alerts_seen, len(s.alerts))
+        fresh = s.alerts_since(self._alerts_seen)
         self._alerts_seen = s.alerts_raised
-        if new <= 0:
+        if not fresh:
             return
-        fresh = list(s.alerts)[len(s.alerts) - new:]
         # Show the most serious of the new ones; a STOP is never replaced by an INFO.
         order = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
         best = max(fresh, key=lambda a: order[a.severity])
