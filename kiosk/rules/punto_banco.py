@@ -935,6 +935,9 @@ class PuntoBanco:
     def verify_shoe_card(self, state: PuntoBancoState, card: Card) -> None:
         verify_shoe_card(state, card)
 
+    def holds_cards(self, state: PuntoBancoState) -> bool:
+        return state.pending is not None
+
     def unread_card(self, state: PuntoBancoState) -> Operation:
         return unread_card(state)
 

@@ -201,7 +201,7 @@ class TableSession(Generic[S]):
     def _on_device_event(self, event: Any) -> None:
         device = getattr(event, "device", "SHOE")
         if isinstance(event, ev.CardRead):
-            if self.held_cards or getattr(self.state, "pending", None) is not None:
+            if self.held_cards or self.game.holds_cards(self.state):
                 self.held_cards.append(event.card)
                 self.alert(Severity.WARNING,
                            f"{event.card.name.capitalize()} held: resolve the card on screen "

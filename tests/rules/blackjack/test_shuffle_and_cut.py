@@ -1,0 +1,197 @@
+"""Every branch of the shuffle and cut (../shared/rules/blackjack-shuffle-and-cut.txt,
+rules 4.1-4.7), cited as "rule 4.x (shuffle and cut)"."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.blackjack.cut import ShuffleReason, Stage
+from kiosk.rules.blackjack.house import BlackjackRules
+from kiosk.rules.cards import Card
+from kiosk.rules.errors import NotAllowed
+from tests.rules.blackjack.table import Table
+
+SC = " (shuffle and cut)"
+
+
+def refused(action: object, clause: str) -> str:
+    with pytest.raises(NotAllowed) as err:
+        action()  # type: ignore[operator]
+    assert err.value.clause == clause, str(err.value)
+    return str(err.value)
+
+
+def round_with_cut_card(t: Table, cut_card_before: int, boxes: tuple[int, ...] = (2, 5),
+                        cards: str = "TS 9D 8C 7H 6S") -> None:
+    """One round on `boxes` (each stands); the cutting card comes out before the
+    `cut_card_before`-th card of the round (1-based)."""
+    for b in boxes:
+        t.bet(b, 100 * 100)
+    t.close()
+    codes = cards.split()
+    for n, code in enumerate(codes, start=1):
+        if n == cut_card_before:
+            t.do(bj.cut_card_out)
+        t.cards(code)
+    while t.state.phase is bj.Phase.PLAYING:
+        t.stand()
+    while t.state.phase is bj.Phase.DEALER:
+        t.cards("TC")
+
+
+def test_rule_4_1_1_shuffle_before_play_starts() -> None:
+    t = Table()
+    assert t.state.prep.stage is Stage.SHUFFLE
+    assert "rule 4.1.1" in bj.next_step(t.state)
+    t.bet(1, 10000)
+    refused(lambda: bj.close_betting(t.state), "4.1" + SC)
+
+
+def test_rule_4_2_1_the_first_player_to_the_table_cuts() -> None:
+    t = Table()
+    t.do(bj.shuffle)
+    assert t.state.prep.first_offer() == (None, "4.2.1")
+    assert "first player at the table (rule 4.2.1)" in bj.next_step(t.state)
+    # The dealer names the box of the first player; a supervisor only if nobody accepts.
+    refused(lambda: bj.cut_cards(t.state, None, 150, 100, supervisor=""), "4.2" + SC)
+    t.do(lambda s: bj.cut_cards(s, 4, 150, 100))
+    assert t.state.prep.stage is Stage.BURN
+
+
+def test_rules_4_4_and_4_5_where_the_cut_and_the_cutting_card_go() -> None:
+    t = Table(BlackjackRules(decks=6))
+    t.do(bj.shuffle)
+    size = 312
+    refused(lambda: bj.cut_cards(t.state, 1, 51, 100), "4.4" + SC)
+    refused(lambda: bj.cut_cards(t.state, 1, size - 51, 100), "4.4" + SC)
+    msg = refused(lambda: bj.cut_cards(t.state, 1, 150, size // 2 + 1), "4.5" + SC)
+    assert "half way" in msg
+    refused(lambda: bj.cut_cards(t.state, 1, 150, 0), "4.5" + SC)
+    t.do(lambda s: bj.cut_cards(s, 1, 52, size // 2))  # both limits are allowed
+    op = t.ops[-1]
+    assert isinstance(op, bj.CardsCut) and (op.cut_at, op.cutting_card_from_back) == (52, 156)
+
+
+def test_rule_4_7_the_first_card_is_burned_and_never_shown() -> None:
+    t = Table()
+    t.do(bj.shuffle)
+    t.do(lambda s: bj.cut_cards(s, 1, 150, 78))
+    assert "Burn the first card" in bj.next_step(t.state)
+    op = t.card("QH")
+    assert isinstance(op, bj.CardBurned) and op.card == Card.parse("QH")
+    assert t.state.prep.stage is Stage.READY
+    assert t.state.shoe is not None and t.state.shoe.dealt == 1
+    assert "QH" not in bj.next_step(t.state) and "queen" not in bj.next_step(t.state)
+    # The burn card counts against the shoe: six queens of hearts may still come, not seven.
+    assert t.state.shoe.remaining_of(Card.parse("QH")) == 5
+
+
+def test_rules_4_1_3_and_4_2_2_cutting_card_in_a_round_shuffle_after_it() -> None:
+    t = Table().ready()
+    # The cutting card comes out before the 4th card: box 5's... order: box 2, box 5,
+    # dealer, box 2, box 5: the 4th card goes to box 2, where the cutting card appeared.
+    round_with_cut_card(t, cut_card_before=4)
+    assert t.state.phase is bj.Phase.PAYING  # the round goes on to its end (rule 4.1.3)
+    t.do(bj.confirm_payouts)
+    prep = t.state.prep
+    assert prep.stage is Stage.SHUFFLE and prep.reason is ShuffleReason.CUT_CARD_ROUND
+    assert "rule 4.1.3" in bj.next_step(t.state)
+    t.bet(2, 10000)
+    refused(lambda: bj.close_betting(t.state), "4.1" + SC)
+    t.do(bj.shuffle)
+    assert t.state.prep.offered_to() == 2
+    assert "rule 4.2.2" in bj.next_step(t.state)
+    refused(lambda: bj.cut_cards(t.state, 5, 150, 78), "4.2.2" + SC)
+    t.do(lambda s: bj.cut_cards(s, 2, 150, 78))
+
+
+def test_rule_4_2_3_cutting_card_on_the_dealers_hand_farthest_right_cuts() -> None:
+    t = Table().ready()
+    round_with_cut_card(t, cut_card_before=3)  # the 3rd card is the dealer's
+    t.do(bj.confirm_payouts)
+    t.do(bj.shuffle)
+    assert t.state.prep.first_offer() == (5, "4.2.3")  # box 5 is farthest right
+    assert "rule 4.2.3" in bj.next_step(t.state)
+
+
+def test_rules_4_1_2_and_4_2_4_cutting_card_first_in_a_round_shuffle_now() -> None:
+    t = Table().ready()
+    round_with_cut_card(t, cut_card_before=99)  # no cutting card in this round
+    t.do(bj.confirm_payouts)
+    t.bet(3, 10000).bet(6, 10000).close()
+    t.do(bj.cut_card_out)  # before the first card of the round
+    assert t.state.prep.reason is ShuffleReason.CUT_CARD_FIRST
+    assert t.state.phase is bj.Phase.BETTING  # the bets stay; the round waits
+    assert t.state.stake_of(3, "A") == 10000
+    assert "rule 4.1.2" in bj.next_step(t.state)
+    t.do(bj.shuffle)
+    assert t.state.prep.first_offer() == (6, "4.2.4")
+
+
+def test_rule_4_2_5_new_cards_farthest_right_cuts() -> None:
+    t = Table().ready()
+    round_with_cut_card(t, cut_card_before=99, boxes=(1, 4))
+    t.do(bj.confirm_payouts)
+    t.do(lambda s: bj.shuffle(s, "hand", new_cards=True))
+    assert t.state.prep.first_offer() == (4, "4.2.5")
+
+
+def test_rule_4_3_refusals_pass_clockwise_then_a_supervisor_cuts() -> None:
+    t = Table().ready()
+    round_with_cut_card(t, cut_card_before=4, boxes=(1, 3, 6), cards="TS 9D 8C 7H 6S 5D 4C")
+    t.do(bj.confirm_payouts)
+    t.do(bj.shuffle)
+    assert t.state.prep.offered_to() == 6  # farthest right: the cutting card fell on the
+    # dealer's hand (rule 4.2.3)
+    refused(lambda: bj.refuse_cut(t.state, 1), "4.3" + SC)  # not offered to box 1 yet
+    t.do(lambda s: bj.refuse_cut(s, 6))
+    assert t.state.prep.offered_to() == 1  # clockwise past the dealer, back to box 1
+    assert "next clockwise (rule 4.3)" in bj.next_step(t.state)
+    refused(lambda: bj.cut_cards(t.state, None, 150, 78, "Mrs Dlamini"), "4.3" + SC)
+    t.do(lambda s: bj.refuse_cut(s, 1))
+    assert t.state.prep.offered_to() == 3
+    t.do(lambda s: bj.refuse_cut(s, 3))
+    assert t.state.prep.supervisor_must_cut()
+    assert "supervisor cuts (rule 4.3)" in bj.next_step(t.state)
+    refused(lambda: bj.cut_cards(t.state, 3, 150, 78), "4.3" + SC)
+    t.do(lambda s: bj.cut_cards(s, None, 150, 78, "Mrs Dlamini"))
+    op = t.ops[-1]
+    assert isinstance(op, bj.CardsCut) and op.supervisor == "Mrs Dlamini" and op.box == 0
+
+
+def test_rule_4_6_shuffling_device_new_decks_by_hand_first_and_no_cut() -> None:
+    t = Table(BlackjackRules(shuffler=True))
+    assert "rule 4.6.1" in bj.next_step(t.state)
+    refused(lambda: bj.shuffle(t.state, "shuffler"), "4.6.1" + SC)
+    t.do(lambda s: bj.shuffle(s, "hand"))
+    assert t.state.prep.stage is Stage.HAND_SHUFFLE
+    t.do(lambda s: bj.shuffle(s, "shuffler"))
+    assert t.state.prep.stage is Stage.BURN  # rule 4.6.3: not cut
+    refused(lambda: bj.cut_cards(t.state, 1, 150, 78), "4.6.3" + SC)
+    assert isinstance(t.card("5D"), bj.CardBurned)  # rule 4.7 with the device as the shoe
+    t.bet(1, 10000).close()
+    assert t.state.phase is bj.Phase.DEALING
+    # A later shuffle in the device needs no hand shuffle; hand-shuffling old cards is refused.
+    round_cards = "TS 6D 7C"
+    t.cards(round_cards)
+    t.stand()
+    while t.state.phase is bj.Phase.DEALER:
+        t.cards("5C")
+    t.do(bj.confirm_payouts)
+    refused(lambda: bj.shuffle(t.state, "hand"), "4.6.1" + SC)
+    t.do(lambda s: bj.shuffle(s, "shuffler"))
+    assert t.state.prep.stage is Stage.BURN
+
+
+def test_no_shuffle_in_the_middle_of_a_round() -> None:
+    t = Table().ready()
+    t.bet(1, 10000).close().cards("TS")
+    refused(lambda: bj.shuffle(t.state), "4.1.3" + SC)
+
+
+def test_a_single_deck_is_cut_a_quarter_deck_from_either_end() -> None:
+    t = Table(BlackjackRules.touch_21(decks=1))
+    t.do(bj.shuffle)
+    refused(lambda: bj.cut_cards(t.state, 1, 12, 10), "4.4" + SC)
+    t.do(lambda s: bj.cut_cards(s, 1, 13, 26))
