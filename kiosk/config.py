@@ -17,6 +17,11 @@ from typing import Any
 
 from hardware.gpio.errors import PinMapError
 from hardware.gpio.pinmap import PinMap
+from kiosk.rules.blackjack.house import (
+    BlackjackRules,
+    DealerBlackjackTakes,
+    SplitMatch,
+)
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.punto_banco import (
@@ -67,6 +72,22 @@ signage_height = 1080
 """.replace("{GPIO}", PinMap.as_toml_example())
 
 
+GAMES = ("punto-banco", "blackjack", "touch-21")
+
+BLACKJACK_EXAMPLE = """\
+[blackjack]                 # section 4 (game = "blackjack") or 7 (game = "touch-21")
+decks = 6                   # rule 4.5: 4 to 8; rule 7.5: 1 or 2 for Touch 21
+minimum = 50                # rule 2.2, per bet on a box
+maximum = 10000
+dealer_hits_soft_17 = false # rule 4.2: stands on all 17s; Touch 21 (7.2): true
+surrender = false           # rule 4.2 item 4a (never in Touch 21, rule 7.2 item 8)
+double_after_split = true   # rule 4.2 item 4e
+max_hands = 4               # resplits up to this many hands per box
+dealer_blackjack_takes = "all"  # all | original: what doubles and splits lose to it
+shuffler = false            # rule 4.6 (shuffle and cut): a shuffling device, no cut
+"""
+
+
 class ConfigError(UnreadableInput):
     """The configuration file is not valid; the message names the line and the reason."""
 
@@ -93,7 +114,7 @@ class TableConfig:
     table_id: str
     name: str
     game: str
-    rules: PuntoBancoRules
+    rules: PuntoBancoRules | BlackjackRules
     journal: Path
     shoe: DeviceConfig = field(default_factory=DeviceConfig)
     source: Path | None = None
@@ -125,14 +146,25 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,32}", table_id):
         reader.fail("table", "id", "use 1-32 letters, digits, '-', '_' or '.'")
     game = reader.text(table, "table", "game", "punto-banco")
-    if game != "punto-banco":
-        reader.fail("table", "game", f"unknown game {game!r} (this build runs punto-banco)")
+    if game not in GAMES:
+        reader.fail("table", "game", f"unknown game {game!r}: one of {', '.join(GAMES)}")
     currency = reader.text(table, "table", "currency", "R")
-    pb = reader.section("punto_banco", required=False)
     chips = reader.section("chips", required=False)
     smallest = reader.money(chips, "chips", "smallest", 100)
     favour = reader.choice(chips, "chips", "rounding", [f.value for f in RoundingFavour],
                            "house")
+    chip_rule = ChipRule(smallest, RoundingFavour(favour))
+    rules: PuntoBancoRules | BlackjackRules
+    if game == "punto-banco":
+        rules = _punto_banco(reader, chip_rule, currency)
+    else:
+        rules = _blackjack(reader, game, chip_rule, currency)
+    return _rest(reader, table, table_id, game, rules, chips, smallest, path)
+
+
+def _punto_banco(reader: _Reader, chip_rule: ChipRule, currency: str) -> PuntoBancoRules:
+    smallest = chip_rule.smallest_chip
+    pb = reader.section("punto_banco", required=False)
     limits_section = pb.get("limits", {})
     limits: list[Limit] = []
     defaults = {BetKind.BANKER: (5_000, 5_000_000), BetKind.PLAYER: (5_000, 5_000_000),
@@ -158,7 +190,7 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
             commission_mode=CommissionMode(reader.choice(
                 pb, "punto_banco", "commission_mode", [m.value for m in CommissionMode],
                 "net")),
-            chips=ChipRule(smallest, RoundingFavour(favour)),
+            chips=chip_rule,
             currency=currency,
         )
     except ValueError as exc:
@@ -169,6 +201,50 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
             if amount % smallest:
                 reader.fail("punto_banco.limits", lim.kind.value,
                             f"limits must be whole chips of {Fraction(smallest, 100)}")
+    return rules
+
+
+def _blackjack(reader: _Reader, game: str, chip_rule: ChipRule, currency: str
+               ) -> BlackjackRules:
+    """[blackjack]: the house's choices for standard blackjack (section 4) or Touch 21
+    (section 7); the defaults are the section's own rules."""
+    sec = reader.section("blackjack", required=False)
+    touch = game == "touch-21"
+    base = BlackjackRules.touch_21() if touch else BlackjackRules()
+    where = "blackjack"
+    try:
+        return BlackjackRules(
+            variant=base.variant,
+            decks=reader.integer(sec, where, "decks", base.decks),
+            boxes=reader.integer(sec, where, "boxes", base.boxes),
+            minimum=reader.money(sec, where, "minimum", base.minimum),
+            maximum=reader.money(sec, where, "maximum", base.maximum),
+            dealer_hits_soft_17=reader.boolean(sec, where, "dealer_hits_soft_17",
+                                               base.dealer_hits_soft_17),
+            surrender=reader.boolean(sec, where, "surrender", base.surrender),
+            double_after_split=reader.boolean(sec, where, "double_after_split",
+                                              base.double_after_split),
+            max_hands=reader.integer(sec, where, "max_hands", base.max_hands),
+            split_match=SplitMatch(reader.choice(sec, where, "split_match",
+                                                 [m.value for m in SplitMatch], "value")),
+            dealer_blackjack_takes=DealerBlackjackTakes(reader.choice(
+                sec, where, "dealer_blackjack_takes", [m.value for m in DealerBlackjackTakes],
+                "all")),
+            even_money=reader.boolean(sec, where, "even_money", True),
+            shuffler=reader.boolean(sec, where, "shuffler", False),
+            chips=chip_rule,
+            currency=currency,
+        )
+    except ValueError as exc:
+        text = str(exc)
+        key = next((k for k in ("deck", "box", "surrender", "limit", "hands") if k in text), "")
+        keys = {"deck": "decks", "box": "boxes", "limit": "minimum", "hands": "max_hands"}
+        return reader.fail(where, keys.get(key, key), text)  # type: ignore[no-any-return]
+
+
+def _rest(reader: _Reader, table: dict[str, Any], table_id: str, game: str,
+          rules: PuntoBancoRules | BlackjackRules, chips: dict[str, Any], smallest: int,
+          path: Path | None) -> TableConfig:
     devices = reader.section("devices", required=False)
     shoe = devices.get("shoe", {})
     if not isinstance(shoe, dict):

@@ -51,3 +51,43 @@ def test_broken_toml_and_missing_file() -> None:
         load("/nonexistent/table.toml")
     with pytest.raises(ConfigError, match=r"\[table\] section is missing"):
         parse("[chips]\nsmallest = 5\n")
+
+
+def blackjack_config(game: str = "blackjack", extra: str = "") -> str:
+    from kiosk.config import BLACKJACK_EXAMPLE
+
+    head = EXAMPLE.split("[punto_banco]")[0].replace('game = "punto-banco"', f'game = "{game}"')
+    rest = "[chips]" + EXAMPLE.split("[chips]")[1]
+    return head + BLACKJACK_EXAMPLE + extra + "\n" + rest
+
+
+def test_blackjack_section_loads_the_house_rules() -> None:
+    from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes, Variant
+
+    cfg = parse(blackjack_config())
+    assert isinstance(cfg.rules, BlackjackRules)
+    assert cfg.game == "blackjack" and cfg.rules.variant is Variant.STANDARD
+    assert cfg.rules.decks == 6 and cfg.rules.minimum == 5_000 and cfg.rules.maximum == 1_000_000
+    assert not cfg.rules.dealer_hits_soft_17  # rule 4.2: stands on all 17s
+    assert cfg.rules.dealer_blackjack_takes is DealerBlackjackTakes.ALL
+    assert cfg.rules.chips.smallest_chip == 500
+
+
+def test_touch_21_defaults_and_refusals_with_line_numbers() -> None:
+    from kiosk.rules.blackjack.house import Variant
+
+    text = blackjack_config("touch-21").replace("decks = 6 ", "decks = 2 ").replace(
+        "dealer_hits_soft_17 = false", "dealer_hits_soft_17 = true")
+    cfg = parse(text)
+    assert cfg.rules.variant is Variant.TOUCH_21 and cfg.rules.decks == 2
+    bad = blackjack_config("touch-21")  # six decks: rule 7.5 allows one or two
+    with pytest.raises(ConfigError) as err:
+        parse(bad)
+    line = next(n for n, t in enumerate(bad.splitlines(), 1) if t.startswith("decks = 6"))
+    assert f"line {line}" in str(err.value) and "rule 7.5" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        parse(text.replace("surrender = false", "surrender = true"))
+    assert "rule 7.2 item 8" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        parse(blackjack_config("poker"))
+    assert "unknown game 'poker'" in str(err.value)

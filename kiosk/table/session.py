@@ -203,9 +203,13 @@ class TableSession(Generic[S]):
         if isinstance(event, ev.CardRead):
             if self.held_cards or self.game.holds_cards(self.state):
                 self.held_cards.append(event.card)
-                self.alert(Severity.WARNING,
-                           f"{event.card.name.capitalize()} held: resolve the card on screen "
-                           f"first")
+                why = "it waits for the card before it"
+                try:
+                    self.game.verify_shoe_card(self.state, event.card)
+                except NotAllowed as exc:
+                    why = str(exc)
+                self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}",
+                           "It is dealt as soon as the screen's step is done")
                 return
             self._shoe_card(event.card)
         elif isinstance(event, ev.CardUnread):
@@ -257,7 +261,7 @@ class TableSession(Generic[S]):
             self.alert(Severity.STOP, f"The shoe dealt the {card.name} but {exc}",
                        "Put the card aside and call the inspector, or void the coup")
             return
-        if op.kind == "card_queried":
+        if op.kind.endswith("card_queried"):  # every game's queried card carries a message
             self.alert(Severity.STOP, getattr(op, "message", "Queried card"),
                        "Key in the right card if the shoe misread it, void the coup, or "
                        "call the inspector to accept it")

@@ -44,7 +44,7 @@ def impure(modules: set[str]) -> set[str]:
             or (m.split(".")[0] == "kiosk" and not m.startswith(ALLOWED_KIOSK_PREFIX))}
 
 
-RULE_FILES = sorted(RULES.glob("*.py"))
+RULE_FILES = sorted(RULES.rglob("*.py"))
 
 
 def test_the_rules_package_is_there():

@@ -112,7 +112,10 @@ class PlayerHand:
 
     @property
     def blackjack(self) -> bool:
-        return not self.split and len(self.cards) == 2 and is_blackjack(self.cards)
+        """Rule 4.2 item 5: an ace and a ten-value card as the box's first two cards (two
+        cards to 21 after a split are not a blackjack)."""
+        p = self.points
+        return len(p) == 2 and p[0] + p[1] == 11 and not self.split and 1 in p
 
     @property
     def bust(self) -> bool:
@@ -121,7 +124,10 @@ class PlayerHand:
     @property
     def active(self) -> bool:
         """Someone still has money on the hand that the round's end settles."""
-        return any(b.active for b in self.bets)
+        for b in self.bets:  # noqa: SIM110 - a plain loop: any() over a generator costs more
+            if not (b.surrendered or b.settled):
+                return True
+        return False
 
     @property
     def caller(self) -> HandBet | None:
@@ -136,13 +142,16 @@ class PlayerHand:
         """No more cards and no decision: by a rule or by the player's choice."""
         if self.stood:
             return True
-        if len(self.points) < 2:
+        p = self.points
+        n = len(p)
+        if n < 2:
             return False  # a split hand waits for its second card
-        if not self.active:
+        hard = sum(p)
+        if hard >= 21 or (hard == 11 and 1 in p):  # bust, or 21 hard or soft
             return True
-        t = self.total
-        return (t.bust or t.best == 21 or (self.doubled and len(self.points) >= 3)
-                or (self.split_aces and len(self.points) >= 2))
+        if (self.doubled and n >= 3) or self.split_aces:
+            return True  # rule 4.2 items 4d, 4e: one card only
+        return not self.active
 
     @property
     def label(self) -> str:
@@ -436,6 +445,7 @@ class BlackjackState:
     cut_card_place: int | None = None  # where the cutting card appeared (rules 4.2.2-3)
     cut_card_waiting: bool = False  # out; its place is the next card's
     last_target: int | None = None  # the box (or DEALER) that took the last card
+    round_cards: int = 0  # cards dealt in this round (the initial deal's position)
     last_settled: RoundSettled | None = None
     rounds_in_shoe: int = 0
 
@@ -512,9 +522,7 @@ def _initial_target(state: BlackjackState) -> tuple[int, int]:
     """Rule 4.2 item 3: a card to each box with bets, one to the dealer, a second to each
     box; returns (hand index or -1 for the dealer, 0) or (-2, 0) when the deal is over."""
     n = len(state.hands)
-    dealt = len(state.dealer)
-    for h in state.hands:
-        dealt += len(h.cards)
+    dealt = state.round_cards
     if dealt < n:
         return dealt, 0
     if dealt == n:
@@ -655,7 +663,7 @@ def _can(verify: Any, *args: Any, **kwargs: Any) -> bool:
 
 
 def _round_started(state: BlackjackState) -> bool:
-    return bool(state.dealer) or any(h.cards for h in state.hands)
+    return state.round_cards > 0
 
 
 def verify_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
@@ -1042,56 +1050,90 @@ def close_insurance(state: BlackjackState) -> InsuranceClosed:
     return InsuranceClosed(round=state.round)
 
 
-def _decision_hand(state: BlackjackState) -> PlayerHand:
+Refusal = NotAllowed | None
+
+
+def _decision_refusal(state: BlackjackState) -> Refusal:
+    """Why the hand in turn cannot decide now (None: it can). The `_refusal` helpers build
+    the dealer's sentence without raising, so `can_` queries cost no exception."""
     if state.pending is not None:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card")
+        return NotAllowed(f"First resolve the {state.pending.reason} card")
     h = state.current
     if state.phase is not Phase.PLAYING or h is None:
-        raise NotAllowed("No box is playing now", clause="4.2 item 4")
-    if len(h.cards) < 2:
-        raise NotAllowed(f"{h.label.capitalize()} takes its second card first",
-                         clause="4.2 item 4e")
+        return NotAllowed("No box is playing now", clause="4.2 item 4")
+    if len(h.points) < 2:
+        return NotAllowed(f"{h.label.capitalize()} takes its second card first",
+                          clause="4.2 item 4e")
     if _needs_pay(state, h):
-        raise NotAllowed(f"Pay the blackjack on {h.label} first", clause="4.2 item 5")
+        return NotAllowed(f"Pay the blackjack on {h.label} first", clause="4.2 item 5")
+    if h.finished:
+        return NotAllowed(f"{h.label.capitalize()} is already finished")
+    if h.doubled:
+        return NotAllowed(f"{h.label.capitalize()} has doubled: deal its one card",
+                          clause=_clause(state.rules, "d"))
+    return None
+
+
+def _players_refusal(h: PlayerHand, players: Iterable[str]) -> Refusal:
+    for p in players:
+        if not any(b.player == p and b.active for b in h.bets):
+            return NotAllowed(f"Player {p} has no bet in play on {h.label}")
+    return None
+
+
+def _raise(refusal: Refusal) -> None:
+    if refusal is not None:
+        raise refusal
+
+
+def _turn(state: BlackjackState) -> PlayerHand:
+    h = state.current
+    assert h is not None
     return h
 
 
 def verify_stand(state: BlackjackState) -> None:
-    h = _decision_hand(state)
-    if h.finished:
-        raise NotAllowed(f"{h.label.capitalize()} is already finished")
+    _raise(_decision_refusal(state))
 
 
 def can_stand(state: BlackjackState) -> bool:
-    return _can(verify_stand, state)
+    return _decision_refusal(state) is None
 
 
 def stand(state: BlackjackState) -> Stood:
     """Rule 4.2 item 4b: stand, no card."""
     verify_stand(state)
-    h = state.current
-    assert h is not None
+    h = _turn(state)
     return Stood(state.round, h.box, h.number)
 
 
-def verify_double(state: BlackjackState, players: Iterable[str] = ()) -> None:
-    h = _decision_hand(state)
+def _double_refusal(state: BlackjackState, players: Iterable[str] = ()) -> Refusal:
+    refusal = _decision_refusal(state)
+    if refusal is not None:
+        return refusal
+    h = _turn(state)
     rules = state.rules
-    clause = f"{rules.rule_clause} item {'7c' if rules.variant is Variant.TOUCH_21 else '4d'}"
-    if h.finished:
-        raise NotAllowed(f"{h.label.capitalize()} is already finished")
-    if len(h.cards) != 2:
-        raise NotAllowed("Doubling is only on the first two cards", clause=clause)
+    if len(h.points) != 2:
+        return NotAllowed("Doubling is only on the first two cards", clause=_clause(rules, "d"))
     if h.split and (not rules.double_after_split or h.split_aces):
-        raise NotAllowed("This house does not allow a double after a split", clause=clause)
-    active = [b.player for b in h.bets if b.active]
-    for p in players:
-        if p not in active:
-            raise NotAllowed(f"Player {p} has no bet in play on {h.label}")
+        return NotAllowed("This house does not allow a double after a split",
+                          clause=_clause(rules, "d"))
+    return _players_refusal(h, players)
+
+
+def _clause(rules: BlackjackRules, item: str) -> str:
+    """Rule 4.2 item 4d/4e, or its Touch 21 twin 7.2 item 7c/7d."""
+    if rules.variant is Variant.TOUCH_21:
+        return f"7.2 item 7{'c' if item == 'd' else 'd'}"
+    return f"4.2 item 4{item}"
+
+
+def verify_double(state: BlackjackState, players: Iterable[str] = ()) -> None:
+    _raise(_double_refusal(state, players))
 
 
 def can_double(state: BlackjackState) -> bool:
-    return _can(verify_double, state)
+    return _double_refusal(state) is None
 
 
 def double(state: BlackjackState, behind: Iterable[str] = ()) -> Doubled:
@@ -1099,44 +1141,44 @@ def double(state: BlackjackState, behind: Iterable[str] = ()) -> Doubled:
     too (the others do not have to). One card only follows."""
     behind = tuple(behind)
     verify_double(state, behind)
-    h = state.current
-    assert h is not None and h.caller is not None
-    players = (h.caller.player, *(p for p in behind if p != h.caller.player))
+    h = _turn(state)
+    caller = h.caller
+    assert caller is not None
+    players = (caller.player, *(p for p in behind if p != caller.player))
     return Doubled(state.round, h.box, h.number, players)
 
 
 def _pair(rules: BlackjackRules, h: PlayerHand) -> bool:
-    if len(h.cards) != 2:
+    if len(h.points) != 2:
         return False
     if rules.split_match is SplitMatch.RANK:
         return h.cards[0].rank is h.cards[1].rank
     return h.points[0] == h.points[1]
 
 
-def verify_split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> None:
-    h = _decision_hand(state)
+def _split_refusal(state: BlackjackState, follow: Iterable[str] = ()) -> Refusal:
+    refusal = _decision_refusal(state)
+    if refusal is not None:
+        return refusal
+    h = _turn(state)
     rules = state.rules
-    clause = f"{rules.rule_clause} item {'7d' if rules.variant is Variant.TOUCH_21 else '4e'}"
-    if h.finished:
-        raise NotAllowed(f"{h.label.capitalize()} is already finished")
     if not _pair(rules, h):
         what = "the same rank" if rules.split_match is SplitMatch.RANK else "equal face value"
-        raise NotAllowed(f"Only a pair of cards of {what} may be split", clause=clause)
+        return NotAllowed(f"Only a pair of cards of {what} may be split",
+                          clause=_clause(rules, "e"))
     if h.split_aces and not rules.resplit_aces:
-        raise NotAllowed("Aces may only be split once", clause=clause)
+        return NotAllowed("Aces may only be split once", clause=_clause(rules, "e"))
     if sum(1 for x in state.hands if x.box == h.box) >= rules.max_hands:
-        raise NotAllowed(f"Box {h.box} already has {rules.max_hands} hands, the house's most")
-    caller = h.caller
-    assert caller is not None
-    for p in (follow or {}):
-        if p == caller.player:
-            continue
-        if not any(b.player == p and b.active for b in h.bets):
-            raise NotAllowed(f"Player {p} has no bet in play on {h.label}")
+        return NotAllowed(f"Box {h.box} already has {rules.max_hands} hands, the house's most")
+    return _players_refusal(h, follow)
+
+
+def verify_split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> None:
+    _raise(_split_refusal(state, follow or ()))
 
 
 def can_split(state: BlackjackState) -> bool:
-    return _can(verify_split, state)
+    return _split_refusal(state) is None
 
 
 def split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> Split:
@@ -1144,38 +1186,40 @@ def split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> 
     which hand they play (FIRST, SECOND) before the second card; unnamed ones follow FIRST."""
     follow = dict(follow or {})
     verify_split(state, follow)
-    h = state.current
-    assert h is not None and h.caller is not None
+    h = _turn(state)
+    caller = h.caller
     choices: list[tuple[str, Follow]] = []
     for b in h.bets:
         if not b.active:
             continue
-        choice = Follow.BOTH if b is h.caller else follow.get(b.player, Follow.FIRST)
+        choice = Follow.BOTH if b is caller else follow.get(b.player, Follow.FIRST)
         choices.append((b.player, choice))
     return Split(state.round, h.box, h.number, tuple(choices))
 
 
-def verify_surrender(state: BlackjackState, players: Iterable[str] = ()) -> None:
-    h = _decision_hand(state)
+def _surrender_refusal(state: BlackjackState, players: Iterable[str] = ()) -> Refusal:
     rules = state.rules
     if rules.variant is Variant.TOUCH_21:
-        raise NotAllowed("Surrender is not permitted in Touch 21", clause="7.2 item 8")
+        return NotAllowed("Surrender is not permitted in Touch 21", clause="7.2 item 8")
     if not rules.surrender:
-        raise NotAllowed("This house does not allow surrender", clause="4.2 item 4a")
-    if state.up_card is not None and POINTS[state.up_card.rank] == 1:
-        raise NotAllowed("No surrender against a dealer ace", clause="4.2 item 4a")
-    if h.split or len(h.cards) != 2 or h.doubled:
-        raise NotAllowed("Surrender is only on the first two cards", clause="4.2 item 4a")
-    if h.finished:
-        raise NotAllowed(f"{h.label.capitalize()} is already finished")
-    active = [b.player for b in h.bets if b.active]
-    for p in players:
-        if p not in active:
-            raise NotAllowed(f"Player {p} has no bet in play on {h.label}")
+        return NotAllowed("This house does not allow surrender", clause="4.2 item 4a")
+    refusal = _decision_refusal(state)
+    if refusal is not None:
+        return refusal
+    h = _turn(state)
+    if state.dealer_points and state.dealer_points[0] == 1:
+        return NotAllowed("No surrender against a dealer ace", clause="4.2 item 4a")
+    if h.split or len(h.points) != 2 or h.doubled:
+        return NotAllowed("Surrender is only on the first two cards", clause="4.2 item 4a")
+    return _players_refusal(h, players)
+
+
+def verify_surrender(state: BlackjackState, players: Iterable[str] = ()) -> None:
+    _raise(_surrender_refusal(state, players))
 
 
 def can_surrender(state: BlackjackState) -> bool:
-    return _can(verify_surrender, state)
+    return _surrender_refusal(state) is None
 
 
 def surrender(state: BlackjackState, behind: Iterable[str] = ()) -> Surrendered:
@@ -1183,25 +1227,31 @@ def surrender(state: BlackjackState, behind: Iterable[str] = ()) -> Surrendered:
     surrender with them (the others play on, called by the next bet)."""
     behind = tuple(behind)
     verify_surrender(state, behind)
-    h = state.current
-    assert h is not None and h.caller is not None
-    players = (h.caller.player, *(p for p in behind if p != h.caller.player))
+    h = _turn(state)
+    caller = h.caller
+    assert caller is not None
+    players = (caller.player, *(p for p in behind if p != caller.player))
     chips = state.rules.chips
     settlements = tuple(st.surrender(h.box, h.number, b.player, b.stake, chips)
                         for b in h.bets if b.active and b.player in players)
     return Surrendered(state.round, h.box, h.number, players, settlements)
 
 
-def verify_pay_blackjack(state: BlackjackState) -> None:
+def _pay_refusal(state: BlackjackState) -> Refusal:
     if state.pending is not None:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card")
+        return NotAllowed(f"First resolve the {state.pending.reason} card")
     h = state.current
     if state.phase is not Phase.PLAYING or h is None or not _needs_pay(state, h):
-        raise NotAllowed("No blackjack is waiting to be paid", clause="4.2 item 5")
+        return NotAllowed("No blackjack is waiting to be paid", clause="4.2 item 5")
+    return None
+
+
+def verify_pay_blackjack(state: BlackjackState) -> None:
+    _raise(_pay_refusal(state))
 
 
 def can_pay_blackjack(state: BlackjackState) -> bool:
-    return _can(verify_pay_blackjack, state)
+    return _pay_refusal(state) is None
 
 
 def pay_blackjack(state: BlackjackState) -> BlackjackPaid:
@@ -1356,16 +1406,12 @@ def _enter_dealer(state: BlackjackState) -> BlackjackState:
 def _after_hand_change(state: BlackjackState, hands: tuple[PlayerHand, ...], i: int,
                        **changes: Any) -> BlackjackState:
     """A hand changed: the turn stays or moves on (rule 4.2 item 4)."""
-    state = _replace(state, hands=hands, **changes)
-    if state.phase is not Phase.PLAYING:
-        return state
     h = hands[i]
-    if h.finished and not _needs_pay(state, h):
-        turn = _next_turn(state, hands, i + 1)
-        if turn < 0:
-            return _enter_dealer(state)
-        return _replace(state, turn=turn)
-    return state
+    if state.phase is Phase.PLAYING and h.finished and not _needs_pay(state, h):
+        turn = _next_turn(state, hands, i + 1)  # the up card, all it reads, is unchanged
+        state = _replace(state, hands=hands, turn=turn, **changes)
+        return _enter_dealer(state) if turn < 0 else state
+    return _replace(state, hands=hands, **changes)
 
 
 def _next_round(state: BlackjackState, **changes: Any) -> BlackjackState:
@@ -1384,7 +1430,7 @@ def _next_round(state: BlackjackState, **changes: Any) -> BlackjackState:
         state, round=state.round + 1, phase=Phase.BETTING, stakes=(), hands=(), dealer=(),
         dealer_points=(), turn=-1, insurance=(), paid=(), pending=None, prep=prep, shoe=shoe,
         shuffle_after_round=False, cut_card_place=None, cut_card_waiting=False,
-        last_target=None, rounds_in_shoe=state.rounds_in_shoe + 1, **changes)
+        last_target=None, rounds_in_shoe=state.rounds_in_shoe + 1, round_cards=0, **changes)
 
 
 def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
@@ -1392,7 +1438,8 @@ def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
     shoe = (state.shoe.draw_unchecked(op.card) if op.source is CardSource.OVERRIDE
             else state.shoe.draw(op.card))
     value = POINTS[op.card.rank]
-    extra: dict[str, Any] = {"shoe": shoe, "pending": None, "last_target": op.box}
+    extra: dict[str, Any] = {"shoe": shoe, "pending": None, "last_target": op.box,
+                             "round_cards": state.round_cards + 1}
     if state.cut_card_waiting:  # rules 4.2.2-4.2.3: the cutting card appeared here
         extra["cut_card_place"] = op.box
         extra["cut_card_waiting"] = False
@@ -1406,7 +1453,10 @@ def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
         return state
     i = state.index_of(op.box, op.hand)
     h = state.hands[i]
-    h = _hand_replace(h, cards=(*h.cards, op.card), points=(*h.points, value))
+    # The constructor with every field in order: `dataclasses.replace` costs twice as much,
+    # and this is the fold's busiest line.
+    h = PlayerHand(h.box, h.number, h.bets, (*h.cards, op.card), (*h.points, value), h.split,
+                   h.split_aces, h.doubled, h.stood)
     hands = (*state.hands[:i], h, *state.hands[i + 1:])
     if state.phase is Phase.DEALING:
         state = _replace(state, hands=hands, **extra)
@@ -1621,6 +1671,8 @@ def next_step(state: BlackjackState) -> str:
             return f"Pay the blackjack on {h.label}: {format_ratio_words(rules)}"
         if len(h.cards) < 2:
             return f"{h.label.capitalize()}: its second card"
+        if h.doubled:
+            return f"{h.label.capitalize()} doubled: one card only"
         up = state.dealer_points[0]
         options = ["draw", "stand"]
         if can_double(state):
@@ -1653,13 +1705,9 @@ def _up_words(points: int) -> str:
 
 def decisions(state: BlackjackState) -> tuple[str, ...]:
     """The decisions the rules allow the hand in turn now (the dealer screen's buttons)."""
-    out: list[str] = []
-    if state.phase is not Phase.PLAYING or state.pending is not None:
+    if _decision_refusal(state) is not None:
         return ()
-    h = state.current
-    if h is None or _needs_pay(state, h) or len(h.cards) < 2 or h.finished:
-        return ()
-    out += ["draw", "stand"]
+    out = ["draw", "stand"]
     if can_double(state):
         out.append("double")
     if can_split(state):

@@ -195,3 +195,4 @@ def test_a_single_deck_is_cut_a_quarter_deck_from_either_end() -> None:
     t.do(bj.shuffle)
     refused(lambda: bj.cut_cards(t.state, 1, 12, 10), "4.4" + SC)
     t.do(lambda s: bj.cut_cards(s, 1, 13, 26))
+

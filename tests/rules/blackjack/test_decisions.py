@@ -1,0 +1,67 @@
+"""Decisions and the shoe through the table session: the card in turn, held cards, queries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hardware import events as ev
+from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.blackjack.house import BlackjackRules
+from kiosk.rules.cards import Card
+from kiosk.store.journal import Journal
+from kiosk.table.session import TableSession
+from tests.rules.blackjack.table import Table
+from tests.rules.blackjack.test_shuffle_and_cut import refused
+
+
+def test_a_doubled_hand_takes_its_card_before_anything_else() -> None:
+    t = Table().ready()
+    t.bet(1, 10000).close().cards("6S 5D 5H")
+    t.act(bj.double)
+    assert bj.decisions(t.state) == ()
+    refused(lambda: bj.stand(t.state), "4.2 item 4d")
+    refused(lambda: bj.double(t.state), "4.2 item 4d")
+    assert "one card only" in bj.next_step(t.state)
+    t.cards("9C")
+    assert t.state.phase is bj.Phase.DEALER
+
+
+
+def shoe(session: TableSession[bj.BlackjackState], codes: str) -> None:
+    for code in codes.split():
+        session.on_device_event(ev.CardRead(device="SHOE", seq=0, card=Card.parse(code)))
+
+
+def test_the_session_holds_shoe_cards_while_insurance_is_open(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path / "bj.db", "BJ-1")
+    session = TableSession(bj.Blackjack(), journal, BlackjackRules(), "BJ-1")
+    session.perform(bj.shuffle)
+    session.perform(lambda s: bj.cut_cards(s, 1, 150, 78))
+    shoe(session, "QH")  # rule 4.7 (shuffle and cut): burned, never shown
+    assert session.state.prep.stage is bj.Stage.READY
+    session.perform(lambda s: bj.place_bet(s, 3, 10000))
+    session.perform(bj.close_betting)
+    shoe(session, "TS AD 6H")  # box 3: 16 against an ace: insurance is open (rule 4.7)
+    assert session.state.phase is bj.Phase.INSURANCE
+    shoe(session, "4C")  # dealt too early: held, not counted
+    assert list(session.held_cards) == [Card.parse("4C")]
+    assert len(session.state.hand(3, 1).cards) == 2
+    session.perform(bj.close_insurance)
+    # Released on the next action: the 4 is box 3's draw.
+    assert [c.code for c in session.state.hand(3, 1).cards] == ["TS", "6H", "4C"]
+    session.perform(bj.stand)
+    shoe(session, "7D")  # the dealer's second card: A+7 = soft 18, stands (rule 4.2)
+    assert session.state.phase is bj.Phase.PAYING
+    shoe(session, "2S")  # one card too many: queried with the clause, never counted
+    assert session.state.pending is not None and "rule 4.2" in session.state.pending.message
+    assert session.alerts[-1].message.startswith("The dealer has soft 18")
+    session.perform(bj.set_aside_card)
+    op = session.perform(bj.confirm_payouts)
+    assert isinstance(op, bj.RoundSettled)
+    assert [s.net for s in op.settlements] == [10000]  # 20 against 18
+    kinds = [e.kind for e in journal.entries()]
+    assert kinds.count("bj_card_queried") == 1 and "bj_card_set_aside" in kinds
+    # A restart folds the journal back into the same place.
+    again = TableSession(bj.Blackjack(), journal, BlackjackRules(), "BJ-1")
+    assert again.state == session.state
+    journal.close()

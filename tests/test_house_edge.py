@@ -1,0 +1,44 @@
+"""The house edge by playing the engine (kiosk/house_edge.py) and `tableside odds blackjack`."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from kiosk.cli import main
+from kiosk.house_edge import Simulator, Tally, strategy_for
+from kiosk.rules.blackjack.analysis import house_edge
+from kiosk.rules.blackjack.house import BlackjackRules
+
+
+def test_the_simulated_edge_agrees_with_the_combinatorial_one() -> None:
+    rules = BlackjackRules()
+    sim = Simulator(rules, strategy_for(rules), seed=7)
+    tally = sim.run(4_000)
+    assert tally.rounds == 4_000 and tally.hands == 28_000
+    assert tally.wagered == 28_000 * rules.minimum
+    # Same strategy, two methods: within four standard errors (a fixed seed: deterministic).
+    assert abs(tally.edge - house_edge(rules)) < 4 * tally.half_width / 1.96
+    assert 0.004 < tally.half_width < 0.03
+    # Shuffles came from the cutting card (rule 4.1.3 shuffle and cut) every ~3/4 shoe.
+    assert sim.shuffles >= 4_000 * 7 * 2.7 / (312 * 0.75) * 0.5
+
+
+def test_tallies_merge_across_processes() -> None:
+    a = Tally(10, 70, 70_000, -500, 40.0, 1000)
+    b = Tally(5, 35, 35_000, 200, 10.0, 1000)
+    c = a + b
+    assert (c.rounds, c.hands, c.wagered, c.net) == (15, 105, 105_000, -300)
+    assert abs(c.edge - 300 / 105_000) < 1e-12
+
+
+def test_odds_blackjack_command_reports_both_figures() -> None:
+    result = CliRunner().invoke(main, ["odds", "blackjack", "--touch-21", "--json",
+                                       "--target", "50", "--max-seconds", "60",
+                                       "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["game"] == "Touch 21" and data["rounds"] >= 20_000
+    assert data["target_met"] is True
+    assert abs(data["combinatorial_percent"] - 0.504) < 0.05  # docs/blackjack-odds.md
