@@ -93,9 +93,7 @@ class ShoePrep:
         """Rule 4.3: no player accepted the cut (or nobody is seated to be offered it)."""
         if self.stage is not Stage.CUT:
             return False
-        if self.refused:
-            return self.offered_to() is None
-        return False
+        return bool(self.refused) and self.offered_to() is None
 
     def _clockwise_from(self, start: int) -> list[int]:
         seats = sorted(set(self.seated) | set(self.refused) | {start})
@@ -168,6 +166,8 @@ def verify_refuse(prep: ShoePrep, box: int) -> None:
                          clause=sc("4.3"))
     if box in prep.refused:
         raise NotAllowed(f"Box {box} has already refused the cut", clause=sc("4.3"))
+    if offered is None and prep.seated and box not in prep.seated:
+        raise NotAllowed(f"Box {box} has no player to offer the cut to", clause=sc("4.2.1"))
 
 
 def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, cut_at: int,
@@ -180,15 +180,16 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
         raise NotAllowed("The cards must be shuffled before they are cut", clause=sc("4.2"))
     size = DECK * decks
     margin = cut_margin(decks)
+    offered = prep.offered_to()
     if cutter is None:
         if not supervisor.strip():
             raise NotAllowed("Say which box cut, or the supervisor's name", clause=sc("4.2"))
-        if prep.offered_to() is not None and not prep.supervisor_must_cut():
-            raise NotAllowed(f"The cut is offered to box {prep.offered_to()} first; a "
-                             f"supervisor cuts only when no player accepts",
-                             clause=sc("4.3"))
+        nobody_seated = not prep.seated and not prep.refused
+        if not (prep.supervisor_must_cut() or nobody_seated):
+            who = f"box {offered}" if offered is not None else "the players"
+            raise NotAllowed(f"The cut is offered to {who} first; a supervisor cuts only "
+                             f"when no player accepts", clause=sc("4.3"))
     else:
-        offered = prep.offered_to()
         if prep.supervisor_must_cut():
             raise NotAllowed("Every player refused the cut: a game supervisor cuts",
                              clause=sc("4.3"))
@@ -196,6 +197,9 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
             first, clause = prep.first_offer()
             raise NotAllowed(f"Box {offered} cuts, not box {cutter}",
                              clause=sc("4.3" if prep.refused else clause))
+        if offered is None and prep.seated and cutter not in prep.seated:
+            raise NotAllowed(f"Box {cutter} has no player to cut (players at boxes "
+                             f"{', '.join(map(str, prep.seated))})", clause=sc("4.2.1"))
     if not margin <= cut_at <= size - margin:
         raise NotAllowed(f"The cut must be at least {_deck_words(margin)} in from either end: "
                          f"between {margin} and {size - margin} cards, not {cut_at}",

@@ -686,8 +686,17 @@ def shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
     return CardsShuffled(method=method, new_cards=new_cards)
 
 
+def prep_now(state: BlackjackState) -> ShoePrep:
+    """The shoe's preparation with the players now at the table: boxes that bet since the
+    shuffle are offered the cut too (rules 4.2.1, 4.3)."""
+    boxes = state.boxes_in_play
+    if not boxes or set(boxes) <= set(state.prep.seated):
+        return state.prep
+    return dataclasses.replace(state.prep, seated=tuple(sorted({*state.prep.seated, *boxes})))
+
+
 def verify_refuse_cut(state: BlackjackState, box: int) -> None:
-    cut.verify_refuse(state.prep, box)
+    cut.verify_refuse(prep_now(state), box)
 
 
 def can_refuse_cut(state: BlackjackState, box: int) -> bool:
@@ -701,8 +710,13 @@ def refuse_cut(state: BlackjackState, box: int) -> CutRefused:
 
 def verify_cut_cards(state: BlackjackState, box: int | None, cut_at: int,
                      cutting_card_from_back: int, supervisor: str = "") -> None:
-    cut.verify_cut(state.prep, state.rules.decks, box, supervisor, cut_at,
+    cut.verify_cut(prep_now(state), state.rules.decks, box, supervisor, cut_at,
                    cutting_card_from_back)
+
+
+def can_cut_cards(state: BlackjackState, box: int | None, cut_at: int,
+                  cutting_card_from_back: int, supervisor: str = "") -> bool:
+    return _can(verify_cut_cards, state, box, cut_at, cutting_card_from_back, supervisor)
 
 
 def cut_cards(state: BlackjackState, box: int | None, cut_at: int, cutting_card_from_back: int,
@@ -935,6 +949,10 @@ def verify_accept_queried(state: BlackjackState, by: str) -> None:
         raise NotAllowed("An inspector must accept a card the shoe cannot hold")
 
 
+def can_accept_queried(state: BlackjackState, by: str = "inspector") -> bool:
+    return _can(verify_accept_queried, state, by)
+
+
 def accept_queried_card(state: BlackjackState, by: str) -> CardDealt:
     verify_accept_queried(state, by)
     p = state.pending
@@ -972,6 +990,10 @@ def cut_card_out(state: BlackjackState) -> CutCardOut:
 def verify_check_blackjacks(state: BlackjackState) -> None:
     if state.phase is not Phase.CHECK:
         raise NotAllowed("There is nothing to check now", clause="7.2 item 4")
+
+
+def can_check_blackjacks(state: BlackjackState) -> bool:
+    return state.phase is Phase.CHECK
 
 
 def check_blackjacks(state: BlackjackState) -> BlackjacksChecked:
@@ -1043,6 +1065,10 @@ def take_even_money(state: BlackjackState, box: int, player: str) -> EvenMoneyTa
 def verify_close_insurance(state: BlackjackState) -> None:
     if state.phase is not Phase.INSURANCE:
         raise NotAllowed("Insurance is not open")
+
+
+def can_close_insurance(state: BlackjackState) -> bool:
+    return state.phase is Phase.INSURANCE
 
 
 def close_insurance(state: BlackjackState) -> InsuranceClosed:
@@ -1588,10 +1614,8 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
         return rep(state, prep=prep, shoe=None, rounds_in_shoe=0, shuffle_after_round=False,
                    cut_card_waiting=False, cut_card_place=None)
     if isinstance(op, CutRefused):
-        return rep(state, prep=ShoePrep(
-            stage=state.prep.stage, reason=state.prep.reason, cut_place=state.prep.cut_place,
-            seated=state.prep.seated, refused=(*state.prep.refused, op.box),
-            method=state.prep.method))
+        prep = prep_now(state)
+        return rep(state, prep=dataclasses.replace(prep, refused=(*prep.refused, op.box)))
     if isinstance(op, CardsCut):
         return rep(state, prep=cut.after_cut(state.prep, op.cut_at, op.cutting_card_from_back))
     if isinstance(op, CutCardOut):
@@ -1646,7 +1670,7 @@ def next_step(state: BlackjackState) -> str:
             return f"Queried card{where}: key the right card, or an inspector accepts it"
         return f"Card not allowed: {p.message}. Set it aside or void the round"
     if state.prep.stage is not Stage.READY and not _round_started(state):
-        words = cut.step_words(state.prep, rules.shuffler)
+        words = cut.step_words(prep_now(state), rules.shuffler)
         if state.prep.stage is Stage.BURN and state.phase is Phase.BETTING:
             return f"Place your bets. {words}"
         return words

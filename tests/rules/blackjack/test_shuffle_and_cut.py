@@ -196,3 +196,20 @@ def test_a_single_deck_is_cut_a_quarter_deck_from_either_end() -> None:
     refused(lambda: bj.cut_cards(t.state, 1, 12, 10), "4.4" + SC)
     t.do(lambda s: bj.cut_cards(s, 1, 13, 26))
 
+
+
+def test_rule_4_2_1_and_4_3_at_the_start_the_players_who_bet_are_offered_the_cut() -> None:
+    t = Table()
+    t.do(bj.shuffle)
+    t.bet(2, 10000).bet(5, 10000)  # players sat down after the shuffle
+    # A supervisor may not cut while a player could (rule 4.3); an empty box cannot cut.
+    refused(lambda: bj.cut_cards(t.state, None, 150, 78, "Mr Nkosi"), "4.3" + SC)
+    refused(lambda: bj.cut_cards(t.state, 4, 150, 78), "4.2.1" + SC)
+    assert not bj.can_cut_cards(t.state, 4, 150, 78)
+    assert bj.can_cut_cards(t.state, 5, 150, 78)
+    t.do(lambda s: bj.refuse_cut(s, 2))  # the first player (named by the dealer) refuses
+    assert bj.prep_now(t.state).offered_to() == 5  # clockwise to the next player (rule 4.3)
+    t.do(lambda s: bj.refuse_cut(s, 5))
+    assert bj.prep_now(t.state).supervisor_must_cut()
+    t.do(lambda s: bj.cut_cards(s, None, 150, 78, "Mr Nkosi"))
+    assert t.state.prep.stage is Stage.BURN

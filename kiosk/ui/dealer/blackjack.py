@@ -1,0 +1,933 @@
+"""The dealer's blackjack screen: standard blackjack (section 4) and Touch 21 (section 7), with
+the shuffle and cut (rules 4.1-4.7 of the shuffle-and-cut text).
+
+It shows the state and sends actions; every button is enabled from the engine's `can_` (or
+`verify_`) queries and every refusal comes back as the engine's sentence. Nothing here
+decides a rule: the words on the screen are the engine's (`next_step`, `who_cuts`, the
+refusals), the totals are `Total`'s ("soft 17 / 7"), the payouts are `settlement`'s.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.blackjack.cut import DECK, Stage
+from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
+from kiosk.rules.cards import Card, deck
+from kiosk.rules.errors import TablesideError
+from kiosk.rules.money import format_money
+from kiosk.rules.operations import Operation
+from kiosk.table.session import Alert, Severity, TableSession
+from kiosk.ui import theme
+from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui.card_face import CARD_ASPECT, CardFace
+from kiosk.ui.dealer.blackjack_dialogs import BehindChooser, BjCardPad
+from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
+from kiosk.ui.widgets import ChipButton, TableButton
+
+log = logging.getLogger(__name__)
+Builder.load_file(str(Path(__file__).with_name("blackjack.kv")))
+
+Session = TableSession[bj.BlackjackState]
+
+CHIP_TONES = (theme.rgb("#e8e8e8"), theme.rgb("#c62828"), theme.rgb("#2e7d32"),
+              theme.rgb("#1b1b1b"), theme.rgb("#6a1b9a"), theme.rgb("#ef8f00"))
+CHIP_SERIES = tuple(units * 100 for units in (1, 2, 5, 10, 25, 50, 100, 500, 1000, 5000))
+VOID_REASONS = ("Misdeal: cards out of order", "Card exposed or dropped",
+                "Shoe or card reader fault", "Inspector's decision")
+SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
+                 Severity.STOP: theme.STOP}
+PLAYERS = "ABCDEFG"  # rule 4.2 item 2: the first bet on a box calls it, the others play behind
+HALF_DECK = DECK // 2  # the cut is entered in half decks (26 cards)
+PAY = "#7ee08a"
+TAKE = "#ff8a80"
+NOTE = "#f2d38a"
+
+
+def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
+    """Five chip buttons: the house's smallest chip and the next usual values that are whole
+    numbers of it (as on the punto banco screen)."""
+    values = [smallest_chip]
+    values += [v for v in CHIP_SERIES if v > smallest_chip and v % smallest_chip == 0]
+    return tuple(values[:5])
+
+
+# --- Words (pure: tested without drawing) ------------------------------------------------
+
+
+def decks_words(halves: int) -> str:
+    """A position entered in half decks: "½ deck", "1 deck", "1½ decks"."""
+    whole, half = divmod(halves, 2)
+    text = (str(whole) if whole else "") + ("½" if half else "")
+    return f"{text} deck" if halves <= 2 else f"{text} decks"
+
+
+def settlement_words(x: Settlement, currency: str) -> str:
+    """One player's settlement on one hand, as the dealer pays it (markup colours)."""
+
+    def m(cents: int) -> str:
+        return format_money(cents, currency)
+
+    who = x.player
+    if x.kind is BetKind.INSURANCE:
+        if x.outcome is Outcome.WIN:
+            return f"{who} insurance [color={PAY}]pay {m(x.paid)}[/color]"
+        return f"{who} insurance [color={TAKE}]take[/color]"
+    if x.outcome is Outcome.WIN:
+        return f"{who} [color={PAY}]pay {m(x.paid)}[/color]"
+    if x.outcome is Outcome.BLACKJACK:
+        return f"{who} blackjack [color={PAY}]pay {m(x.paid)}[/color]"
+    if x.outcome is Outcome.EVEN_MONEY:
+        return f"{who} even money [color={PAY}]pay {m(x.paid)}[/color]"
+    if x.outcome is Outcome.PUSH:
+        return f"{who} [color={NOTE}]push[/color]"
+    if x.outcome is Outcome.RETURNED:
+        return f"{who} [color={NOTE}]returned {m(x.returned)}[/color]"
+    if x.outcome is Outcome.SURRENDER:
+        return f"{who} [color={NOTE}]surrender {m(x.returned)} back[/color]"
+    back = f", return {m(x.returned)}" if x.returned else ""
+    return f"{who} [color={TAKE}]take{back}[/color]"
+
+
+def stake_lines(state: bj.BlackjackState, box: int) -> list[str]:
+    """The bets on a box before the deal: the first calls it (rule 4.2 item 2)."""
+    cur = state.rules.currency
+    lines = []
+    for i, s in enumerate(state.stakes_on(box)):
+        role = "calls" if i == 0 else "behind"
+        lines.append(f"{s.player} {format_money(s.amount, cur)} [color={NOTE}]{role}[/color]")
+    return lines
+
+
+def bet_words(b: bj.HandBet, currency: str) -> str:
+    text = f"{b.player} {format_money(b.stake, currency)}"
+    if b.doubled:
+        text += " doubled"
+    if not b.original:
+        text += " split"
+    return text
+
+
+def hand_total_words(h: bj.PlayerHand) -> str:
+    if not h.points:
+        return ""
+    if h.blackjack:
+        return "Blackjack"
+    return str(h.total)
+
+
+@dataclass(frozen=True, slots=True)
+class HandShown:
+    """One hand as a box tile draws it."""
+
+    cards: tuple[tuple[str, bool, bool], ...]  # (code, face down, needs a decision)
+    total: str
+    detail: str
+    turn: bool
+
+
+def hands_shown(state: bj.BlackjackState, box: int) -> list[HandShown]:
+    """The hands of a box with their bets, or when the round is complete their settlement."""
+    cur = state.rules.currency
+    paying = state.phase is bj.Phase.PAYING and state.pending is None
+    open_rows = bj.settlement(state) if paying else ()
+    current = state.current
+    pending = state.pending
+    out = []
+    for h in state.hands:
+        if h.box != box:
+            continue
+        cards = [(c.code, False, False) for c in h.cards]
+        if pending is not None and (pending.box, pending.hand) == (h.box, h.number):
+            cards.append((pending.card.code if pending.card else "", pending.card is None,
+                          True))
+        lines = []
+        for b in h.bets:
+            earlier = [x for x in state.paid if (x.box, x.hand, x.player) ==
+                       (h.box, h.number, b.player) and x.kind is BetKind.HAND]
+            now = [x for x in open_rows if (x.box, x.hand, x.player) ==
+                   (h.box, h.number, b.player) and x.kind is BetKind.HAND]
+            if earlier and not b.active:
+                lines += [settlement_words(x, cur) for x in earlier]
+            elif now:
+                lines += [settlement_words(x, cur) for x in now]
+            else:
+                lines.append(bet_words(b, cur))
+        turn = (current is not None and state.phase is bj.Phase.PLAYING
+                and (current.box, current.number) == (h.box, h.number))
+        out.append(HandShown(tuple(cards), hand_total_words(h), "\n".join(lines), turn))
+    return out
+
+
+def insurance_lines(state: bj.BlackjackState, box: int) -> list[str]:
+    cur = state.rules.currency
+    if state.phase is bj.Phase.PAYING and state.pending is None:
+        return [settlement_words(x, cur) for x in bj.settlement(state)
+                if x.box == box and x.kind is BetKind.INSURANCE]
+    return [f"{i.player} insured {format_money(i.amount, cur)}" for i in state.insurance
+            if i.box == box]
+
+
+def _allowed(verify: Callable[..., None], *args: Any) -> tuple[bool, str]:
+    """The engine's `verify_` as (allowed, its sentence when not)."""
+    try:
+        verify(*args)
+    except TablesideError as exc:
+        return False, str(exc)
+    return True, ""
+
+
+# --- Widgets -----------------------------------------------------------------------------------
+
+
+class BjCardRow(Widget):
+    """A hand's cards, overlapping when there are more than fit: `cards` holds
+    (code, face down, highlighted) triples."""
+
+    cards = ListProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._faces: list[CardFace] = []
+        super().__init__(**kwargs)
+        self._layout_trigger = Clock.create_trigger(self._layout, 0)
+        self.bind(pos=self._layout_trigger, size=self._layout_trigger)
+
+    @property
+    def faces(self) -> list[CardFace]:
+        return list(self._faces)
+
+    def on_cards(self, _inst: Any, cards: list[tuple[str, bool, bool]]) -> None:
+        while len(self._faces) < len(cards):
+            face = CardFace()
+            self._faces.append(face)
+            self.add_widget(face)
+        while len(self._faces) > len(cards):
+            self.remove_widget(self._faces.pop())
+        for face, (code, down, highlight) in zip(self._faces, cards, strict=True):
+            face.code = code
+            face.face_down = down
+            face.highlight = highlight
+        self._layout_trigger()
+
+    def _layout(self, *_args: Any) -> None:
+        n = len(self._faces)
+        if not n or self.width <= 0 or self.height <= 0:
+            return
+        # Up to three cards side by side; more fan out, each still showing its corner.
+        side_by_side = max(2, min(n, 3))
+        w = min(self.height * CARD_ASPECT, self.width / side_by_side * 0.94)
+        h = w / CARD_ASPECT
+        gap = w * 0.06
+        step = w + gap
+        if n > 1 and w + step * (n - 1) > self.width:
+            step = (self.width - w) / (n - 1)  # fan them: each still shows its corner
+        x = self.x + max(0.0, (self.width - (w + step * (n - 1))) / 2)
+        for face in self._faces:
+            face.size = (w, h)
+            face.pos = (x, self.y + (self.height - h) / 2)
+            x += step
+
+
+class BjHandStrip(BoxLayout):
+    """One hand in a box: cards, total ("soft 17 / 7") and each player's bet or payout."""
+
+    total = StringProperty("")
+    detail = StringProperty("")
+    turn = BooleanProperty(False)
+    unit = NumericProperty(1.0)
+
+
+class BjBoxTile(ButtonBehavior, BoxLayout):
+    """One of the seven boxes (rule 4.3): its hands, or its bets before the deal."""
+
+    box = NumericProperty(0)
+    title = StringProperty("")
+    detail = StringProperty("")
+    selected = BooleanProperty(False)
+    attention = BooleanProperty(False)
+    unit = NumericProperty(1.0)
+
+    def show_hands(self, hands: list[HandShown]) -> None:
+        box = self.ids.hands
+        strips = [w for w in box.children[::-1] if isinstance(w, BjHandStrip)]
+        while len(strips) < len(hands):
+            strip = BjHandStrip(unit=self.unit)
+            self.bind(unit=strip.setter("unit"))
+            box.add_widget(strip)
+            strips.append(strip)
+        while len(strips) > len(hands):
+            box.remove_widget(strips.pop())
+        for strip, hand in zip(strips, hands, strict=True):
+            strip.ids.cards.cards = list(hand.cards)
+            strip.total = hand.total
+            strip.detail = hand.detail
+            strip.turn = hand.turn
+
+    @property
+    def strips(self) -> list[BjHandStrip]:
+        return [w for w in self.ids.hands.children[::-1] if isinstance(w, BjHandStrip)]
+
+
+class BlackjackDealer(BoxLayout):
+    """The whole dealer screen for one blackjack (or Touch 21) table."""
+
+    unit = NumericProperty(1.0)  # 1.0 at 800x480; everything scales with the screen
+    touch = NumericProperty(48.0)  # the smallest touch target in px (9 mm)
+    header = StringProperty("")
+    shoe_status = StringProperty("")
+    shoe_ok = BooleanProperty(True)
+    step = StringProperty("")
+    step_detail = StringProperty("")
+    step_tone = ColorProperty(theme.FELT_DARK)
+    step_dark_text = BooleanProperty(False)
+    alert_text = StringProperty("")
+    alert_tone = ColorProperty(theme.INFO)
+    alert_shown = BooleanProperty(False)
+    alert_dark_text = BooleanProperty(False)
+    inspector_text = StringProperty("Call inspector")
+    inspector_called = BooleanProperty(False)
+    game_name = StringProperty("Blackjack")
+    dealer_rule = StringProperty("")
+    dealer_total = StringProperty("")
+    selected_box = NumericProperty(1)
+    player = StringProperty("A")  # whose chips go on the selected box
+    player_text = StringProperty("Player A")
+    primary_text = StringProperty("No more bets")
+    primary_enabled = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_key_card = BooleanProperty(False)
+    can_void = BooleanProperty(False)
+    can_new_shoe = BooleanProperty(False)
+    can_burn = BooleanProperty(False)
+    # shuffle and cut
+    prep_text = StringProperty("")
+    can_hand_shuffle = BooleanProperty(False)
+    can_into_shuffler = BooleanProperty(False)
+    cut_halves = NumericProperty(6)  # where the stack is cut, in half decks from the front
+    back_halves = NumericProperty(3)  # where the cutting card goes, half decks from the back
+    cut_words = StringProperty("")
+    back_words = StringProperty("")
+    cutter = NumericProperty(0)  # the box the cut buttons speak of (0: none)
+    can_cut = BooleanProperty(False)
+    can_refuse = BooleanProperty(False)
+    can_supervisor_cut = BooleanProperty(False)
+    # decisions (rule 4.2 item 4)
+    draw_hint = StringProperty("")
+    can_stand = BooleanProperty(False)
+    can_double = BooleanProperty(False)
+    can_split = BooleanProperty(False)
+    can_surrender = BooleanProperty(False)
+    can_pay_blackjack = BooleanProperty(False)
+    # a card waiting for the dealer
+    query_text = StringProperty("")
+    query_code = StringProperty("")  # the queried card as the shoe read it
+    can_set_aside = BooleanProperty(False)
+    can_accept = BooleanProperty(False)
+    rows = ListProperty([])  # the context rows shown now, by name
+    chip_values = ListProperty([])
+    session = ObjectProperty(None, allownone=True)
+
+    ROW_NAMES = ("shuffle_row", "shuffler_row", "cut_row", "cutter_row", "bet_row",
+                 "decision_row", "insurance_row", "query_row")
+
+    def __init__(self, session: Session, *, table_name: str = "",
+                 chip_values: tuple[int, ...] = (),
+                 on_new_shoe: Callable[[], None] | None = None,
+                 px_per_mm: float = theme.PI_TOUCHSCREEN_PX_PER_MM, **kwargs: Any) -> None:
+        self.table_name = table_name or session.table_id
+        self.on_new_shoe = on_new_shoe
+        self.px_per_mm = px_per_mm
+        self._undo: list[tuple[int, int, str, int]] = []  # (round, box, player, amount)
+        self._alerts_seen = session.alerts_raised
+        self._shown_alert: Alert | None = None
+        self._insurance_key: tuple[Any, ...] = ()
+        super().__init__(**kwargs)
+        self.session = session
+        rules = session.state.rules
+        self.game_name = rules.game_name
+        self.dealer_rule = rules.dealer_rule
+        self.cut_halves = rules.decks  # half the shoe
+        self.back_halves = min(3, rules.decks)  # 1½ decks, at most half the shoe (rule 4.5)
+        self.chip_values = list(chip_values or default_chip_values(rules.chips.smallest_chip))
+        # The context rows live in the kv rule; only the ones the state needs are shown.
+        # Strong references: `ids` are weak, and a row off the screen has no other owner.
+        self._rows: dict[str, Widget] = {name: self.ids[name].__self__
+                                         for name in self.ROW_NAMES}
+        self.ids.context.clear_widgets()
+        self._build_chips()
+        self._build_boxes()
+        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
+        session.listeners.append(self._on_session)
+        self.bind(size=self._rescale)
+        self._rescale()
+        self.refresh()
+
+    # --- layout ----------------------------------------------------------------------------
+
+    def _rescale(self, *_args: Any) -> None:
+        w, h = self.size
+        self.unit = theme.ui_unit(w, h)
+        self.touch = max(theme.Metrics(self.px_per_mm).touch, 46 * self.unit)
+        self._size_context()
+
+    def _build_chips(self) -> None:
+        box = self.ids.chips
+        box.clear_widgets()
+        cur = self.session.state.rules.currency
+        for i, value in enumerate(self.chip_values):
+            chip = ChipButton(value=value, text=_chip_label(value, cur),
+                              tone=CHIP_TONES[i % len(CHIP_TONES)])
+            if i == 0:
+                chip.color = theme.INK
+            chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
+            box.add_widget(chip)
+
+    def _build_boxes(self) -> None:
+        grid = self.ids.boxes
+        grid.clear_widgets()
+        boxes = self.session.state.rules.boxes
+        grid.cols = boxes
+        for n in range(1, boxes + 1):
+            tile = BjBoxTile(box=n, title=f"Box {n}")
+            tile.bind(on_release=lambda t: self.select_box(int(t.box)))
+            self.bind(unit=tile.setter("unit"))
+            tile.unit = self.unit
+            grid.add_widget(tile)
+
+    def tile(self, box: int) -> BjBoxTile:
+        found: BjBoxTile = next(t for t in self.ids.boxes.children if t.box == box)
+        return found
+
+    def _show_rows(self, names: list[str]) -> None:
+        if names == list(self.rows):
+            return
+        ctx = self.ids.context
+        ctx.clear_widgets()
+        for name in names:
+            ctx.add_widget(self._rows[name])
+        self.rows = names
+        self._size_context()
+
+    def _size_context(self) -> None:
+        n = len(self.rows)
+        gap = 5 * self.unit
+        self.ids.context.height = n * self.touch + max(0, n - 1) * gap
+
+    # --- actions (each one the engine checks) -------------------------------------------
+
+    def act(self, action: Callable[[bj.BlackjackState], Operation]) -> Operation | None:
+        """Send one action; a refusal is shown in the engine's words and changes nothing."""
+        try:
+            op: Operation = self.session.perform(action)
+            return op
+        except TablesideError as exc:
+            self.session.alert(Severity.WARNING, str(exc))
+            return None
+        except Exception as exc:  # a bug or a full disk must not close the dealer's screen
+            log.exception("action failed")
+            self.session.alert(Severity.STOP, f"Not recorded: {exc}",
+                               "Call a technician; nothing was changed")
+            return None
+
+    def select_box(self, box: int) -> None:
+        self.selected_box = box
+        stakes = self.session.state.stakes_on(box)
+        self.player = stakes[0].player if stakes else PLAYERS[0]
+        self.refresh()
+
+    def _player_options(self) -> list[str]:
+        existing = [s.player for s in self.session.state.stakes_on(self.selected_box)]
+        options = list(existing)
+        new = next((p for p in PLAYERS if p not in existing), None)
+        if existing and new is not None:
+            options.append(new)  # one more player behind the box (rule 4.2 item 2)
+        return options or [PLAYERS[0]]
+
+    def next_player(self) -> None:
+        """The "Player behind" button: the next player on this box, then a new one."""
+        options = self._player_options()
+        i = options.index(self.player) if self.player in options else -1
+        self.player = options[(i + 1) % len(options)]
+        self.refresh()
+
+    def add_chip(self, amount: int) -> None:
+        box, player = self.selected_box, self.player
+        op = self.act(lambda s: bj.place_bet(s, box, amount, player))
+        if op is not None:
+            self._undo.append((self.session.state.round, box, player, amount))
+
+    def undo(self) -> None:
+        last = self._undo_top()
+        if last is None:
+            return
+        _round, box, player, amount = last
+        if self.act(lambda s: bj.remove_bet(s, box, amount, player)) is not None:
+            self._undo.pop()
+
+    def _undo_top(self) -> tuple[int, int, str, int] | None:
+        rnd = self.session.state.round
+        while self._undo and self._undo[-1][0] != rnd:
+            self._undo.pop()  # chips of an earlier round cannot be taken back
+        return self._undo[-1] if self._undo else None
+
+    def primary(self) -> None:
+        """The big button: what closes the current phase."""
+        phase = self.session.state.phase
+        if phase is bj.Phase.BETTING:
+            self.no_more_bets()
+        elif phase is bj.Phase.CHECK:
+            self.act(bj.check_blackjacks)  # Touch 21, rule 7.2 items 4-5
+        elif phase is bj.Phase.INSURANCE:
+            self.act(bj.close_insurance)  # rule 4.7
+        elif phase is bj.Phase.PAYING:
+            self.act(bj.confirm_payouts)
+
+    def no_more_bets(self) -> None:
+        """Rule 4.2 item 3. The table's physical button calls exactly this."""
+        self.act(bj.close_betting)
+
+    # shuffle and cut (rules 4.1-4.7, shuffle and cut)
+
+    def _shuffle(self, method: str, new_cards: bool = False) -> None:
+        if not bj.can_shuffle(self.session.state, method, new_cards):
+            self.act(lambda s: bj.shuffle(s, method, new_cards))  # the engine says why
+            return
+        if self.on_new_shoe is not None:
+            self.on_new_shoe()  # e.g. the simulator's shoe starts again
+        self.act(lambda s: bj.shuffle(s, method, new_cards))
+
+    def shuffled(self) -> None:
+        self._shuffle("hand")
+
+    def hand_shuffle_new_decks(self) -> None:
+        self._shuffle("hand", True)  # rule 4.6.1 (shuffle and cut)
+
+    def into_shuffler(self) -> None:
+        self._shuffle("shuffler")  # rule 4.6.2 (shuffle and cut)
+
+    def new_shoe(self) -> None:
+        self._shuffle("shuffler" if self.session.state.rules.shuffler else "hand")
+
+    def step_cut(self, delta: int) -> None:
+        self.cut_halves = max(1, min(2 * self.session.state.rules.decks - 1,
+                                     self.cut_halves + delta))
+        self.refresh()
+
+    def step_back(self, delta: int) -> None:
+        self.back_halves = max(1, min(2 * self.session.state.rules.decks - 1,
+                                      self.back_halves + delta))
+        self.refresh()
+
+    @property
+    def cut_at(self) -> int:
+        return int(self.cut_halves) * HALF_DECK
+
+    @property
+    def from_back(self) -> int:
+        return int(self.back_halves) * HALF_DECK
+
+    def _cutter(self) -> int:
+        """The box the cut is offered to (the engine's), or the box the dealer chose when
+        the first player to the table cuts (rule 4.2.1)."""
+        offered = self.session.state.prep.offered_to()
+        return offered if offered is not None else int(self.selected_box)
+
+    def box_cuts(self) -> None:
+        box, at, back = self._cutter(), self.cut_at, self.from_back
+        self.act(lambda s: bj.cut_cards(s, box, at, back))
+
+    def box_refused(self) -> None:
+        box = self._cutter()
+        self.act(lambda s: bj.refuse_cut(s, box))
+
+    def open_supervisor_cut(self) -> None:
+        at, back = self.cut_at, self.from_back
+        BadgePad(title="A game supervisor cuts (rule 4.3): badge number",
+                 on_done=lambda badge: self.act(lambda s: bj.cut_cards(
+                     s, None, at, back, f"supervisor {badge}"))).open()
+
+    def burned_unread(self) -> None:
+        """Rule 4.7 (shuffle and cut): the first card burned face down, never read."""
+        self.act(lambda s: bj.burn(s, None))
+
+    # decisions (rule 4.2 item 4)
+
+    def stand(self) -> None:
+        self.act(bj.stand)
+
+    def pay_blackjack(self) -> None:
+        self.act(bj.pay_blackjack)
+
+    def _behind(self) -> list[bj.HandBet]:
+        h = self.session.state.current
+        if h is None or h.caller is None:
+            return []
+        return [b for b in h.bets if b.active and b is not h.caller]
+
+    def _choose_behind(self, action: str, send: Callable[[dict[str, str]], None]) -> None:
+        behind = self._behind()
+        if not behind:
+            send({})
+            return
+        h = self.session.state.current
+        assert h is not None
+        cur = self.session.state.rules.currency
+        question = {"double": "who doubles with the box?",
+                    "surrender": "who surrenders with the box?",
+                    "split": "both hands, or which hand does each player behind play?"}[action]
+        clause = {"double": "4d", "surrender": "4a", "split": "4e"}[action]
+        title = (f"{action.capitalize()} on {h.label}: {question} "
+                 f"(rule {self.session.state.rules.rule_clause} item {clause})")
+        players = [(b.player, f"Player {b.player} {format_money(b.stake, cur)}")
+                   for b in behind]
+        BehindChooser(action, title, players, on_done=send).open()
+
+    def double(self) -> None:
+        def send(choices: dict[str, str]) -> None:
+            behind = tuple(p for p, c in choices.items() if c == "yes")
+            self.act(lambda s: bj.double(s, behind))
+        self._choose_behind("double", send)
+
+    def surrender(self) -> None:
+        def send(choices: dict[str, str]) -> None:
+            behind = tuple(p for p, c in choices.items() if c == "yes")
+            self.act(lambda s: bj.surrender(s, behind))
+        self._choose_behind("surrender", send)
+
+    def split(self) -> None:
+        def send(choices: dict[str, str]) -> None:
+            follow = {p: bj.Follow(c) for p, c in choices.items()}
+            self.act(lambda s: bj.split(s, follow))
+        self._choose_behind("split", send)
+
+    # insurance and even money (rule 4.7; rule 7.2 item 6)
+
+    def insure(self, box: int, player: str) -> None:
+        amount = bj.max_insurance(self.session.state, box, player)
+        self.act(lambda s: bj.insure(s, box, player, amount))
+
+    def even_money(self, box: int, player: str) -> None:
+        self.act(lambda s: bj.take_even_money(s, box, player))
+
+    # cards by hand, queried cards, voids
+
+    def open_keypad(self) -> None:
+        BjCardPad(state_of=lambda: self.session.state, on_card=self.key_card).open()
+
+    def key_card(self, card: Card) -> None:
+        self.act(lambda s: bj.deal_card(s, card, bj.CardSource.KEYED))
+
+    def set_aside(self) -> None:
+        self.act(lambda s: bj.set_aside_card(s))
+
+    def open_accept(self) -> None:
+        BadgePad(title="Inspector accepts the queried card: badge number",
+                 on_done=lambda badge: self.act(
+                     lambda s: bj.accept_queried_card(s, f"inspector {badge}"))).open()
+
+    def open_void(self) -> None:
+        ReasonPicker(title="Void this round: every bet not yet settled goes back",
+                     reasons=VOID_REASONS,
+                     on_done=lambda reason: self.act(
+                         lambda s: bj.void_round(s, reason, "dealer"))).open()
+
+    def call_inspector(self, source: str = "screen") -> None:
+        try:
+            self.session.call_inspector(source)
+        except TablesideError as exc:
+            self.session.alert(Severity.STOP, f"Not recorded: {exc}", "Call a technician")
+
+    def inspector_button(self) -> None:
+        if not self.session.inspector_called:
+            self.call_inspector("screen")
+            return
+        BadgePad(title="Inspector attended: badge number",
+                 on_done=lambda badge: self._attended(badge)).open()
+
+    def _attended(self, badge: str) -> None:
+        try:
+            self.session.inspector_attended(f"inspector {badge}")
+        except TablesideError as exc:
+            self.session.alert(Severity.WARNING, str(exc))
+
+    def dismiss_alert(self) -> None:
+        self._shown_alert = None
+        self.alert_shown = False
+        self.alert_text = ""
+
+    # --- showing the state -------------------------------------------------------------------
+
+    def _on_session(self, _state: Any, _op: Operation | None) -> None:
+        self._refresh_trigger()
+
+    def refresh(self, *_args: Any) -> None:
+        s: Session = self.session
+        state = s.state
+        rules = state.rules
+        prep = state.prep
+        phase = state.phase
+        pending = state.pending
+        self._header(state)
+        self.step = s.next_step()
+        self.step_tone = (theme.WARNING if pending is not None
+                          else theme.GOLD if phase is bj.Phase.PAYING
+                          else theme.INFO if phase in (bj.Phase.CHECK, bj.Phase.INSURANCE)
+                          else theme.FELT_DARK)
+        self.step_dark_text = pending is not None or phase is bj.Phase.PAYING
+        self.step_detail = ""
+        # The dealer's hand and the rule it follows (rules 4.2, 7.2).
+        dealer_cards = [(c.code, False, False) for c in state.dealer]
+        if pending is not None and pending.box == bj.DEALER:
+            dealer_cards.append((pending.card.code if pending.card else "",
+                                 pending.card is None, True))
+        self.ids.dealer_cards.cards = dealer_cards
+        self.dealer_total = ("Blackjack" if state.dealer_blackjack
+                             else str(state.dealer_total) if state.dealer_points else "")
+        self._show_boxes(state)
+        # Which rows of controls the state needs.
+        rows: list[str] = []
+        preparing = prep.stage in (Stage.SHUFFLE, Stage.HAND_SHUFFLE, Stage.CUT) \
+            and phase is bj.Phase.BETTING
+        if pending is not None:
+            rows.append("query_row")
+        elif preparing:
+            if prep.stage is Stage.CUT:
+                rows += ["cut_row", "cutter_row"]
+            else:
+                rows.append("shuffler_row" if rules.shuffler else "shuffle_row")
+        if pending is None and phase is bj.Phase.BETTING:
+            rows.append("bet_row")
+        elif pending is None and phase is bj.Phase.PLAYING:
+            rows.append("decision_row")
+        elif pending is None and phase is bj.Phase.INSURANCE:
+            rows.append("insurance_row")
+        self._show_rows(rows)
+        self._show_prep(state)
+        self._show_bets(state)
+        self._show_decisions(state)
+        self._show_insurance(state)
+        self._show_query(state)
+        self._show_primary(state)
+        self.can_key_card = any(bj.can_deal_card(state, c, bj.CardSource.KEYED)
+                                for c in deck())
+        self.can_void = bj.can_void_round(state)
+        self.can_burn = bj.burn_due(state)
+        method = "shuffler" if rules.shuffler else "hand"
+        self.can_new_shoe = prep.stage is Stage.READY and bj.can_shuffle(state, method)
+        self.inspector_called = s.inspector_called
+        self.inspector_text = "Inspector here" if s.inspector_called else "Call inspector"
+        self._show_alerts()
+
+    def _header(self, state: bj.BlackjackState) -> None:
+        self.header = f"{self.table_name}   ·   {self.game_name}   ·   Round {state.round}"
+        online = self.session.device_online.get("SHOE", True)
+        if state.shoe is None:
+            shoe = "No shoe: shuffle and cut"
+        else:
+            shoe = (f"{state.shoe.remaining} cards left · "
+                    f"{round(100 * state.penetration)}% dealt")
+            if state.shuffle_after_round:
+                shoe += " · cutting card out: last round"
+        self.shoe_ok = online
+        self.shoe_status = shoe if online else "Shoe not answering: key cards in"
+
+    def _show_boxes(self, state: bj.BlackjackState) -> None:
+        betting = state.phase is bj.Phase.BETTING
+        current = state.current
+        for tile in self.ids.boxes.children:
+            box = int(tile.box)
+            tile.selected = box == self.selected_box and betting
+            if betting:
+                tile.show_hands([])
+                tile.detail = "\n".join(stake_lines(state, box))
+                tile.attention = False
+            else:
+                tile.show_hands(hands_shown(state, box))
+                tile.detail = "\n".join(insurance_lines(state, box))
+                tile.attention = current is not None and current.box == box \
+                    and state.phase is bj.Phase.PLAYING
+            pending = state.pending
+            if pending is not None and pending.box == box:
+                tile.attention = True
+
+    def _show_prep(self, state: bj.BlackjackState) -> None:
+        prep = state.prep
+        self.prep_text = ""
+        if prep.stage in (Stage.SHUFFLE, Stage.HAND_SHUFFLE):
+            self.prep_text = "Shuffle by hand" if not state.rules.shuffler else "Shuffler"
+        self.can_hand_shuffle = (prep.stage is Stage.SHUFFLE
+                                 and bj.can_shuffle(state, "hand", state.rules.shuffler))
+        self.can_into_shuffler = state.rules.shuffler and bj.can_shuffle(state, "shuffler") \
+            and prep.stage in (Stage.SHUFFLE, Stage.HAND_SHUFFLE)
+        self.cut_words = decks_words(int(self.cut_halves))
+        self.back_words = decks_words(int(self.back_halves))
+        if prep.stage is not Stage.CUT:
+            self.can_cut = self.can_refuse = self.can_supervisor_cut = False
+            self.cutter = 0
+            return
+        box = self._cutter()
+        self.cutter = box
+        self.can_cut, why = _allowed(bj.verify_cut_cards, state, box, self.cut_at,
+                                     self.from_back)
+        self.can_refuse = bj.can_refuse_cut(state, box)
+        self.can_supervisor_cut, why_sup = _allowed(
+            bj.verify_cut_cards, state, None, self.cut_at, self.from_back, "supervisor")
+        if prep.supervisor_must_cut():
+            why = why_sup
+        if why and state.phase is bj.Phase.BETTING and state.pending is None:
+            self.step_detail = why  # rules 4.3-4.5 in the engine's words
+
+    def _show_bets(self, state: bj.BlackjackState) -> None:
+        box, player = int(self.selected_box), self.player
+        for chip in self.ids.chips.children:
+            chip.disabled = not bj.can_place_bet(state, box, int(chip.value), player)
+        stakes = state.stakes_on(box)
+        caller = stakes[0].player if stakes else PLAYERS[0]
+        self.player_text = (f"Player {player}" if player == caller
+                            else f"Player {player} behind")
+        self.ids.behind.disabled = state.phase is not bj.Phase.BETTING or len(
+            self._player_options()) < 2
+        top = self._undo_top()
+        self.can_undo = top is not None and bj.can_remove_bet(state, top[1], top[3], top[2])
+        if state.phase is bj.Phase.BETTING and state.stakes and state.pending is None \
+                and not self.step_detail:
+            ok, why = _allowed(bj.verify_close_betting, state)
+            if not ok and state.prep.stage in (Stage.BURN, Stage.READY):
+                self.step_detail = why  # e.g. under the table minimum (rule 2.2)
+
+    def _show_decisions(self, state: bj.BlackjackState) -> None:
+        allowed = bj.decisions(state)
+        self.draw_hint = "Draw: deal a card" if "draw" in allowed else ""
+        self.can_stand = bj.can_stand(state)
+        self.can_double = bj.can_double(state)
+        self.can_split = bj.can_split(state)
+        self.can_surrender = bj.can_surrender(state)
+        self.can_pay_blackjack = bj.can_pay_blackjack(state)
+        if self.can_pay_blackjack:
+            self.draw_hint = f"Blackjack pays {bj.format_ratio_words(state.rules)}"
+
+    def _show_insurance(self, state: bj.BlackjackState) -> None:
+        row = self.ids.insurance_buttons
+        if state.phase is not bj.Phase.INSURANCE:
+            if self._insurance_key:
+                row.clear_widgets()
+                self._insurance_key = ()
+            return
+        cur = state.rules.currency
+        stakes = sorted(state.stakes, key=lambda x: (x.box, PLAYERS.find(x.player)))
+        key = (state.round, tuple((x.box, x.player) for x in stakes))
+        if key != self._insurance_key:
+            row.clear_widgets()
+            for x in stakes:
+                b = TableButton(font_size=13 * self.unit, tone=theme.INFO)
+                b.box, b.player = x.box, x.player
+                b.bind(on_release=lambda w: self._insurance_tap(w.box, w.player))
+                self.bind(unit=lambda _i, u, b=b: setattr(b, "font_size", 13 * u))
+                row.add_widget(b)
+            self._insurance_key = key
+        for b in row.children:
+            box, player = b.box, b.player
+            insured = next((i for i in state.insurance
+                            if i.box == box and i.player == player), None)
+            even = bj.can_take_even_money(state, box, player)
+            took_even = any(x.outcome is Outcome.EVEN_MONEY and x.box == box
+                            and x.player == player for x in state.paid)
+            if even or took_even:
+                b.text = f"Box {box} {player}\n" + ("even money paid" if took_even
+                                                     else "even money")
+                b.tone = theme.GOLD
+                b.disabled = not even
+            else:
+                amount = bj.max_insurance(state, box, player)
+                b.text = (f"Box {box} {player}\ninsured {format_money(insured.amount, cur)}"
+                          if insured else f"Box {box} {player}\ninsure "
+                          f"{format_money(amount, cur)}")
+                b.tone = theme.INFO
+                b.disabled = not bj.can_insure(state, box, player, amount)
+            b.selected = insured is not None or took_even
+
+    def _show_query(self, state: bj.BlackjackState) -> None:
+        p = state.pending
+        self.query_text = ""
+        self.query_code = p.card.code if p is not None and p.card is not None else ""
+        if p is None:
+            self.can_set_aside = self.can_accept = False
+            return
+        shown = f"{p.card.name.capitalize()}: " if p.card is not None else ""
+        self.query_text = f"{shown}{p.message}"
+        self.can_set_aside = bj.can_set_aside(state)
+        self.can_accept, _ = _allowed(bj.verify_accept_queried, state, "inspector")
+
+    def _show_primary(self, state: bj.BlackjackState) -> None:
+        phase = state.phase
+        if phase is bj.Phase.BETTING:
+            self.primary_text = "No more bets"
+            self.primary_enabled = bj.can_close_betting(state)
+        elif phase is bj.Phase.CHECK:
+            self.primary_text = "Blackjacks checked"
+            self.primary_enabled, _ = _allowed(bj.verify_check_blackjacks, state)
+        elif phase is bj.Phase.INSURANCE:
+            self.primary_text = "Close insurance"
+            self.primary_enabled, _ = _allowed(bj.verify_close_insurance, state)
+        elif phase is bj.Phase.PAYING:
+            self.primary_text = "Confirm payouts"
+            self.primary_enabled = bj.can_confirm_payouts(state)
+        else:
+            self.primary_text = "Dealing…" if phase is bj.Phase.DEALING else "Playing…"
+            self.primary_enabled = False
+
+    def _insurance_tap(self, box: int, player: str) -> None:
+        if bj.can_take_even_money(self.session.state, box, player):
+            self.even_money(box, player)
+        else:
+            self.insure(box, player)
+
+    def _show_alerts(self) -> None:
+        s = self.session
+        fresh = s.alerts_since(self._alerts_seen)
+        self._alerts_seen = s.alerts_raised
+        if not fresh:
+            return
+        order = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
+        best = max(fresh, key=lambda a: order[a.severity])
+        if self._shown_alert is not None and \
+                order[self._shown_alert.severity] > order[best.severity]:
+            return
+        self._shown_alert = best
+        way = f". {best.way_forward}" if best.way_forward else ""
+        self.alert_text = f"{best.message}{way}"
+        self.alert_tone = SEVERITY_TONE[best.severity]
+        self.alert_dark_text = best.severity is Severity.WARNING
+        self.alert_shown = True
+
+    def buttons(self) -> Iterable[Widget]:
+        """Every touch target on screen now (for the 9 mm check)."""
+        for w in self.walk():
+            if isinstance(w, TableButton | ChipButton | BjBoxTile):
+                yield w
+
+
+def _chip_label(cents: int, currency: str) -> str:
+    units, part = divmod(cents, 100)
+    if part:
+        return format_money(cents, "")
+    return f"{units // 1000}k" if units >= 1000 and units % 1000 == 0 else str(units)

@@ -1,0 +1,179 @@
+"""The blackjack screen's small dialogs: who behind the box joins a double, a split or a
+surrender (rule 4.2 items 4a, 4d, 4e), and keying a card in by hand.
+
+Both only collect the dealer's entries; the engine decides whether the action is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+
+from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.cards import RANKS, SUITS, Card, Rank, Suit
+from kiosk.ui import theme
+from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui.card_face import CardFace  # noqa: F401  (used by the kv rules)
+from kiosk.ui.widgets import TableButton
+
+Builder.load_file(str(Path(__file__).with_name("blackjack_dialogs.kv")))
+
+# What a player behind can say to each decision of the caller (rule 4.2 items 4a, 4d, 4e).
+DOUBLE_CHOICES = (("yes", "Doubles"), ("no", "No"))
+SURRENDER_CHOICES = (("yes", "Surrenders"), ("no", "No"))
+SPLIT_CHOICES = ((bj.Follow.BOTH.value, "Both"), (bj.Follow.FIRST.value, "First"),
+                 (bj.Follow.SECOND.value, "Second"))
+SUIT_WORDS = {Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds",
+              Suit.CLUBS: "Clubs"}
+RANK_WORDS = {Rank.TEN: "10"}
+
+
+def _unit() -> float:
+    from kivy.core.window import Window
+
+    return theme.ui_unit(Window.width, Window.height)
+
+
+class BjChoiceRow(BoxLayout):
+    """One player behind the box and the buttons of their answer."""
+
+    player = StringProperty("")
+    caption = StringProperty("")
+    choice = StringProperty("")
+    unit = NumericProperty(1.0)
+
+
+class BehindChooser(ModalView):
+    """Rule 4.2 item 4d/4e (and 4a): the caller decided; each player behind says whether they
+    double (surrender) with the box, or which hand of a split they follow. A split waits until
+    every player behind has said (they "have to indicate upon which hand they are going to
+    play"); a double or surrender defaults to "no" for them (they "do not have to")."""
+
+    title = StringProperty("")
+    action = StringProperty("")
+    can_confirm = BooleanProperty(False)
+    unit = NumericProperty(1.0)
+
+    def __init__(self, action: str, title: str, players: Sequence[tuple[str, str]],
+                 on_done: Callable[[dict[str, str]], Any], **kwargs: Any) -> None:
+        """`action` is "double", "split" or "surrender"; `players` are (name, caption)."""
+        self.on_done = on_done
+        super().__init__(**kwargs)
+        self.unit = _unit()
+        self.action = action
+        self.title = title
+        choices = {"double": DOUBLE_CHOICES, "surrender": SURRENDER_CHOICES,
+                   "split": SPLIT_CHOICES}[action]
+        default = "" if action == "split" else "no"
+        self.rows: dict[str, BjChoiceRow] = {}
+        for name, caption in players:
+            row = BjChoiceRow(player=name, caption=caption, choice=default, unit=self.unit)
+            for value, text in choices:
+                b = TableButton(text=text, font_size=17 * self.unit)
+                b.choice_value = value
+                b.bind(on_release=lambda w, r=row: self.choose(r.player, w.choice_value))
+                row.ids.options.add_widget(b)
+            self.rows[name] = row
+            self.ids.rows.add_widget(row)
+        self.ids.rows.add_widget(Label())  # keeps the rows at the top
+        self.refresh()
+
+    def choose(self, player: str, value: str) -> None:
+        self.rows[player].choice = value
+        self.refresh()
+
+    def refresh(self) -> None:
+        for row in self.rows.values():
+            for b in row.ids.options.children:
+                b.selected = b.choice_value == row.choice
+        self.can_confirm = all(r.choice for r in self.rows.values())
+
+    def choices(self) -> dict[str, str]:
+        return {name: row.choice for name, row in self.rows.items()}
+
+    def confirm(self) -> None:
+        if not self.can_confirm:
+            return
+        self.dismiss()
+        self.on_done(self.choices())
+
+
+class BjCardPad(ModalView):
+    """Key a card in by hand (no shoe, an unread card, a misread): rank, suit, "Deal this
+    card". Only cards the engine would take now can be chosen (`can_deal_card`)."""
+
+    title = StringProperty("")
+    rank = StringProperty("")
+    suit = StringProperty("")
+    code = StringProperty("")
+    can_deal = BooleanProperty(False)
+    unit = NumericProperty(1.0)
+
+    def __init__(self, state_of: Callable[[], bj.BlackjackState],
+                 on_card: Callable[[Card], None], **kwargs: Any) -> None:
+        self.state_of = state_of
+        self.on_card = on_card
+        super().__init__(**kwargs)
+        self.unit = _unit()
+        for rank in RANKS:
+            b = TableButton(text=RANK_WORDS.get(rank, rank.value), font_size=22 * self.unit)
+            b.rank = rank.value
+            b.bind(on_release=lambda w: self.choose_rank(w.rank))
+            self.ids.ranks.add_widget(b)
+        for suit in SUITS:
+            b = TableButton(text=SUIT_WORDS[suit], font_size=18 * self.unit)
+            b.suit = suit.value
+            b.tone = theme.CARD_RED if suit in (Suit.HEARTS, Suit.DIAMONDS) else theme.INK
+            b.bind(on_release=lambda w: self.choose_suit(w.suit))
+            self.ids.suits.add_widget(b)
+        self.refresh()
+
+    def _allowed(self, card: Card) -> bool:
+        return bj.can_deal_card(self.state_of(), card, bj.CardSource.KEYED)
+
+    def choose_rank(self, rank: str) -> None:
+        self.rank = rank
+        self.refresh()
+
+    def choose_suit(self, suit: str) -> None:
+        self.suit = suit
+        self.refresh()
+
+    def refresh(self) -> None:
+        state = self.state_of()
+        where = due_words(state)
+        self.title = f"Key in the card for {where}" if where else "No card is due now"
+        for b in self.ids.ranks.children:
+            b.disabled = not any(self._allowed(Card(Rank(b.rank), s)) for s in SUITS)
+            b.selected = b.rank == self.rank
+        for b in self.ids.suits.children:
+            b.disabled = not self.rank or not self._allowed(Card(Rank(self.rank), Suit(b.suit)))
+            b.selected = b.suit == self.suit
+        self.code = f"{self.rank}{self.suit}" if self.rank and self.suit else ""
+        self.can_deal = bool(self.code) and self._allowed(Card.parse(self.code))
+
+    def deal(self) -> None:
+        if not self.can_deal:
+            return
+        card = Card.parse(self.code)
+        self.dismiss()
+        self.on_card(card)
+
+
+def due_words(state: bj.BlackjackState) -> str:
+    """Whose card is due: the pending card's hand, else the engine's `card_target`."""
+    p = state.pending
+    target = ((p.box, p.hand) if p is not None and p.box != bj.NOBODY
+              else bj.card_target(state))
+    if target is None:
+        return ""
+    if target[0] == bj.DEALER:
+        return "the dealer"
+    return state.hand(*target).label
