@@ -27,25 +27,28 @@ def suit_shape(suit: str, cx: float, cy: float, size: float) -> InstructionGroup
                              cx - w, cy, 0, 0], indices=[0, 1, 2, 3], mode="triangle_fan"))
     elif suit == "H":
         r = s * 0.52
-        g.add(Ellipse(pos=(cx - 2 * r + 0.04 * s, cy + s - 2 * r), size=(2 * r, 2 * r)))
-        g.add(Ellipse(pos=(cx - 0.04 * s, cy + s - 2 * r), size=(2 * r, 2 * r)))
+        n = theme.segments(r)
+        g.add(Ellipse(pos=(cx - 2 * r + 0.04 * s, cy + s - 2 * r), size=(2 * r, 2 * r), segments=n))
+        g.add(Ellipse(pos=(cx - 0.04 * s, cy + s - 2 * r), size=(2 * r, 2 * r), segments=n))
         g.add(Triangle(points=[cx - 2 * r + 0.07 * s, cy + s - r * 1.15,
                                cx + 2 * r - 0.07 * s, cy + s - r * 1.15, cx, cy - s]))
     elif suit == "S":
         r = s * 0.5
+        n = theme.segments(r)
         base = cy - s * 0.45
-        g.add(Ellipse(pos=(cx - 2 * r + 0.04 * s, base), size=(2 * r, 2 * r)))
-        g.add(Ellipse(pos=(cx - 0.04 * s, base), size=(2 * r, 2 * r)))
+        g.add(Ellipse(pos=(cx - 2 * r + 0.04 * s, base), size=(2 * r, 2 * r), segments=n))
+        g.add(Ellipse(pos=(cx - 0.04 * s, base), size=(2 * r, 2 * r), segments=n))
         g.add(Triangle(points=[cx - 2 * r + 0.07 * s, base + r * 1.15,
                                cx + 2 * r - 0.07 * s, base + r * 1.15, cx, cy + s]))
         g.add(Triangle(points=[cx, base + r * 0.6, cx - s * 0.35, cy - s, cx + s * 0.35,
                                cy - s]))
     else:  # clubs
         r = s * 0.4
-        g.add(Ellipse(pos=(cx - r, cy + s - 2 * r), size=(2 * r, 2 * r)))
-        g.add(Ellipse(pos=(cx - 2 * r - 0.02 * s, cy - r * 0.9), size=(2 * r, 2 * r)))
-        g.add(Ellipse(pos=(cx + 0.02 * s, cy - r * 0.9), size=(2 * r, 2 * r)))
-        g.add(Ellipse(pos=(cx - r * 0.55, cy - r * 0.45), size=(r * 1.1, r * 1.1)))
+        n = theme.segments(r)
+        g.add(Ellipse(pos=(cx - r, cy + s - 2 * r), size=(2 * r, 2 * r), segments=n))
+        g.add(Ellipse(pos=(cx - 2 * r - 0.02 * s, cy - r * 0.9), size=(2 * r, 2 * r), segments=n))
+        g.add(Ellipse(pos=(cx + 0.02 * s, cy - r * 0.9), size=(2 * r, 2 * r), segments=n))
+        g.add(Ellipse(pos=(cx - r * 0.55, cy - r * 0.45), size=(r * 1.1, r * 1.1), segments=n))
         g.add(Triangle(points=[cx, cy, cx - s * 0.35, cy - s, cx + s * 0.35, cy - s]))
     return g
 
@@ -77,8 +80,9 @@ class CardFace(Widget):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        # One redraw per frame however many properties changed (code, highlight, size...).
-        self._trigger = Clock.create_trigger(self._redraw, 0)
+        # One redraw per frame however many properties changed (code, highlight, size...),
+        # before that frame is drawn (-1): with 0 a new card cost a second full frame.
+        self._trigger = Clock.create_trigger(self._redraw, -1)
         self.bind(pos=self._trigger, size=self._trigger, code=self._trigger,
                   face_down=self._trigger, highlight=self._trigger)
         self._redraw()
@@ -94,30 +98,33 @@ class CardFace(Widget):
         x = self.x + (w - cw) / 2
         y = self.y + (h - ch) / 2
         radius = cw * 0.08
+        seg = theme.corner_segments(radius * 1.5)
         with self.canvas:
             if not self.code and not self.face_down:
                 Color(*theme.FELT_LIGHT)
-                Line(rounded_rectangle=(x, y, cw, ch, radius), width=max(1.0, cw * 0.02),
+                Line(rounded_rectangle=(x, y, cw, ch, radius, 2 * seg), width=max(1.0, cw * 0.02),
                      dash_length=6, dash_offset=4)
                 return
             Color(0, 0, 0, 0.35)  # a soft shadow lifts the card off the felt
             RoundedRectangle(pos=(x + cw * 0.03, y - cw * 0.03), size=(cw, ch),
-                             radius=[radius])
+                             radius=[radius], segments=seg)
             if self.highlight:
                 Color(*theme.WARNING)
                 RoundedRectangle(pos=(x - cw * 0.06, y - cw * 0.06),
-                                 size=(cw * 1.12, ch + cw * 0.12), radius=[radius * 1.5])
+                                 size=(cw * 1.12, ch + cw * 0.12), radius=[radius * 1.5],
+                                 segments=seg)
             if self.face_down:
                 Color(*theme.BANKER)
-                RoundedRectangle(pos=(x, y), size=(cw, ch), radius=[radius])
+                RoundedRectangle(pos=(x, y), size=(cw, ch), radius=[radius], segments=seg)
                 Color(*theme.IVORY)
                 Line(rounded_rectangle=(x + cw * 0.08, y + cw * 0.08, cw * 0.84,
-                                        ch - cw * 0.16, radius * 0.6), width=max(1.0, cw * 0.02))
+                                        ch - cw * 0.16, radius * 0.6, 2 * seg),
+                     width=max(1.0, cw * 0.02))
                 return
             Color(*theme.IVORY)
-            RoundedRectangle(pos=(x, y), size=(cw, ch), radius=[radius])
+            RoundedRectangle(pos=(x, y), size=(cw, ch), radius=[radius], segments=seg)
             Color(0.55, 0.55, 0.55, 1)
-            Line(rounded_rectangle=(x, y, cw, ch, radius), width=1.0)
+            Line(rounded_rectangle=(x, y, cw, ch, radius, 2 * seg), width=1.0)
         rank, suit = self.code[:-1], self.code[-1]
         colour = theme.CARD_RED if suit in RED_SUITS else theme.INK
         rank_text = RANK_TEXT.get(rank, rank)

@@ -17,6 +17,34 @@ def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
     return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
 
 
+def over(base: RGBA, top: RGBA, alpha: float) -> RGBA:
+    """`top` at `alpha` laid over the opaque `base`, as one opaque colour. A wide Kivy Line
+    in a translucent colour is drawn through the stencil buffer (several full passes over the
+    window on a software renderer); in a premixed opaque colour it is one plain draw."""
+    return (base[0] + (top[0] - base[0]) * alpha, base[1] + (top[1] - base[1]) * alpha,
+            base[2] + (top[2] - base[2]) * alpha, 1.0)
+
+
+def segments(radius: float) -> int:
+    """Sides for a circle of `radius` px: round to a tenth of a pixel. Kivy's default is 180
+    whatever the size, and a wide circular Line adds ten triangles per side for its round
+    joints: thousands of triangles per road mark, each one binned and drawn in software."""
+    return max(24, min(180, int(radius * 2)))
+
+
+def corner_segments(radius: float) -> int:
+    """Sides for each rounded corner of `radius` px (Kivy's default is 10 at any size): a
+    quarter circle of r px drawn to within about a sixth of a pixel. Fewer triangles per
+    shape is less work for every frame the software renderer draws."""
+    return max(3, min(10, int(radius / 2) + 1))
+
+
+def line_resolution(radius: float) -> int:
+    """The same corners for a Line's `rounded_rectangle`, whose resolution counts sides per
+    half turn (Kivy's default 45: 22 per corner)."""
+    return 2 * corner_segments(radius)
+
+
 FELT = rgb("#0b5d3b")
 FELT_DARK = rgb("#07402a")
 FELT_LIGHT = rgb("#12784d")

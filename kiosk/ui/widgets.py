@@ -10,21 +10,22 @@ from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, Str
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
-from kivy.uix.label import Label
 
 from kiosk.ui import theme
+from kiosk.ui.text_label import TextLabel, TintedText
 
 Builder.load_file(str(Path(__file__).with_name("widgets.kv")))
 
 
-class TableButton(Button):
-    """A rounded, coloured touch target. `selected` draws a gold ring (a chosen option)."""
+class TableButton(TintedText, Button):  # type: ignore[misc]
+    """A rounded, coloured touch target. `selected` draws a gold ring (a chosen option).
+    Greyed out, its text is tinted `disabled_color` by the canvas, not rendered again."""
 
     tone = ColorProperty(theme.FELT_LIGHT)
     selected = BooleanProperty(False)
 
 
-class ChipButton(ButtonBehavior, Label):
+class ChipButton(ButtonBehavior, TextLabel):  # type: ignore[misc]
     """A casino chip: a round button showing its value."""
 
     tone = ColorProperty(theme.PLAYER)

@@ -256,3 +256,48 @@ def test_table_minimum_display_and_inspector_call_from_the_screen(ui: UI, sessio
     ui.tap(_button(pad.ids.pad, "OK"))
     assert not session.inspector_called
     assert dealer.inspector_text == "Call inspector"
+
+
+def _brightest(frame: Any, widget: Any) -> int:
+    """The brightest channel sum in the middle of `widget` (its text, on a button)."""
+    x, y = widget.to_window(widget.x, widget.y)
+    counts = frame.region_colours(x + widget.width * 0.15, y + widget.height * 0.25,
+                                  widget.width * 0.7, widget.height * 0.5, step=1)
+    return max(sum(c) for c in counts)
+
+
+def test_a_greyed_out_button_looks_greyed_out_without_rendering_its_text_again(
+        ui: UI, session: Session, dealer: Any) -> None:
+    undo = dealer.ids.undo
+    assert undo.disabled  # nothing to take back yet
+    text = undo.texture
+    frame = ui.frame()
+    edge = (undo.x + 4, undo.center_y)
+    assert close(frame.pixel(*edge), theme.DISABLED)
+    grey_text = _brightest(frame, undo)
+    ui.tap(dealer.ids.kind_banker)
+    ui.tap(chip(dealer, 2500))
+    assert not undo.disabled
+    frame = ui.frame()
+    assert close(frame.pixel(*edge), theme.RAIL)
+    white_text = _brightest(frame, undo)
+    # Enabled: white text (R+G+B near 765); greyed out: 30% white over the grey, still legible.
+    assert white_text >= 3 * 235, white_text
+    assert 3 * 120 < grey_text < 3 * 200, grey_text
+    # The tint is the canvas's: the same text texture in both states, never rendered again.
+    assert undo.texture is text
+    ui.tap(undo)
+    assert undo.disabled and undo.texture is text
+    # Chips: their colour while bets are taken, grey once "no more bets" closes betting.
+    green = chip(dealer, 2500)
+    fill = (green.center_x, green.center_y - min(green.size) * 0.28)  # between text and ring
+    assert close(ui.frame().pixel(*fill), green.tone)
+    chip_text = green.texture
+    ui.tap(green)
+    ui.tap(green)
+    ui.tap(dealer.ids.primary)
+    assert session.state.phase is pb.Phase.DEALING and green.disabled
+    frame = ui.frame()
+    assert close(frame.pixel(*fill), theme.DISABLED)
+    assert not close(frame.pixel(*fill), green.tone)
+    assert green.texture is chip_text

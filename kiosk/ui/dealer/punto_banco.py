@@ -34,6 +34,7 @@ from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv
 from kiosk.ui.card_face import CardFace
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
+from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.widgets import AreaTile, ChipButton
 
 log = logging.getLogger(__name__)
@@ -138,6 +139,8 @@ class PuntoBancoDealer(BoxLayout):
         self.bind(size=self._rescale)
         self._rescale()
         self.refresh()
+        # Once the window exists: each frame drawn before the next (see perf_present).
+        Clock.schedule_once(lambda _dt: flush_each_frame(), 0)
 
     # --- layout ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 
 from kiosk.ui.capture import grab, save_png
+from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.signage import SignageScreen
@@ -60,6 +61,7 @@ class SignageApp(App):  # type: ignore[misc]
     def build(self) -> SignageScreen:
         if self.window_options is not None:
             self.window_options.apply(Window)
+        flush_each_frame(Window)  # each frame drawn before the next, not queued (perf_present)
         self.screen = SignageScreen(table_name=self.display_name)
         self.feed.subscribe(self._on_feed)
         self.feed.start(self.poll_interval)

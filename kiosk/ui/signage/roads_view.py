@@ -208,7 +208,7 @@ class RoadsView(Widget):  # type: ignore[misc]
             tw, th = tex.size
             with self.canvas:
                 Color(*WINNER_COLOUR[cell.winner])
-                Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+                Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=theme.segments(r))
                 Color(*theme.WHITE)
                 Rectangle(texture=tex, pos=(cx - tw / 2, cy - th / 2), size=(tw, th))
             self._pairs(cx, cy, r, cell.result.banker_pair, cell.result.player_pair)
@@ -222,9 +222,10 @@ class RoadsView(Widget):  # type: ignore[misc]
                 if on:
                     px, py = cx + sx * r * 0.72, cy + sy * r * 0.72
                     Color(*PAPER)
-                    Ellipse(pos=(px - d * 1.35, py - d * 1.35), size=(d * 2.7, d * 2.7))
+                    Ellipse(pos=(px - d * 1.35, py - d * 1.35), size=(d * 2.7, d * 2.7),
+                            segments=theme.segments(d * 1.35))
                     Color(*colour)
-                    Ellipse(pos=(px - d, py - d), size=(2 * d, 2 * d))
+                    Ellipse(pos=(px - d, py - d), size=(2 * d, 2 * d), segments=theme.segments(d))
 
     def _big_road(self, g: Grid) -> None:
         s = min(g.cw, g.ch)
@@ -241,7 +242,7 @@ class RoadsView(Widget):  # type: ignore[misc]
             cx, cy = at
             with self.canvas:
                 Color(*WINNER_COLOUR[cell.winner])
-                Line(circle=(cx, cy, r), width=width)
+                Line(circle=(cx, cy, r, 0, 360, theme.segments(r)), width=width, joint="miter")
             if cell.tie_count:
                 self._ties(cx, cy, r, cell.tie_count, s)
             self._pairs(cx, cy, r * 1.1, cell.banker_pair, cell.player_pair)
@@ -271,9 +272,10 @@ class RoadsView(Widget):  # type: ignore[misc]
                 cx, cy = at
                 Color(*DERIVED_COLOUR[cell.colour])
                 if style == "ring":
-                    Line(circle=(cx, cy, r), width=max(1.0, s * 0.1))
+                    Line(circle=(cx, cy, r, 0, 360, theme.segments(r)), width=max(1.0, s * 0.1),
+                         joint="miter")
                 elif style == "dot":
-                    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+                    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=theme.segments(r))
                 else:
                     k = r * 1.05
                     Line(points=[cx - k, cy - k, cx + k, cy + k], width=max(1.0, s * 0.1))

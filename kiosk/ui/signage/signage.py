@@ -39,6 +39,7 @@ from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.signage.feed import Link
 from kiosk.ui.signage.roads_view import RoadsView
+from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class signage.kv uses)
 
 KV = Path(__file__).with_suffix(".kv")
 GAME_NAME = "Punto Banco"

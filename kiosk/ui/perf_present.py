@@ -1,0 +1,34 @@
+"""Finish drawing every frame before the next one starts, as a display's swap does.
+
+A display's buffer swap makes the driver draw the frame, and a vsynced swap waits for it.
+SDL's offscreen driver (the headless demo, the tests, the benches) swaps an EGL pbuffer,
+which does nothing: a software renderer (Mesa llvmpipe) then keeps queueing frame after
+frame, with every texture they use, until something forces it (reading pixels, a texture
+updated in place, its queue filling up). That queued work shows up as a frame of 100-200 ms
+at a random moment and as 50-90 MB of memory. Only flushing (glFlush) still lets frames pile
+up while cards arrive faster than they are drawn; `glFinish` after each frame keeps one
+frame in flight. On the Pi's GPU a frame of this UI takes a few ms, so the wait is short.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_flushing: set[int] = set()  # ids of the windows already finished after each frame
+
+
+def flush_each_frame(window: Any = None) -> None:
+    """Finish GL after every frame `window` (default: Kivy's window) draws. Idempotent."""
+    if window is None:
+        from kivy.core.window import Window
+
+        window = Window
+    if window is None or id(window) in _flushing:
+        return
+    from kivy.graphics.opengl import glFinish
+
+    def flush(*_args: Any) -> None:
+        glFinish()
+
+    _flushing.add(id(window))
+    window.fbind("on_flip", flush)
