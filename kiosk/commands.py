@@ -37,20 +37,30 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--pace", type=float, default=0.6, show_default=True,
               help="seconds between the simulated shoe's cards")
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False),
-              default="data/demo.db", show_default=True)
+              help="default data/demo.db (punto banco), data/demo-GAME.db otherwise")
 @click.option("--fresh", is_flag=True, help="start a new journal instead of resuming")
 @click.option("--no-signage", is_flag=True, help="do not open the player signage")
+@click.option("--game", type=click.Choice(["punto-banco", "blackjack", "touch-21"]),
+              default="punto-banco", show_default=True)
+@click.option("--rounds", type=click.IntRange(1, 200), default=12, show_default=True,
+              help="blackjack --headless: rounds to play at most (it stops once the "
+                   "cutting card has brought a shuffle)")
 def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: float,
-         journal_path: str, fresh: bool, no_signage: bool) -> None:
+         journal_path: str | None, fresh: bool, no_signage: bool, game: str,
+         rounds: int) -> None:
     """The demo table: dealer screen, player signage and a simulated shoe on a
     pseudo-terminal, with mock GPIO. No hardware needed."""
     from kiosk.console import _demo_config, run_demo
 
-    path = Path(journal_path)
+    default = "data/demo.db" if game == "punto-banco" else f"data/demo-{game}.db"
+    path = Path(journal_path or default)
     if fresh:
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
-    cfg = _demo_config(path.resolve())
+    cfg = _demo_config(path.resolve(), game)
+    if console and game != "punto-banco":
+        raise click.ClickException("--console plays punto banco only; blackjack needs the "
+                                   "screen (or --headless)")
     if console:
         try:
             session = asyncio.run(run_demo(cfg, coups, seed, pace))
@@ -70,8 +80,9 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
                    f"instead and saving screenshots of both screens in {out}/")
         headless = True
     opts = KioskOptions(headless=headless, out=Path(out), signage=not no_signage,
-                        fullscreen=False, pace=0.15 if headless else pace, seed=seed,
-                        pin_factory="mock")
+                        fullscreen=False, pace=(0.15 if game == "punto-banco" else 0.06)
+                        if headless else pace, seed=seed,
+                        pin_factory="mock", rounds=rounds)
     status = _run(cfg, opts)
     if headless:
         for line in opts.report:
@@ -92,6 +103,9 @@ def run(config_path: str, console: bool, windowed: bool) -> None:
         cfg = load_config(config_path)
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
+    if console and cfg.game != "punto-banco":
+        raise click.ClickException("--console runs punto banco only; run blackjack with its "
+                                   "screen")
     if console:
         from kiosk.console import run_console
 

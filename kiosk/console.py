@@ -18,6 +18,7 @@ import tty
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -49,6 +50,11 @@ class SimulatedShoe:
     def _new_sim(self) -> ShoeSimulator:
         # The cutting card sits about 14 cards from the back, as a dealer places it.
         return ShoeSimulator(decks=self.decks, seed=self.seed, cut_at=52 * self.decks - 14)
+
+    def place_cutting_card(self, from_back: int) -> None:
+        """The dealer put the cutting card `from_back` cards from the back (blackjack's rule
+        4.5, shuffle and cut): the simulator sends CUT when it is reached."""
+        self.sim.cut_at = 52 * self.decks - from_back
 
     def new_shoe(self) -> None:
         self.seed += 1
@@ -115,9 +121,14 @@ def _echo_alert(alert: Alert) -> None:
 
 
 def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Journal]:
+    """The table session for the configured game, folded from its journal."""
+    from kiosk.rules.blackjack.engine import Blackjack
+    from kiosk.rules.blackjack.house import BlackjackRules
+
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal.open(cfg.journal, cfg.table_id)
-    session: Session = TableSession(pb.PuntoBanco(), journal, cfg.rules, cfg.table_id)
+    game: Any = Blackjack() if isinstance(cfg.rules, BlackjackRules) else pb.PuntoBanco()
+    session: Session = TableSession(game, journal, cfg.rules, cfg.table_id)
     seen = session.alerts_raised
 
     def show(state: pb.PuntoBancoState, op: Operation | None) -> None:
@@ -333,8 +344,10 @@ async def run_console(cfg: TableConfig) -> None:
         journal.close()
 
 
-def _demo_config(journal: Path) -> TableConfig:
+def _demo_config(journal: Path, game: str = "punto-banco") -> TableConfig:
     from kiosk.config import parse
 
-    return parse(f'[table]\nid = "DEMO-1"\nname = "Punto Banco demo"\n'
+    names = {"punto-banco": "Punto Banco demo", "blackjack": "Blackjack demo",
+             "touch-21": "Touch 21 demo"}
+    return parse(f'[table]\nid = "DEMO-1"\nname = "{names[game]}"\ngame = "{game}"\n'
                  f'journal = "{journal}"\n[chips]\nsmallest = 5\n')

@@ -15,24 +15,41 @@ from hardware.gpio.errors import PanelError
 from hardware.gpio.panel import Dispatch, LampState, TablePanel
 from hardware.gpio.pinmap import PinMap
 from kiosk.rules import punto_banco as pb
+from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.blackjack.cut import Stage
+from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Severity, TableSession
 
 log = logging.getLogger(__name__)
-Session = TableSession[pb.PuntoBancoState]
+Session = TableSession[Any]
 
 
-def lamp_for(state: pb.PuntoBancoState) -> LampState:
-    """Green while bets may be placed (rule 5.6), red from "no more bets" until the coup is
-    settled, off while no shoe is loaded."""
+def lamp_for(state: Any) -> LampState:
+    """Green while bets may be placed (rules 5.6, 4.2 item 1), red from "no more bets" until
+    the coup or round is settled, off while no shoe is ready (being shuffled or cut)."""
+    if isinstance(state, bj.BlackjackState):
+        if state.prep.stage not in (Stage.BURN, Stage.READY):
+            return LampState.OFF
+        return (LampState.BETTING_OPEN if state.phase is bj.Phase.BETTING
+                else LampState.NO_MORE_BETS)
     if state.shoe is None:
         return LampState.OFF
     return LampState.BETTING_OPEN if state.phase is pb.Phase.BETTING else LampState.NO_MORE_BETS
 
 
-def table_minimum(rules: pb.PuntoBancoRules) -> int:
-    """The smallest bet a player may place on Banco or Punto (rule 2.2), in cents."""
+def table_minimum(rules: pb.PuntoBancoRules | BlackjackRules) -> int:
+    """The smallest bet a player may place (rule 2.2), in cents: on Banco or Punto, or on a
+    blackjack box."""
+    if isinstance(rules, BlackjackRules):
+        return rules.minimum
     return min(rules.limit(pb.BetKind.BANKER).minimum, rules.limit(pb.BetKind.PLAYER).minimum)
+
+
+def _close_betting(session: Any) -> Callable[[Any], Operation]:
+    if isinstance(session.state, bj.BlackjackState):
+        return bj.close_betting
+    return pb.close_betting
 
 
 class PanelLink:
@@ -55,7 +72,7 @@ class PanelLink:
             if on_no_more_bets is not None:
                 on_no_more_bets()
             else:
-                session.attempt(pb.close_betting)
+                session.attempt(_close_betting(session))
 
         def call_inspector() -> None:
             try:

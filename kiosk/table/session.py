@@ -219,7 +219,9 @@ class TableSession(Generic[S]):
             self._device_action(device, "burn", lambda s: self.game.burn(s, event.card), "")
         elif isinstance(event, ev.CutCardOut):
             self._device_action(device, "cut", self.game.cut_card_out, "")
-            self.alert(Severity.INFO, "Cutting card out: this is the last coup of the shoe")
+            words = getattr(self.game, "cut_card_words", None)
+            self.alert(Severity.INFO, words(self.state) if words else
+                       "Cutting card out: this is the last coup of the shoe")
         elif isinstance(event, ev.FramesLost):
             detail = (f"{event.missing} frame(s) lost between {event.expected_seq} and "
                       f"{event.got_seq}")

@@ -597,6 +597,21 @@ def card_target(state: BlackjackState) -> tuple[int, int] | None:
     return None
 
 
+def card_due_without_decision(state: BlackjackState) -> bool:
+    """Whether the next card is due whatever anyone decides: the burn (rule 4.7 shuffle and
+    cut), the first two cards (item 3), a split hand's second card (item 4e), a double's one
+    card (item 4d), the dealer's cards. A hand that could stand waits for the player."""
+    if state.pending is not None:
+        return False
+    if burn_due(state):
+        return True
+    if state.phase is Phase.PLAYING:
+        h = state.current
+        return (h is not None and not h.finished and not _needs_pay(state, h)
+                and (len(h.points) < 2 or h.doubled))
+    return state.phase in (Phase.DEALING, Phase.DEALER) and card_target(state) is not None
+
+
 def _no_target_reason(state: BlackjackState, box: int | None = None, hand: int = 1
                       ) -> tuple[str, str | None]:
     """Why a card cannot be dealt (to `box`/`hand`, or to whoever is due): words, clause."""
@@ -1775,4 +1790,16 @@ class Blackjack:
 
     def next_step(self, state: BlackjackState) -> str:
         return next_step(state)
+
+    def cut_card_words(self, state: BlackjackState) -> str:
+        return cut_card_words(state)
+
+
+def cut_card_words(state: BlackjackState) -> str:
+    """What the cutting card means now (rules 4.1.2, 4.1.3 shuffle and cut)."""
+    if state.prep.stage is Stage.SHUFFLE:
+        return ("Cutting card out before the round: shuffle now (rule 4.1.2 shuffle and "
+                "cut); the bets stay")
+    return ("Cutting card out: the cards are shuffled at the end of this round (rule 4.1.3 "
+            "shuffle and cut)")
 

@@ -332,6 +332,8 @@ class BlackjackDealer(BoxLayout):
     can_supervisor_cut = BooleanProperty(False)
     # decisions (rule 4.2 item 4)
     draw_hint = StringProperty("")
+    has_draw = BooleanProperty(False)  # a simulated shoe: the Draw button pulls a card
+    can_draw = BooleanProperty(False)
     can_stand = BooleanProperty(False)
     can_double = BooleanProperty(False)
     can_split = BooleanProperty(False)
@@ -352,9 +354,11 @@ class BlackjackDealer(BoxLayout):
     def __init__(self, session: Session, *, table_name: str = "",
                  chip_values: tuple[int, ...] = (),
                  on_new_shoe: Callable[[], None] | None = None,
+                 on_draw: Callable[[], None] | None = None,
                  px_per_mm: float = theme.PI_TOUCHSCREEN_PX_PER_MM, **kwargs: Any) -> None:
         self.table_name = table_name or session.table_id
         self.on_new_shoe = on_new_shoe
+        self.on_draw = on_draw
         self.px_per_mm = px_per_mm
         self._undo: list[tuple[int, int, str, int]] = []  # (round, box, player, amount)
         self._alerts_seen = session.alerts_raised
@@ -362,6 +366,11 @@ class BlackjackDealer(BoxLayout):
         self._insurance_key: tuple[Any, ...] = ()
         super().__init__(**kwargs)
         self.session = session
+        self.has_draw = on_draw is not None
+        if on_draw is None:  # a real shoe: the dealer draws from it; the hint says so
+            self.ids.decision_row.remove_widget(self.ids.draw)
+        else:
+            self.ids.decision_row.remove_widget(self.ids.draw_hint)
         rules = session.state.rules
         self.game_name = rules.game_name
         self.dealer_rule = rules.dealer_rule
@@ -570,6 +579,12 @@ class BlackjackDealer(BoxLayout):
         self.act(lambda s: bj.burn(s, None))
 
     # decisions (rule 4.2 item 4)
+
+    def draw(self) -> None:
+        """The player draws (rule 4.2 item 4c): the simulated shoe deals the card, which
+        comes back through the shoe driver like any other."""
+        if self.on_draw is not None and self.can_draw:
+            self.on_draw()
 
     def stand(self) -> None:
         self.act(bj.stand)
@@ -816,7 +831,8 @@ class BlackjackDealer(BoxLayout):
 
     def _show_decisions(self, state: bj.BlackjackState) -> None:
         allowed = bj.decisions(state)
-        self.draw_hint = "Draw: deal a card" if "draw" in allowed else ""
+        self.can_draw = "draw" in allowed and self.on_draw is not None
+        self.draw_hint = "Draw: deal a card" if "draw" in allowed and not self.has_draw else ""
         self.can_stand = bj.can_stand(state)
         self.can_double = bj.can_double(state)
         self.can_split = bj.can_split(state)

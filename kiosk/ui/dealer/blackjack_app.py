@@ -24,8 +24,10 @@ class BlackjackDealerApp(App):
     def __init__(self, session: TableSession[bj.BlackjackState], *, table_name: str = "",
                  chip_values: tuple[int, ...] = (),
                  on_new_shoe: Callable[[], None] | None = None,
+                 on_draw: Callable[[], None] | None = None,
                  px_per_mm: float = theme.PI_TOUCHSCREEN_PX_PER_MM, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.on_draw = on_draw
         self.session = session
         self.table_name = table_name
         self.chip_values = chip_values
@@ -41,5 +43,5 @@ class BlackjackDealerApp(App):
     def build(self) -> BlackjackDealer:
         self.screen = BlackjackDealer(self.session, table_name=self.table_name,
                                       chip_values=self.chip_values, px_per_mm=self.px_per_mm,
-                                      on_new_shoe=self.on_new_shoe)
+                                      on_new_shoe=self.on_new_shoe, on_draw=self.on_draw)
         return self.screen

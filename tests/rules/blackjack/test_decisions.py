@@ -65,3 +65,23 @@ def test_the_session_holds_shoe_cards_while_insurance_is_open(tmp_path: Path) ->
     again = TableSession(bj.Blackjack(), journal, BlackjackRules(), "BJ-1")
     assert again.state == session.state
     journal.close()
+
+
+def test_which_cards_come_without_a_players_decision() -> None:
+    t = Table()
+    t.do(bj.shuffle)
+    t.do(lambda s: bj.cut_cards(s, 1, 150, 78))
+    assert bj.card_due_without_decision(t.state)  # the burn (rule 4.7 shuffle and cut)
+    t.cards("2C").bet(1, 10000).close()
+    assert bj.card_due_without_decision(t.state)  # the deal (rule 4.2 item 3)
+    t.cards("8S 6D 8H")
+    assert not bj.card_due_without_decision(t.state)  # 16 against 6: the player decides
+    t.act(bj.split)
+    assert bj.card_due_without_decision(t.state)  # a split hand's second card (item 4e)
+    t.cards("3C")
+    t.act(bj.double)
+    assert bj.card_due_without_decision(t.state)  # a double's one card (item 4d)
+    t.cards("9D 2H")  # hand 1 is 20; hand 2 gets its second card: 10
+    assert not bj.card_due_without_decision(t.state)
+    t.stand()
+    assert bj.card_due_without_decision(t.state)  # the dealer's hand
