@@ -200,6 +200,12 @@ def replay(source: str, as_json: bool) -> None:
         click.echo(f"{source}: table {report.table_id}, {report.entries} rows, chain {chain}")
         for c in report.coups:
             res = c.result or {}
+            if c.hands is not None:  # a blackjack round
+                hands = "  ".join(f"{k} {' '.join(v)}" for k, v in c.hands.items())
+                click.echo(f"round {c.coup:>4} {c.status:<8} {hands}"
+                           + ("" if not c.differences else "  DIFFERS: "
+                              + "; ".join(c.differences)))
+                continue
             click.echo(f"coup {c.coup:>4} {c.status:<8} P {' '.join(c.player_cards):<9} "
                        f"B {' '.join(c.banker_cards):<9} {res.get('winner', '-'):<6} "
                        f"{res.get('player_total', '')}-{res.get('banker_total', '')}"
@@ -220,11 +226,13 @@ def config() -> None:
 
 
 @config.command("example")
-def config_example() -> None:
+@click.option("--game", type=click.Choice(["punto-banco", "blackjack", "touch-21"]),
+              default="punto-banco", show_default=True)
+def config_example(game: str) -> None:
     """Print a commented example table.toml."""
-    from kiosk.config import EXAMPLE
+    from kiosk.config import example
 
-    click.echo(EXAMPLE, nl=False)
+    click.echo(example(game), nl=False)
 
 
 @config.command("check")
@@ -232,13 +240,16 @@ def config_example() -> None:
 def config_check(path: str) -> None:
     """Check a table.toml; print the line and the reason when it is not valid."""
     from kiosk.config import load
+    from kiosk.rules.blackjack.house import BlackjackRules
 
     try:
         cfg = load(path)
     except TablesideError as exc:
         _fail(exc)
+    places = (f"{cfg.rules.boxes} boxes" if isinstance(cfg.rules, BlackjackRules)
+              else f"{cfg.rules.areas} areas")
     click.echo(f"OK: table {cfg.table_id} ({cfg.name}), {cfg.game}, {cfg.rules.decks} decks, "
-               f"{cfg.rules.areas} areas, journal {cfg.journal}")
+               f"{places}, journal {cfg.journal}")
 
 
 def _attach_optional() -> None:

@@ -88,6 +88,21 @@ shuffler = false            # rule 4.6 (shuffle and cut): a shuffling device, no
 """
 
 
+def example(game: str = "punto-banco") -> str:
+    """A commented configuration for `game`: EXAMPLE, or its blackjack/Touch 21 form."""
+    if game == "punto-banco":
+        return EXAMPLE
+    head = EXAMPLE.split("[punto_banco]")[0]
+    head = head.replace('id = "PB-01"', 'id = "BJ-01"').replace(
+        'name = "Punto Banco 1"', f'name = "{"Touch 21" if game == "touch-21" else "Blackjack"} 1"'
+    ).replace('game = "punto-banco"', f'game = "{game}"').replace("PB-01.db", "BJ-01.db")
+    section = BLACKJACK_EXAMPLE
+    if game == "touch-21":
+        section = section.replace("decks = 6 ", "decks = 2 ").replace(
+            "dealer_hits_soft_17 = false", "dealer_hits_soft_17 = true ")
+    return head + section + "\n[chips]" + EXAMPLE.split("[chips]")[1]
+
+
 class ConfigError(UnreadableInput):
     """The configuration file is not valid; the message names the line and the reason."""
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules import punto_banco as pb
+from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.errors import TablesideError, UnreadableInput
 from kiosk.rules.operations import encode, operation_from_record
 from kiosk.store.export import read_jsonl
@@ -33,6 +34,7 @@ class CoupReplay:
     settlements: list[dict[str, Any]] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)
     reason: str = ""
+    hands: dict[str, list[str]] | None = None  # blackjack: "dealer", "box 3/1", ...
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -41,6 +43,9 @@ class CoupReplay:
             "banker_cards": self.banker_cards, "result": self.result,
             "settlements": self.settlements, "differences": self.differences,
         }
+        if self.hands is not None:  # a blackjack round: the hands instead of player/banker
+            out = {k: v for k, v in out.items() if k not in ("player_cards", "banker_cards")}
+            out["hands"] = self.hands
         if self.reason:
             out["reason"] = self.reason
         return out
@@ -95,6 +100,8 @@ def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
     rows = list(entries)
     chain = verify_entries(rows)
     report = ReplayReport(source, chain.ok, chain.reason, len(rows))
+    if rows and rows[0].kind == bj.TableOpened.kind:
+        return _replay_blackjack(rows, report)
     state: pb.PuntoBancoState | None = None
     for entry in rows:
         try:
@@ -166,3 +173,87 @@ def _audit_settlement(state: pb.PuntoBancoState, op: pb.CoupSettled, entry: Entr
 
 def _codes(cards: Iterable[Any]) -> str:
     return " ".join(c.code for c in cards) or "none"
+
+
+def _replay_blackjack(rows: list[Entry], report: ReplayReport) -> ReplayReport:
+    """A blackjack journal: every payout made during a round (a blackjack paid at once, even
+    money, a surrender) and every settlement is recomputed from the cards and decisions."""
+    state: bj.BlackjackState | None = None
+    for entry in rows:
+        try:
+            op = operation_from_record(entry.kind, entry.payload)
+        except UnreadableInput as exc:
+            report.problems.append(f"row {entry.seq}: {exc}")
+            continue
+        if isinstance(op, bj.TableOpened):
+            report.table_id = op.table_id
+            if state is None:
+                state = bj.initial_state(op.rules, op.table_id)
+        if state is None:
+            report.problems.append(f"row {entry.seq}: {entry.kind} before the table opened")
+            continue
+        try:
+            if isinstance(op, bj.RoundSettled):
+                report.coups.append(_audit_round(state, op, entry))
+            elif isinstance(op, bj.RoundVoided):
+                report.coups.append(CoupReplay(op.round, "voided", entry.seq, entry.wall_time,
+                                               hands=_hands(state), reason=op.reason))
+            elif isinstance(op, bj.BlackjackPaid | bj.Surrendered | bj.EvenMoneyTaken):
+                _audit_early(state, op, entry, report)
+            state = bj.apply(state, op)
+        except (TablesideError, AssertionError) as exc:
+            report.problems.append(f"row {entry.seq}: {entry.kind} cannot follow: {exc}")
+    return report
+
+
+def _hands(state: bj.BlackjackState) -> dict[str, list[str]]:
+    out = {"dealer": [c.code for c in state.dealer]}
+    for h in state.hands:
+        out[f"box {h.box}/{h.number}"] = [c.code for c in h.cards]
+    return out
+
+
+def _audit_early(state: bj.BlackjackState, op: Any, entry: Entry, report: ReplayReport
+                 ) -> None:
+    """A payout made during the round, recomputed at the moment it was made."""
+    if isinstance(op, bj.BlackjackPaid):
+        again: Any = bj.pay_blackjack(state)
+        got, want = op.settlements, again.settlements
+    elif isinstance(op, bj.Surrendered):
+        again = bj.surrender(state, op.players[1:])
+        got, want = op.settlements, again.settlements
+    else:
+        again = bj.take_even_money(state, op.box, op.player)
+        got, want = (op.settlement,), (again.settlement,)
+    if got != want:
+        report.problems.append(f"row {entry.seq}: {entry.kind} recorded "
+                               f"{[encode(s) for s in got]}, recomputed "
+                               f"{[encode(s) for s in want]}")
+
+
+def _audit_round(state: bj.BlackjackState, op: bj.RoundSettled, entry: Entry) -> CoupReplay:
+    out = CoupReplay(op.round, "settled", entry.seq, entry.wall_time, hands=_hands(state))
+    diffs = out.differences
+    try:
+        expected = bj.confirm_payouts(state)
+    except TablesideError as exc:
+        diffs.append(f"settled although {exc}")
+        out.settlements = [encode(s) for s in op.settlements]
+        return out
+    out.result = {"dealer_total": state.dealer_total.best if state.dealer_points else None,
+                  "dealer_blackjack": state.dealer_blackjack}
+    out.settlements = [encode(s) for s in (*expected.settlements, *expected.paid_earlier)]
+    if op.dealer_cards != expected.dealer_cards or op.hands != expected.hands:
+        diffs.append("the cards recorded with the settlement differ from the cards dealt")
+    recorded = {(s.box, s.hand, s.player, s.kind): s for s in op.settlements}
+    for s in expected.settlements:
+        r = recorded.pop((s.box, s.hand, s.player, s.kind), None)
+        where = f"box {s.box} hand {s.hand} player {s.player} {s.kind.value}"
+        if r is None:
+            diffs.append(f"{where}: stake {s.stake} was never settled")
+        elif r != s:
+            diffs.append(f"{where}: recorded {encode(r)}, recomputed {encode(s)}")
+    for (box, hand, player, kind), r in recorded.items():
+        diffs.append(f"box {box} hand {hand} player {player} {kind.value}: settled "
+                     f"{r.stake} that was never staked")
+    return out

@@ -56,3 +56,17 @@ def test_config_check_refuses_with_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["config", "check", str(f)])
     assert result.exit_code == 2
     assert "line 4: punto_banco.decks: must be a whole number" in result.output
+
+
+def test_config_example_for_each_game_checks_out(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for game, words in (("blackjack", "blackjack, 6 decks, 7 boxes"),
+                        ("touch-21", "touch-21, 2 decks, 7 boxes"),
+                        ("punto-banco", "punto-banco, 8 decks, 7 areas")):
+        example = runner.invoke(main, ["config", "example", "--game", game])
+        assert example.exit_code == 0
+        path = tmp_path / f"{game}.toml"
+        path.write_text(example.output)
+        checked = runner.invoke(main, ["config", "check", str(path)])
+        assert checked.exit_code == 0, checked.output
+        assert words in checked.output

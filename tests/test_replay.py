@@ -92,3 +92,43 @@ def test_edited_export_breaks_the_chain_and_cli_exits_1(tmp_path: Path) -> None:
     assert result.exit_code == 1
     data = json.loads(result.output)
     assert data["chain"]["ok"] is False and "5" in data["chain"]["reason"]
+
+
+def _blackjack_journal(path: Path) -> Path:
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.store.journal import Journal
+    from kiosk.table.session import TableSession
+
+    journal = Journal.open(path, "BJ-1")
+    s = TableSession(bj.Blackjack(), journal, BlackjackRules(), "BJ-1")
+    s.perform(bj.shuffle)
+    s.perform(lambda st: bj.cut_cards(st, 1, 150, 78))
+    s.perform(lambda st: bj.shoe_card(st, cards("2C")[0]))  # the burn (rule 4.7)
+    s.perform(lambda st: bj.place_bet(st, 1, 5_500))
+    s.perform(lambda st: bj.place_bet(st, 2, 10_000))
+    s.perform(bj.close_betting)
+    for c in cards("AS", "TH", "7D", "KD", "9C"):  # box 1 blackjack against a 7
+        s.perform(lambda st, c=c: bj.shoe_card(st, c))
+    s.perform(bj.pay_blackjack)  # rule 4.2 item 5: 3:2 of R55 = R82.50, paid R82
+    s.perform(bj.stand)
+    s.perform(lambda st: bj.shoe_card(st, cards("TS")[0]))
+    s.perform(bj.confirm_payouts)
+    journal.close()
+    return path
+
+
+def test_blackjack_rounds_are_recomputed_and_a_forged_blackjack_payout_is_found(
+        tmp_path: Path) -> None:
+    entries = load_entries(_blackjack_journal(tmp_path / "bj.db"))
+    report = replay(entries)
+    assert report.ok, report.as_json()
+    (rnd,) = report.coups
+    assert rnd.hands == {"dealer": ["7D", "TS"], "box 1/1": ["AS", "KD"],
+                         "box 2/1": ["TH", "9C"]}
+    assert "2C" not in json.dumps(report.as_json())  # the burn card is never shown
+    paid = next(e for e in entries if e.kind == "bj_blackjack_paid")
+    paid.payload["settlements"][0]["paid"] = 8250  # someone "fixes" the rounding
+    forged = replay(_rechain(entries))
+    assert forged.chain_ok and not forged.ok
+    assert forged.problems[0].startswith(f"row {paid.seq}: bj_blackjack_paid recorded")
