@@ -150,7 +150,8 @@ def after_shuffle(prep: ShoePrep, method: str, shuffler: bool, new_cards: bool,
         prep = replace(prep, reason=ShuffleReason.NEW_CARDS if new_cards else ShuffleReason.HOUSE)
     elif new_cards and prep.reason is not ShuffleReason.START:
         prep = replace(prep, reason=ShuffleReason.NEW_CARDS)
-    # Rule 4.6.1: new decks by hand first; rules 4.6.2-4.6.3: the device shuffles, no cut.
+    # Rule 4.6.1: new decks by hand first; rules 4.6.2-4.6.3: the device shuffles, no cut;
+    # rule 4.6.4: the device takes the place of the shoe (its cards count as the shoe's).
     device_stage = Stage.HAND_SHUFFLE if method == "hand" else Stage.BURN
     stage = device_stage if shuffler else Stage.CUT
     return replace(prep, stage=stage, refused=(), cut_at=0, cutting_card_from_back=0,

@@ -37,7 +37,7 @@ NOBODY = -1  # a card no hand may take
 
 
 class Phase(StrEnum):
-    BETTING = "betting"  # "place your bets please" (rule 4.2 item 1)
+    BETTING = "betting"  # "place your bets please" (rule 4.2 item 1, 7.2 item 1)
     DEALING = "dealing"  # "no more bets": the first two cards (item 3)
     CHECK = "check"  # Touch 21: players check for blackjack, turn it face up (7.2 items 4-5)
     INSURANCE = "insurance"  # the dealer shows an ace (rule 4.7, 7.2 item 6)
@@ -67,7 +67,8 @@ class Follow(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Stake:
     """One player's bet on a box before the deal. Order matters: the first on a box is the
-    bet nearest the dealer and calls the box (rule 4.2 item 2); the others play behind."""
+    bet nearest the dealer and calls the box (rule 4.2 item 2; in Touch 21 the players say
+    who calls, rule 7.2 item 2); the others play behind."""
 
     box: int
     player: str
@@ -696,7 +697,7 @@ def can_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = F
 def shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
             ) -> CardsShuffled:
     """Rule 4.1 (shuffle and cut). A shuffle outside rule 4.1's three moments is the house's
-    own decision (Mpumalanga rule 4.4)."""
+    own decision (Mpumalanga rules 4.4 and, for Touch 21, 7.4)."""
     verify_shuffle(state, method, new_cards)
     return CardsShuffled(method=method, new_cards=new_cards)
 
@@ -765,7 +766,8 @@ def can_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A
 
 
 def place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> BetPlaced:
-    """Rule 4.6: a bet on a box; a second player's bet on a box plays behind (4.2 item 2)."""
+    """Rules 4.6, 7.6: a bet on a box; a second player's bet on a box plays behind (4.2
+    item 2)."""
     verify_place_bet(state, box, amount, player)
     return BetPlaced(round=state.round, box=box, player=player.strip(), amount=amount)
 
@@ -1012,7 +1014,8 @@ def can_check_blackjacks(state: BlackjackState) -> bool:
 
 
 def check_blackjacks(state: BlackjackState) -> BlackjacksChecked:
-    """Touch 21 (rule 7.2 items 4-5): the players checked; any blackjack is face up."""
+    """Touch 21 (rule 7.2 item 4): the players checked their first two cards; a blackjack
+    is turned face up (rule 7.2 item 5)."""
     verify_check_blackjacks(state)
     return BlackjacksChecked(round=state.round)
 
@@ -1460,6 +1463,8 @@ def _next_round(state: BlackjackState, **changes: Any) -> BlackjackState:
     prep = state.prep
     shoe = state.shoe
     if state.shuffle_after_round:
+        # Rules 4.2 item 6 and 7.2 item 10: the shuffle comes at the end of the round in which
+        # the cutting card appeared, and the player it was dealt to cuts.
         place = state.cut_card_place if state.cut_card_place is not None else state.last_target
         prep = cut.needs_shuffle(ShuffleReason.CUT_CARD_ROUND, seated, place)  # rule 4.1.3
         shoe = None

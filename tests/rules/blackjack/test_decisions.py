@@ -85,3 +85,23 @@ def test_which_cards_come_without_a_players_decision() -> None:
     assert not bj.card_due_without_decision(t.state)
     t.stand()
     assert bj.card_due_without_decision(t.state)  # the dealer's hand
+
+
+def test_rules_4_3_4_6_7_3_7_6_seven_boxes_and_bets_stay_after_no_more_bets() -> None:
+    for rules in (BlackjackRules(), BlackjackRules.touch_21()):
+        t = Table(rules).ready()
+        refused(lambda t=t: bj.place_bet(t.state, 8, 10000), "4.3")  # seven boxes (7.3)
+        t.bet(7, 10000).close()
+        # Rules 4.6 and 7.6: players do not touch their bets during the game.
+        refused(lambda t=t: bj.remove_bet(t.state, 7, 10000), "4.6")
+        refused(lambda t=t: bj.place_bet(t.state, 1, 10000), "4.2 item 3")
+
+
+def test_rule_7_2_item_2_the_players_say_who_calls_the_box() -> None:
+    t = Table(BlackjackRules.touch_21()).ready()
+    t.bet(4, 5000, "A").bet(4, 10000, "B")
+    t.act(bj.set_caller, 4, "B")
+    t.close().cards("8S 6D 8H")
+    t.do(bj.check_blackjacks)
+    h = t.state.current
+    assert h is not None and h.caller is not None and h.caller.player == "B"

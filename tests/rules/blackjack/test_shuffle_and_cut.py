@@ -87,11 +87,22 @@ def test_rule_4_7_the_first_card_is_burned_and_never_shown() -> None:
     assert t.state.shoe.remaining_of(Card.parse("QH")) == 5
 
 
-def test_rules_4_1_3_and_4_2_2_cutting_card_in_a_round_shuffle_after_it() -> None:
-    t = Table().ready()
+@pytest.mark.parametrize("rules", [BlackjackRules(), BlackjackRules.touch_21()],
+                         ids=["standard", "touch-21"])
+def test_rules_4_1_3_and_4_2_2_cutting_card_in_a_round_shuffle_after_it(
+        rules: BlackjackRules) -> None:
+    """Also rule 4.2 item 6 and, for Touch 21, rule 7.2 item 10: the shuffle comes at the
+    end of the round in which the cutting card appears, and the player dealt it cuts."""
+    t = Table(rules).ready()
     # The cutting card comes out before the 4th card: box 5's... order: box 2, box 5,
     # dealer, box 2, box 5: the 4th card goes to box 2, where the cutting card appeared.
     round_with_cut_card(t, cut_card_before=4)
+    if t.state.phase is bj.Phase.CHECK:  # Touch 21, rule 7.2 item 4
+        t.do(bj.check_blackjacks)
+        while t.state.phase is bj.Phase.PLAYING:
+            t.stand()
+        while t.state.phase is bj.Phase.DEALER:
+            t.cards("TC")
     assert t.state.phase is bj.Phase.PAYING  # the round goes on to its end (rule 4.1.3)
     t.do(bj.confirm_payouts)
     prep = t.state.prep
@@ -102,8 +113,9 @@ def test_rules_4_1_3_and_4_2_2_cutting_card_in_a_round_shuffle_after_it() -> Non
     t.do(bj.shuffle)
     assert t.state.prep.offered_to() == 2
     assert "rule 4.2.2" in bj.next_step(t.state)
-    refused(lambda: bj.cut_cards(t.state, 5, 150, 78), "4.2.2" + SC)
-    t.do(lambda s: bj.cut_cards(s, 2, 150, 78))
+    half = 26 * rules.decks
+    refused(lambda: bj.cut_cards(t.state, 5, half, half // 2), "4.2.2" + SC)
+    t.do(lambda s: bj.cut_cards(s, 2, half, half // 2))
 
 
 def test_rule_4_2_3_cutting_card_on_the_dealers_hand_farthest_right_cuts() -> None:
@@ -166,10 +178,11 @@ def test_rule_4_6_shuffling_device_new_decks_by_hand_first_and_no_cut() -> None:
     refused(lambda: bj.shuffle(t.state, "shuffler"), "4.6.1" + SC)
     t.do(lambda s: bj.shuffle(s, "hand"))
     assert t.state.prep.stage is Stage.HAND_SHUFFLE
-    t.do(lambda s: bj.shuffle(s, "shuffler"))
+    t.do(lambda s: bj.shuffle(s, "shuffler"))  # rule 4.6.2: the cards go into the device
     assert t.state.prep.stage is Stage.BURN  # rule 4.6.3: not cut
     refused(lambda: bj.cut_cards(t.state, 1, 150, 78), "4.6.3" + SC)
-    assert isinstance(t.card("5D"), bj.CardBurned)  # rule 4.7 with the device as the shoe
+    # Rule 4.6.4: the device takes the place of the shoe: its first card is the burn (4.7).
+    assert isinstance(t.card("5D"), bj.CardBurned)
     t.bet(1, 10000).close()
     assert t.state.phase is bj.Phase.DEALING
     # A later shuffle in the device needs no hand shuffle; hand-shuffling old cards is refused.
@@ -213,3 +226,13 @@ def test_rule_4_2_1_and_4_3_at_the_start_the_players_who_bet_are_offered_the_cut
     assert bj.prep_now(t.state).supervisor_must_cut()
     t.do(lambda s: bj.cut_cards(s, None, 150, 78, "Mr Nkosi"))
     assert t.state.prep.stage is Stage.BURN
+
+
+def test_mpumalanga_rules_4_4_and_7_4_the_house_may_shuffle_between_rounds() -> None:
+    """Mpumalanga rules 4.4 and 7.4: shuffled "at any other time as determined by the casino
+    tables management"; the player farthest right cuts (rule 4.2.5 shuffle and cut)."""
+    t = Table(BlackjackRules.touch_21()).ready()
+    t.bet(2, 10000).bet(6, 10000)
+    t.do(bj.shuffle)  # a management shuffle, not one rule 4.1 calls for
+    assert t.state.prep.reason is ShuffleReason.HOUSE
+    assert t.state.prep.first_offer() == (6, "4.2.5")  # farthest right cuts
