@@ -406,7 +406,7 @@ def test_a_table_with_a_shuffler_is_not_cut(ui: UI, tmp_path: Path) -> None:
 
 def test_a_queried_card_after_the_dealer_stands_is_set_aside(
         ui: UI, session: Session, dealer: Any) -> None:
-    from kiosk.ui.dealer.blackjack_dialogs import BjCardPad
+    from kiosk.ui.dealer.card_keypad import CardKeypad
 
     session.perform(lambda s: bj.shuffle(s))
     session.perform(lambda s: bj.cut_cards(s, 1, 104, 78))
@@ -416,7 +416,7 @@ def test_a_queried_card_after_the_dealer_stands_is_set_aside(
     # No shoe answering: the first card is keyed in on the card pad.
     ui.pump(frames=2)
     ui.tap(dealer.ids.key_card)
-    pad = modal(ui, BjCardPad)
+    pad = modal(ui, CardKeypad)
     assert pad.title == "Key in the card for box 1"
     ui.tap(button(pad.ids.ranks, "10"))
     ui.tap(button(pad.ids.suits, "Spades"))

@@ -178,7 +178,7 @@ def test_an_unread_card_is_keyed_in_on_the_card_pad(ui: UI, session: Session,
     ui.screenshot("dealer-unread-800x480")
     ui.tap(dealer.ids.key_card)
     pad = _modal(ui, CardKeypad)
-    assert pad.title == "Key in the Banker's card"
+    assert pad.title == "Key in the card for the Banker"
     assert pad.ids.deal.disabled  # nothing chosen yet
     ui.tap(_button(pad.ids.ranks, "9"))
     ui.tap(_button(pad.ids.suits, "Hearts"))

@@ -40,7 +40,8 @@ from kiosk.table.session import Alert, Severity, TableSession
 from kiosk.ui import theme
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
-from kiosk.ui.dealer.blackjack_dialogs import BehindChooser, BjCardPad
+from kiosk.ui.dealer.blackjack_dialogs import BehindChooser, due_words, keyed_allowed
+from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
 from kiosk.ui.widgets import ChipButton, TableButton
 
@@ -646,7 +647,8 @@ class BlackjackDealer(BoxLayout):
     # cards by hand, queried cards, voids
 
     def open_keypad(self) -> None:
-        BjCardPad(state_of=lambda: self.session.state, on_card=self.key_card).open()
+        CardKeypad(state_of=lambda: self.session.state, on_card=self.key_card,
+                   allowed=keyed_allowed, due=due_words).open()
 
     def key_card(self, card: Card) -> None:
         self.act(lambda s: bj.deal_card(s, card, bj.CardSource.KEYED))

@@ -17,7 +17,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
 from kiosk.rules.blackjack import engine as bj
-from kiosk.rules.cards import RANKS, SUITS, Card, Rank, Suit
+from kiosk.rules.cards import Card, Rank, Suit
 from kiosk.ui import theme
 from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
 from kiosk.ui.card_face import CardFace  # noqa: F401  (used by the kv rules)
@@ -105,66 +105,9 @@ class BehindChooser(ModalView):
         self.on_done(self.choices())
 
 
-class BjCardPad(ModalView):
-    """Key a card in by hand (no shoe, an unread card, a misread): rank, suit, "Deal this
-    card". Only cards the engine would take now can be chosen (`can_deal_card`)."""
-
-    title = StringProperty("")
-    rank = StringProperty("")
-    suit = StringProperty("")
-    code = StringProperty("")
-    can_deal = BooleanProperty(False)
-    unit = NumericProperty(1.0)
-
-    def __init__(self, state_of: Callable[[], bj.BlackjackState],
-                 on_card: Callable[[Card], None], **kwargs: Any) -> None:
-        self.state_of = state_of
-        self.on_card = on_card
-        super().__init__(**kwargs)
-        self.unit = _unit()
-        for rank in RANKS:
-            b = TableButton(text=RANK_WORDS.get(rank, rank.value), font_size=22 * self.unit)
-            b.rank = rank.value
-            b.bind(on_release=lambda w: self.choose_rank(w.rank))
-            self.ids.ranks.add_widget(b)
-        for suit in SUITS:
-            b = TableButton(text=SUIT_WORDS[suit], font_size=18 * self.unit)
-            b.suit = suit.value
-            b.tone = theme.CARD_RED if suit in (Suit.HEARTS, Suit.DIAMONDS) else theme.INK
-            b.bind(on_release=lambda w: self.choose_suit(w.suit))
-            self.ids.suits.add_widget(b)
-        self.refresh()
-
-    def _allowed(self, card: Card) -> bool:
-        return bj.can_deal_card(self.state_of(), card, bj.CardSource.KEYED)
-
-    def choose_rank(self, rank: str) -> None:
-        self.rank = rank
-        self.refresh()
-
-    def choose_suit(self, suit: str) -> None:
-        self.suit = suit
-        self.refresh()
-
-    def refresh(self) -> None:
-        state = self.state_of()
-        where = due_words(state)
-        self.title = f"Key in the card for {where}" if where else "No card is due now"
-        for b in self.ids.ranks.children:
-            b.disabled = not any(self._allowed(Card(Rank(b.rank), s)) for s in SUITS)
-            b.selected = b.rank == self.rank
-        for b in self.ids.suits.children:
-            b.disabled = not self.rank or not self._allowed(Card(Rank(self.rank), Suit(b.suit)))
-            b.selected = b.suit == self.suit
-        self.code = f"{self.rank}{self.suit}" if self.rank and self.suit else ""
-        self.can_deal = bool(self.code) and self._allowed(Card.parse(self.code))
-
-    def deal(self) -> None:
-        if not self.can_deal:
-            return
-        card = Card.parse(self.code)
-        self.dismiss()
-        self.on_card(card)
+def keyed_allowed(state: bj.BlackjackState, card: Card) -> bool:
+    """Whether the engine would take `card` keyed in now (the card keypad greys the rest)."""
+    return bj.can_deal_card(state, card, bj.CardSource.KEYED)
 
 
 def due_words(state: bj.BlackjackState) -> str:

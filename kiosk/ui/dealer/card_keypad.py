@@ -36,10 +36,16 @@ class CardKeypad(ModalView):
     can_deal = BooleanProperty(False)
     unit = NumericProperty(1.0)
 
-    def __init__(self, state_of: Callable[[], pb.PuntoBancoState],
-                 on_card: Callable[[Card], None], **kwargs: Any) -> None:
+    def __init__(self, state_of: Callable[[], Any], on_card: Callable[[Card], None], *,
+                 allowed: Callable[[Any, Card], bool] | None = None,
+                 due: Callable[[Any], str] | None = None, **kwargs: Any) -> None:
+        """`allowed(state, card)`: whether the game would take the card keyed in now;
+        `due(state)`: whose card it is, in words ("" when none is due). Punto banco's by
+        default; each game's screen passes its own."""
         self.state_of = state_of
         self.on_card = on_card
+        self.allowed = allowed or _punto_banco_allowed
+        self.due = due or _punto_banco_due
         super().__init__(**kwargs)
         from kivy.core.window import Window
 
@@ -59,7 +65,7 @@ class CardKeypad(ModalView):
         self.refresh()
 
     def _allowed(self, card: Card) -> bool:
-        return pb.can_deal_card(self.state_of(), card, pb.CardSource.KEYED)
+        return self.allowed(self.state_of(), card)
 
     def choose_rank(self, rank: str) -> None:
         self.rank = rank
@@ -70,10 +76,8 @@ class CardKeypad(ModalView):
         self.refresh()
 
     def refresh(self) -> None:
-        state = self.state_of()
-        hand = pb.next_hand(state)
-        self.title = (f"Key in the {hand.value.title()}'s card" if hand
-                      else "No card is due now")
+        where = self.due(self.state_of())
+        self.title = f"Key in the card for {where}" if where else "No card is due now"
         for b in self.ids.ranks.children:
             b.disabled = not any(self._allowed(Card(Rank(b.rank), s)) for s in SUITS)
             b.selected = b.rank == self.rank
@@ -89,3 +93,12 @@ class CardKeypad(ModalView):
         card = Card.parse(self.code)
         self.dismiss()
         self.on_card(card)
+
+
+def _punto_banco_allowed(state: pb.PuntoBancoState, card: Card) -> bool:
+    return pb.can_deal_card(state, card, pb.CardSource.KEYED)
+
+
+def _punto_banco_due(state: pb.PuntoBancoState) -> str:
+    hand = pb.next_hand(state)
+    return f"the {hand.value.title()}" if hand else ""
