@@ -519,18 +519,19 @@ def dealer_must_draw(rules: BlackjackRules, points: tuple[int, ...]) -> bool:
     return best < 17 or (best == 17 and t.soft and rules.dealer_hits_soft_17)
 
 
-def _initial_target(state: BlackjackState) -> tuple[int, int]:
+def _initial_target(state: BlackjackState) -> int:
     """Rule 4.2 item 3: a card to each box with bets, one to the dealer, a second to each
-    box; returns (hand index or -1 for the dealer, 0) or (-2, 0) when the deal is over."""
+    box. The index in `hands` of the hand due a card, -1 for the dealer, -2 when the first
+    two cards are all out."""
     n = len(state.hands)
     dealt = state.round_cards
     if dealt < n:
-        return dealt, 0
+        return dealt
     if dealt == n:
-        return -1, 0
+        return -1
     if dealt <= 2 * n:
-        return dealt - n - 1, 0
-    return -2, 0
+        return dealt - n - 1
+    return -2
 
 
 def _dealer_needs(state: BlackjackState) -> int:
@@ -581,7 +582,7 @@ def card_target(state: BlackjackState) -> tuple[int, int] | None:
     """Where the next card from the shoe goes: (box, hand) or (DEALER, 1); None if no hand
     may take one now (the reason is `_no_target_reason`)."""
     if state.phase is Phase.DEALING:
-        i, _ = _initial_target(state)
+        i = _initial_target(state)
         if i == -1:
             return DEALER, 1
         if i >= 0:
@@ -892,9 +893,7 @@ def shoe_card(state: BlackjackState, card: Card) -> Operation:
     and cut); otherwise it goes where it is due, or is queried with the clause it breaks."""
     if burn_due(state):
         return CardBurned(card=card)
-    if state.phase is Phase.BETTING or state.pending is not None or state.phase in (
-            Phase.CHECK, Phase.INSURANCE):
-        verify_shoe_card(state, card)  # raises: the session holds it or reports it
+    verify_shoe_card(state, card)  # raises when it must wait: the session holds it
     target = card_target(state)
     if target is None:
         words, clause = _no_target_reason(state)
@@ -922,8 +921,8 @@ def verify_shoe_card(state: BlackjackState, card: Card) -> None:
     cur = state.current
     if state.phase is Phase.PLAYING and cur is not None and _needs_pay(state, cur):
         raise NotAllowed(f"Pay the blackjack on {cur.label} first", clause="4.2 item 5")
-    if state.phase is Phase.PAYING:
-        return  # queried: the dealer's hand is over
+    # Otherwise the card is recorded: dealt where it is due, or queried (a card after the
+    # dealer's hand is over, a card the shoe cannot hold).
 
 
 def holds_cards(state: BlackjackState) -> bool:
@@ -1506,7 +1505,7 @@ def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
     hands = (*state.hands[:i], h, *state.hands[i + 1:])
     if state.phase is Phase.DEALING:
         state = _replace(state, hands=hands, **extra)
-        if _initial_target(state)[0] == -2:
+        if _initial_target(state) == -2:
             return _after_initial_deal(state)
         return state
     return _after_hand_change(state, hands, i, **extra)
@@ -1697,7 +1696,7 @@ def next_step(state: BlackjackState) -> str:
     if state.phase is Phase.BETTING:
         return "Place your bets"
     if state.phase is Phase.DEALING:
-        i, _ = _initial_target(state)
+        i = _initial_target(state)
         if i == -1:
             return "Dealer's card"
         n = len(state.hands)
