@@ -218,3 +218,21 @@ def test_signage_while_shuffling_and_during_a_round(ui: UI, size: tuple[int, int
     # "No more bets" is an ivory banner (as on the punto banco signage).
     assert close_to(frame.pixel(bn.x + view.unit * 0.9, bn.center_y), theme.IVORY)
     ui.screenshot(f"bj-signage-no-more-bets-{w}x{h}")
+
+
+def test_the_dealers_total_fits_its_place() -> None:
+    from kiosk.rules.blackjack.hands import Total
+    from kiosk.ui.signage.blackjack_view import dealer_view, total_words
+
+    # A soft total while the dealer draws, as players know it; the final total as a number.
+    assert total_words(Total(7, True), final=False) == "7/17"
+    assert total_words(Total(9, True), final=True) == "19"
+    assert total_words(Total(11, True), final=False) == "21"
+    assert total_words(Total(24, False), final=True) == "Bust"
+    touch = Play(BlackjackRules.touch_21(chips=ChipRule(500))).ready()
+    touch.do(lambda s: bj.place_bet(s, 1, 10_000)).do(bj.close_betting)
+    touch.cards("TS 6D 8S").do(bj.check_blackjacks).do(bj.stand).cards("AC")
+    assert dealer_view(touch.state).total == "7/17"  # rule 7.2: draws to soft 17
+    touch.cards("2D").do(bj.confirm_payouts)
+    view = dealer_view(touch.state)
+    assert (view.cards, view.total, view.words) == (("6D", "AC", "2D"), "19", "Dealer 19")

@@ -126,12 +126,14 @@ def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
 @click.option("--after", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Seconds before --screenshot [default: 2].")
 @click.option("--trace", is_flag=True, help="Print one JSON line per state change: "
-              '{"seq", "t" (time.monotonic()), "phase", ...}.')
+              '{"seq", "t" (time.monotonic()), "game", "phase", "shown" (the texts on '
+              'screen), ...}.')
 def signage(journal: Path, name: str, size: tuple[int, int], fullscreen: bool,
             position: tuple[int, int] | None, screenshot: Path | None, after: float | None,
             trace: bool) -> None:
-    """The players' screen of a punto banco table: limits and odds (rules 2.2, 2.6), the
-    call, the last result and the roads, following the table's journal."""
+    """The players' screen of a punto banco, blackjack or Touch 21 table, following the
+    table's journal: limits and odds (rules 2.2, 2.6), the call, and the last result with
+    the roads (punto banco) or the dealer's cards and drawing rule (blackjack, Touch 21)."""
     if after is not None and screenshot is None:
         raise click.UsageError("--after needs --screenshot")
     status = run(journal, name, WindowOptions(size, fullscreen, position),

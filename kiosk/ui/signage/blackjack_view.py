@@ -4,7 +4,8 @@ What the rules ask signage to show: the table limits (rule 2.2) and the payment 
 2.6: blackjack 3:2, insurance 2:1, even money 1:1, rules 4.7 and 7.7); and what players need
 to follow the game: the dealer's drawing rule (rules 4.2, 7.2), "place your bets" / "no more
 bets" (rule 4.2 items 1 and 3), the shuffle and the cut, the dealer's cards and total of the
-last round, and how far into the shoe the game is, with the cutting card's place.
+last round, and how far into the shoe the game is, with the cutting card's place; and, as
+on the punto banco signage, a discreet mark of the link to the table (green while live).
 
 The burned card is never shown (rule 4.7 shuffle and cut): nothing here reads it. The inputs
 are pure (a `BlackjackRules` and a `BlackjackState`); how they reach the signage process (the
@@ -32,10 +33,11 @@ from kivy.uix.widget import Widget
 
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import Stage
-from kiosk.rules.blackjack.hands import is_blackjack, total
+from kiosk.rules.blackjack.hands import Total, is_blackjack, total
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
+from kiosk.ui.signage.link import LINK_WORDS, Link
 
 KV = Path(__file__).with_suffix(".kv")
 
@@ -125,15 +127,26 @@ class DealerView:
     words: str
 
 
+def total_words(t: Total, *, final: bool) -> str:
+    """The dealer's total in the big figures: "20"; a soft total still drawing as the pair
+    players know, "7/17" (the dealer's words, "soft 17 / 7", do not fit); "Bust"."""
+    if t.bust:
+        return "Bust"
+    if t.soft and t.best != 21 and not final:
+        return f"{t.hard}/{t.best}"
+    return str(t.best)
+
+
 def dealer_view(state: bj.BlackjackState | None) -> DealerView:
     if state is not None and _round_started(state):
-        t = str(state.dealer_total) if state.dealer else ""
+        final = state.phase is bj.Phase.PAYING  # the headline says the dealer's result
+        t = total_words(state.dealer_total, final=final) if state.dealer else ""
         return DealerView(f"Round {state.round}", tuple(c.code for c in state.dealer), t, "")
     last = state.last_settled if state is not None else None
     if last is None:
         return DealerView("Last round", (), "", "")
     cards = last.dealer_cards
-    t = str(total(cards)) if cards else ""
+    t = total_words(total(cards), final=True) if cards else ""
     return DealerView("Last round", tuple(c.code for c in cards), t, dealer_words(cards))
 
 
@@ -222,6 +235,8 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
     dealt = NumericProperty(0.0)
     cut_at = NumericProperty(1.0)
     odds = ObjectProperty(())
+    link = StringProperty(Link.LIVE.value)
+    link_text = StringProperty(LINK_WORDS[Link.LIVE])
     unit = NumericProperty(10.0)  # 1% of the screen's height: every size is in units
 
     def __init__(self, **kwargs: Any) -> None:
@@ -232,10 +247,13 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
     def _unit(self, *_args: Any) -> None:
         self.unit = max(4.0, self.height / 100)
 
-    def show(self, rules: BlackjackRules | None, state: bj.BlackjackState | None) -> None:
-        """Show the table's rules and state (None: nothing known yet)."""
+    def show(self, rules: BlackjackRules | None, state: bj.BlackjackState | None,
+             link: Link = Link.LIVE) -> None:
+        """Show the table's rules and state (None: nothing known yet) and how we are linked
+        to the table."""
         from kiosk.rules.money import format_money
 
+        self.link, self.link_text = link.value, LINK_WORDS[link]
         h = headline(state)
         self.headline, self.detail = h.text, h.detail
         self.banner_fill, self.banner_text, self.banner_border = TONE_COLOURS[h.tone]

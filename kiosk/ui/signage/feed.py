@@ -3,7 +3,13 @@
 DESIGN.md: the signage is its own process, fed from the same SQLite database (WAL). The feed
 checks `PRAGMA data_version` on every poll (one cheap call that changes only when another
 connection committed), reads just the rows after the last one it folded, and folds them with
-the same `pb.apply` the dealer app uses, so both screens agree by construction.
+the same `apply` the dealer app uses, so both screens agree by construction.
+
+The game is the journal's to say: a `table_opened` row starts a punto banco fold (`pb.apply`),
+a `bj_table_opened` row a blackjack or Touch 21 one (`bj.apply` from
+`bj.initial_state(rules, table_id)`). A table reconfigured for the other game opens again in
+the same journal, and the fold switches game there. Operations of the other game with no such
+row before them are not folded: `other_game` says so, for the screen to explain.
 
 The players' screen must never go blank or crash because the dealer app restarts: `poll()`
 never raises, keeps the last good state while the file is missing, locked or unreadable, and
@@ -24,10 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.rules import punto_banco as pb
+from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.errors import UnreadableInput
-from kiosk.rules.operations import operation_from_record
+from kiosk.rules.operations import Operation, operation_from_record
 from kiosk.store.canonical import loads_strict
 from kiosk.store.journal import Journal, JournalError
+from kiosk.ui.signage.link import Link
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +47,23 @@ BUSY_TIMEOUT_MS = 20
 locked file never freezes the screen."""
 
 
-class Link(StrEnum):
-    """How the signage is connected to the table's journal, for a discreet mark on screen."""
+class Game(StrEnum):
+    """The family of games a journal's table plays; Touch 21 is blackjack's (its rules say)."""
 
-    LIVE = "live"  # the journal is readable and folded up to its newest row
-    WAITING = "waiting"  # no journal, or no table opened in it, yet
-    RECONNECTING = "reconnecting"  # we had one; it is gone, locked or unreadable for now
+    PUNTO_BANCO = pb.GAME
+    BLACKJACK = "blackjack"
+
+
+TableState = pb.PuntoBancoState | bj.BlackjackState
+
+
+@dataclass(frozen=True, slots=True)
+class _Fold:
+    """The folded state, and the other game whose operations came with no table opened for
+    it (None: every operation belonged to the table's game)."""
+
+    state: TableState
+    other_game: Game | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +81,21 @@ Listener = Callable[["JournalFeed", FeedChange], None]
 
 
 def _empty_state() -> pb.PuntoBancoState:
-    # The journal's first row, table_opened, replaces these rules with the table's own.
+    # The journal's first row, table_opened (or bj_table_opened), replaces this.
     return pb.initial_state(pb.PuntoBancoRules(), "")
+
+
+def game_of(state: TableState) -> Game:
+    return Game.BLACKJACK if isinstance(state, bj.BlackjackState) else Game.PUNTO_BANCO
 
 
 class JournalFeed:
     """Follows the journal at `path`, written by the dealer app in another process.
 
-    `state` is None until the journal has opened a punto banco table; after that it is the
-    last good state, kept through any trouble reading the file. `seq` is the newest row
-    folded. Call `poll()` yourself, or `start()` to poll from Kivy's Clock.
+    `state` is None until the journal has opened a table; after that it is the last good
+    state (a `pb.PuntoBancoState` or a `bj.BlackjackState`, as `game` says), kept through any
+    trouble reading the file. `seq` is the newest row folded. Call `poll()` yourself, or
+    `start()` to poll from Kivy's Clock.
     """
 
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
@@ -81,7 +105,7 @@ class JournalFeed:
         self.problem = ""  # why the link is not live, for the log and a technician
         self.revision = 0  # goes up by one on every change of state
         self.listeners: list[Listener] = []
-        self._state = _empty_state()
+        self._folded = _Fold(_empty_state())
         self._seq = 0
         self._hash = ""  # hash of row `_seq` ("" before any row)
         self._probe: sqlite3.Connection | None = None
@@ -93,13 +117,27 @@ class JournalFeed:
     # --- What the screen reads ---------------------------------------------------------
 
     @property
-    def state(self) -> pb.PuntoBancoState | None:
+    def state(self) -> TableState | None:
         """The table's state, or None while no table has been opened in the journal."""
-        return self._state if self._state.table_id else None
+        state = self._folded.state
+        return state if state.table_id else None
+
+    @property
+    def game(self) -> Game | None:
+        """The game of the table opened in the journal, or None while there is none."""
+        state = self.state
+        return None if state is None else game_of(state)
+
+    @property
+    def other_game(self) -> Game | None:
+        """Operations of this game follow the table's opening for another game, with no
+        opening of their own (the table was reconfigured and its opening is missing): the
+        state shown is no longer the table's. None when all is well."""
+        return self._folded.other_game if self.state is not None else None
 
     @property
     def table_id(self) -> str:
-        return self._state.table_id
+        return self._folded.state.table_id
 
     @property
     def seq(self) -> int:
@@ -214,7 +252,7 @@ class JournalFeed:
         head = self._head()
         if head is None:
             if self._seq:  # an empty journal where ours was: a new table is being set up
-                self._commit(_empty_state(), 0, "")
+                self._commit(_Fold(_empty_state()), 0, "")
                 self._set_link(Link.WAITING, "the journal was replaced by an empty one")
                 return 0, True
             self._set_link(Link.WAITING, "the journal has no rows yet")
@@ -226,32 +264,30 @@ class JournalFeed:
             self._journal = Journal.open(self.path, head_table, read_only=True,
                                          busy_timeout_ms=self.busy_timeout_ms)
         # Another table, or fewer rows than we folded: a different journal, fold it afresh.
-        refold = bool(self._seq) and (head_table != self._state.table_id
-                                      or head_seq < self._seq)
+        refold = bool(self._seq) and (head_table != self.table_id or head_seq < self._seq)
         folded = self._fold_rows(from_scratch=refold)
         if folded is None:  # the row we folded last is not there as it was: refold too
             refold = True
             folded = self._fold_rows(from_scratch=True)
             assert folded is not None
-        state, seq, row_hash, applied = folded
+        fold, seq, row_hash, applied = folded
         if refold or seq != self._seq:
-            self._commit(state, seq, row_hash)
-        if self._state.table_id:
+            self._commit(fold, seq, row_hash)
+        if self.table_id:
             self._set_link(Link.LIVE)
         else:
             self._set_link(Link.WAITING, "no table has been opened in the journal yet")
         return applied, refold
 
-    def _fold_rows(self, *, from_scratch: bool
-                   ) -> tuple[pb.PuntoBancoState, int, str, int] | None:
+    def _fold_rows(self, *, from_scratch: bool) -> tuple[_Fold, int, str, int] | None:
         """The state, seq and hash after folding the new rows, and how many were applied;
         None if row `_seq` is no longer the row we folded (checked by its hash). Nothing is
         kept until the whole batch is read, so a failure half-way leaves the last good state.
         """
         if from_scratch:
-            state, seq, row_hash = _empty_state(), 0, ""
+            fold, seq, row_hash = _Fold(_empty_state()), 0, ""
         else:
-            state, seq, row_hash = self._state, self._seq, self._hash
+            fold, seq, row_hash = self._folded, self._seq, self._hash
         applied = 0
         # Start one row back, to check that the journal still holds the row we folded last.
         check = seq > 0
@@ -262,15 +298,15 @@ class JournalFeed:
                     return None
                 continue
             if payload is not None:
-                state = _fold(state, kind, payload, entry_seq)
+                fold = _fold(fold, kind, payload, entry_seq)
                 applied += 1
             seq, row_hash = entry_seq, entry_hash
         if check:  # row `_seq` is gone
             return None
-        return state, seq, row_hash, applied
+        return fold, seq, row_hash, applied
 
-    def _commit(self, state: pb.PuntoBancoState, seq: int, row_hash: str) -> None:
-        self._state, self._seq, self._hash = state, seq, row_hash
+    def _commit(self, fold: _Fold, seq: int, row_hash: str) -> None:
+        self._folded, self._seq, self._hash = fold, seq, row_hash
         self.revision += 1
 
     def _rows(self, after: int) -> Iterator[tuple[int, str, dict[str, Any] | None, str]]:
@@ -297,24 +333,58 @@ class JournalFeed:
                    str(row_hash))
 
     def _lost(self, why: str) -> None:
-        self._set_link(Link.RECONNECTING if self._state.table_id else Link.WAITING, why)
+        self._set_link(Link.RECONNECTING if self.table_id else Link.WAITING, why)
 
     def _set_link(self, link: Link, why: str = "") -> None:
         self.link, self.problem = link, why
 
 
-def _fold(state: pb.PuntoBancoState, kind: str, payload: dict[str, Any], seq: int
-          ) -> pb.PuntoBancoState:
+def _game_of_op(op: Operation) -> Game | None:
+    """The game an operation belongs to; None for other layers (device reports, notes)."""
+    if op.kind.startswith("bj_"):  # the blackjack engine's kinds all start so
+        return Game.BLACKJACK
+    if type(op).__module__ == pb.__name__:
+        return Game.PUNTO_BANCO
+    return None
+
+
+def _fold(fold: _Fold, kind: str, payload: dict[str, Any], seq: int) -> _Fold:
     """Apply one journal row. Rows of other layers (device reports, inspector records added
-    later) and rows the engine refuses are skipped: the signage shows, it never judges."""
+    later) and rows the engine refuses are skipped: the signage shows, it never judges.
+
+    A table opened for the other game starts that game's fold afresh; the same game's
+    opening again is a change of configuration, which its engine applies to the table in
+    play (the dealer app does the same)."""
     try:
         op = operation_from_record(kind, payload)
     except UnreadableInput:
-        return state  # a kind this build does not know, or not for the game
-    if isinstance(op, pb.TableOpened) and op.game != pb.GAME:
-        return state
+        return fold  # a kind this build does not know
+    state = fold.state
+    if isinstance(op, bj.TableOpened):
+        if not isinstance(state, bj.BlackjackState):
+            state = bj.initial_state(op.rules, op.table_id)
+        return _apply(_Fold(state), bj.apply, op, kind, seq)
+    if isinstance(op, pb.TableOpened):
+        if op.game != pb.GAME:
+            return fold
+        if not isinstance(state, pb.PuntoBancoState):
+            state = _empty_state()
+        return _apply(_Fold(state), pb.apply, op, kind, seq)
+    game, here = _game_of_op(op), game_of(state)
+    if game is not None and game is not here:
+        # Never fold one game's operations into the other's state. Before any table is
+        # opened they mean nothing yet; after, the screen says the game changed.
+        return fold if not state.table_id or fold.other_game else _Fold(state, game)
+    engine: Any = bj.apply if here is Game.BLACKJACK else pb.apply
+    return _apply(fold, engine, op, kind, seq)
+
+
+def _apply(fold: _Fold, engine: Any, op: Operation, kind: str, seq: int) -> _Fold:
     try:
-        return pb.apply(state, op)
+        return _Fold(engine(fold.state, op), fold.other_game)
     except Exception as exc:
-        log.warning("signage feed: row %d (%s) does not apply: %s", seq, kind, exc)
-        return state
+        # The burned card is never shown (blackjack rule 4.7, shuffle and cut): not even in
+        # the log, which a message about its row could quote.
+        why = "" if kind == bj.CardBurned.kind else f": {exc}"
+        log.warning("signage feed: row %d (%s) does not apply%s", seq, kind, why)
+        return fold

@@ -1,8 +1,10 @@
 """`SignageApp`: the Kivy App of the players' screen (import it from `kiosk.ui.signage.app`).
 
-It owns one `JournalFeed` polled from Kivy's Clock and one `SignageScreen`; every change the
-feed reports is shown at once, so a row the dealer app commits reaches the players within
-about 100 ms. Kept apart from `app.py` so the command line can be imported without Kivy.
+It owns one `JournalFeed` polled from Kivy's Clock and shows the view of the journal's game:
+`SignageScreen` for punto banco, `BlackjackSignage` for blackjack and Touch 21, swapped when
+the table opens for the other game. Every change the feed reports is shown at once, so a row
+the dealer app commits reaches the players within about 100 ms. Kept apart from `app.py` so
+the command line can be imported without Kivy.
 """
 
 from __future__ import annotations
@@ -17,14 +19,39 @@ from typing import Any, TextIO
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.blackjack import engine as bj
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.signage.app import WindowOptions
-from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
+from kiosk.ui.signage.blackjack_view import BlackjackSignage
+from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, Game, JournalFeed
 from kiosk.ui.signage.signage import SignageScreen
 
 log = logging.getLogger(__name__)
+
+GAME_WORDS = {Game.PUNTO_BANCO: "punto banco", Game.BLACKJACK: "blackjack"}
+GAME_CHANGED = ("Game changing", "Limits and odds follow when the table opens")
+"""What the players read while the journal holds one game's table and another game's
+operations (see `JournalFeed.other_game`)."""
+
+
+def shown_texts(widget: Any) -> list[str]:
+    """Every text and card code in `widget` and its children, hidden or not (for --trace,
+    and the check that the burned card never reaches the screen)."""
+    out = []
+    for w in widget.walk():
+        for name in ("text", "code"):
+            value = getattr(w, name, None)
+            if isinstance(value, str) and value:
+                out.append(value)
+    return out
+
+
+class SignageRoot(BoxLayout):  # type: ignore[misc]
+    """The window's root: holds the view of the journal's game, one at a time."""
 
 
 class SignageApp(App):  # type: ignore[misc]
@@ -50,25 +77,30 @@ class SignageApp(App):  # type: ignore[misc]
         self.screenshot_after = screenshot_after
         self.poll_interval = poll_interval
         self.feed = JournalFeed(self.journal_path)
-        self.screen: SignageScreen | None = None
+        self.holder: SignageRoot | None = None
+        self.screen: SignageScreen | BlackjackSignage | None = None  # the view shown now
+        # Each game's view, made on first use and kept for a switch back.
+        self.punto_banco_view: SignageScreen | None = None
+        self.blackjack_view: BlackjackSignage | None = None
         self.screenshot_saved: Path | None = None
+        self._other_game: Game | None = None
 
     def load_kv(self, filename: str | None = None) -> bool:
         # Kivy would also load signage.kv here (it is named after this App); the screen's
         # module loads it once already.
         return False
 
-    def build(self) -> SignageScreen:
+    def build(self) -> SignageRoot:
         if self.window_options is not None:
             self.window_options.apply(Window)
         flush_each_frame(Window)  # each frame drawn before the next, not queued (perf_present)
-        self.screen = SignageScreen(table_name=self.display_name)
+        self.holder = SignageRoot()
         self.feed.subscribe(self._on_feed)
         self.feed.start(self.poll_interval)
         self._show()
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
-        return self.screen
+        return self.holder
 
     def on_stop(self) -> None:
         self.feed.close()
@@ -81,19 +113,59 @@ class SignageApp(App):  # type: ignore[misc]
             state = feed.state
             line = {"seq": feed.seq, "t": time.monotonic(),
                     "phase": state.phase.value if state is not None else None,
-                    "coup": state.coup if state is not None else None,
+                    "coup": state.coup if isinstance(state, pb.PuntoBancoState) else None,
+                    "round": state.round if isinstance(state, bj.BlackjackState) else None,
+                    "game": feed.game.value if feed.game is not None else None,
+                    "other_game": feed.other_game.value if feed.other_game else None,
                     "table_id": feed.table_id, "applied": change.applied,
-                    "refolded": change.refolded, "link": feed.link.value}
+                    "refolded": change.refolded, "link": feed.link.value,
+                    "view": type(self.screen).__name__,
+                    "shown": shown_texts(self.screen) if self.screen is not None else []}
             self.trace.write(json.dumps(line) + "\n")
             self.trace.flush()
 
+    def _punto_banco_view(self) -> SignageScreen:
+        if self.punto_banco_view is None:
+            self.punto_banco_view = SignageScreen()
+        return self.punto_banco_view
+
+    def _blackjack_view(self) -> BlackjackSignage:
+        if self.blackjack_view is None:
+            self.blackjack_view = BlackjackSignage()
+        return self.blackjack_view
+
     def _show(self) -> None:
-        if self.screen is None:
+        """Show the feed's state in the view of its game, swapping views if the game
+        changed."""
+        if self.holder is None:
             return
-        if not self.display_name:
-            self.screen.table_name = (f"Table {self.feed.table_id}" if self.feed.table_id
-                                      else "")
-        self.screen.show(self.feed.state, self.feed.link)
+        feed = self.feed
+        state, link = feed.state, feed.link
+        other = feed.other_game
+        if other is not self._other_game:
+            self._other_game = other
+            if other is not None:  # for the technician: the dealer app's config changed
+                log.warning("signage: %s operations follow the opening of a %s table with no "
+                            "opening of their own; showing %r", GAME_WORDS[other],
+                            GAME_WORDS[feed.game or Game.PUNTO_BANCO], GAME_CHANGED[0])
+        view: SignageScreen | BlackjackSignage
+        if isinstance(state, bj.BlackjackState) and other is None:
+            bj_view = self._blackjack_view()
+            bj_view.show(state.rules, state, link)
+            view = bj_view
+        else:
+            pb_view = self._punto_banco_view()
+            if other is not None or isinstance(state, bj.BlackjackState):
+                pb_view.notice(*GAME_CHANGED, link=link)
+            else:
+                pb_view.show(state, link)
+            view = pb_view
+        view.table_name = self.display_name or (f"Table {feed.table_id}" if feed.table_id
+                                                else "")
+        if view is not self.screen:
+            self.holder.clear_widgets()
+            self.holder.add_widget(view)
+            self.screen = view
 
     # --- --screenshot ------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ from kiosk.rules.money import format_money
 from kiosk.rules.outcomes import CoupResult, Winner
 from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
-from kiosk.ui.signage.feed import Link
+from kiosk.ui.signage.link import LINK_WORDS, Link
 from kiosk.ui.signage.roads_view import RoadsView
 from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class signage.kv uses)
 
@@ -70,8 +70,6 @@ TONE_COLOURS: dict[Tone, tuple[theme.RGBA, theme.RGBA, theme.RGBA]] = {
 HAND_COLOURS = {pb.Hand.PLAYER: theme.PLAYER, pb.Hand.BANKER: theme.BANKER}
 KIND_COLOURS = {pb.BetKind.BANKER: theme.BANKER, pb.BetKind.PLAYER: theme.PLAYER,
                 pb.BetKind.TIE: theme.TIE}
-LINK_WORDS = {Link.LIVE: "", Link.WAITING: "Waiting for the table",
-              Link.RECONNECTING: "Reconnecting…"}
 
 
 # --- The words, from the state -------------------------------------------------------------
@@ -320,6 +318,7 @@ class SignageScreen(BoxLayout):  # type: ignore[misc]
     tally_tie = NumericProperty(0)
     limits = ObjectProperty(())
     state = ObjectProperty(None, allownone=True)
+    notice_shown = BooleanProperty(False)  # the banner holds a notice, not the game's call
     unit = NumericProperty(10.0)  # 1% of the screen's height: every size is in units
     felt = ObjectProperty(None, allownone=True)
 
@@ -334,6 +333,8 @@ class SignageScreen(BoxLayout):  # type: ignore[misc]
 
     def show(self, state: pb.PuntoBancoState | None, link: Link = Link.LIVE) -> None:
         """Show `state` (None: no table opened yet) and how we are linked to the table."""
+        self.game_name = GAME_NAME
+        self.notice_shown = False
         self.state = state
         self.link, self.link_text = link.value, LINK_WORDS[link]
         h = headline(state)
@@ -360,6 +361,17 @@ class SignageScreen(BoxLayout):  # type: ignore[misc]
             self.tally_player = counts[Winner.PLAYER.value]
             self.tally_tie = counts[Winner.TIE.value]
             self.roads.results = state.results
+
+    def notice(self, text: str, detail: str, link: Link = Link.LIVE) -> None:
+        """Words instead of a table (e.g. its game changed and nothing here can show it):
+        no limits, cards or roads, which could be another game's or out of date."""
+        self.show(None, link)
+        self.game_name = ""
+        self.notice_shown = True
+        self.headline, self.detail, self.tone = text, detail, Tone.WAIT
+        # Ivory words in a gold frame: a message for the players, not a table waiting.
+        self.banner_fill, self.banner_text, self.banner_border = (
+            theme.FELT_DARK, theme.IVORY, theme.GOLD)
 
     def on_limits(self, _inst: Any, rows: tuple[LimitRow, ...]) -> None:
         box = self.ids.plaques
