@@ -91,13 +91,22 @@ class TableSession(Generic[S]):
         self.inspector_called = False
         self.state: S = game.initial_state(rules, table_id)
         replayed = 0
+        opened_as = ""  # the kind of the journal's last table opening
         for entry in journal.entries():
             op = operation_from_record(entry.kind, entry.payload)
             self.state = game.apply(self.state, op)
             self._track(op)
             replayed += 1
+            if entry.kind.endswith("table_opened"):
+                opened_as = entry.kind
         self.replayed = replayed
         if replayed == 0:
+            self.perform(lambda _s: game.open_table(rules, table_id))
+        elif opened_as != game.open_table(rules, table_id).kind:
+            # The table was reconfigured to another game: this game's opening goes on record,
+            # so replay, sync and the signage know which game the rows that follow belong to.
+            self.alert(Severity.INFO, f"The table now runs {getattr(game, 'name', 'a new game')}",
+                       "Shuffle and load the cards for it")
             self.perform(lambda _s: game.open_table(rules, table_id))
         elif self._rules_of(self.state) != rules:
             self.alert(Severity.INFO, "The table configuration changed since the last start",

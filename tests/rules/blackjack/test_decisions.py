@@ -105,3 +105,19 @@ def test_rule_7_2_item_2_the_players_say_who_calls_the_box() -> None:
     t.do(bj.check_blackjacks)
     h = t.state.current
     assert h is not None and h.caller is not None and h.caller.player == "B"
+
+
+def test_a_table_reconfigured_from_punto_banco_to_blackjack_records_the_new_opening(
+        tmp_path: Path) -> None:
+    from kiosk.rules import punto_banco as pb
+
+    journal = Journal.open(tmp_path / "t.db", "T-1")
+    TableSession(pb.PuntoBanco(), journal, pb.PuntoBancoRules(), "T-1")
+    session = TableSession(bj.Blackjack(), journal, BlackjackRules(), "T-1")
+    kinds = [e.kind for e in journal.entries()]
+    assert kinds == ["table_opened", "bj_table_opened"]
+    assert "now runs blackjack" in session.alerts[-1].message
+    again = TableSession(bj.Blackjack(), journal, BlackjackRules(), "T-1")
+    assert [e.kind for e in journal.entries()] == kinds  # nothing more on a plain restart
+    assert again.state == session.state
+    journal.close()
