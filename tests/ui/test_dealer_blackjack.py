@@ -543,3 +543,20 @@ def test_a_blackjack_against_a_six_is_paid_at_once(ui: UI, session: Session,
         [("A", 15000), ("B", 7500)]
     detail = strip_texts(dealer, 1)[0][1]
     assert "A blackjack [color=#7ee08a]pay R150" in detail and "B blackjack" in detail
+
+
+def test_the_dealer_names_the_bet_nearest_the_dealer_as_the_caller(
+        ui: UI, session: Session, dealer: Any) -> None:
+    """Rule 4.2 item 2: with several bets on a box, the bet nearest the dealer calls it."""
+    shuffle_cut_burn(ui, session, dealer, cutter=3)
+    bet(ui, dealer, 3, 5000)
+    assert dealer.ids.caller.disabled  # A is the only bet, and already calls the box
+    ui.tap(dealer.ids.behind)
+    ui.tap(chip(dealer, 10000))
+    assert dealer.player == "B" and not dealer.ids.caller.disabled
+    ui.tap(dealer.ids.caller)
+    assert [s.player for s in session.state.stakes_on(3)] == ["B", "A"]
+    assert kinds(session)[-1] == "bj_caller_set"
+    assert dealer.ids.caller.disabled  # B calls now
+    ui.pump()
+    assert "B R100" in dealer.tile(3).detail

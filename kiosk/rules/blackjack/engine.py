@@ -798,6 +798,13 @@ def verify_set_caller(state: BlackjackState, box: int, player: str) -> None:
         raise NotAllowed(f"Player {player} has no bet on box {box}")
 
 
+def can_set_caller(state: BlackjackState, box: int, player: str) -> bool:
+    """Whether `player` could be made the caller of `box` now and is not already."""
+    stakes = state.stakes_on(box)
+    return (_can(verify_set_caller, state, box, player) and bool(stakes)
+            and stakes[0].player != player)
+
+
 def set_caller(state: BlackjackState, box: int, player: str) -> CallerSet:
     """Rule 4.2 item 2: the bet nearest the dealer calls the box."""
     verify_set_caller(state, box, player)

@@ -333,7 +333,8 @@ class BlackjackDealer(BoxLayout):
     can_supervisor_cut = BooleanProperty(False)
     # decisions (rule 4.2 item 4)
     draw_hint = StringProperty("")
-    has_draw = BooleanProperty(False)  # a simulated shoe: the Draw button pulls a card
+    has_draw = BooleanProperty(False)
+    can_call = BooleanProperty(False)  # the selected player could be made the box's caller  # a simulated shoe: the Draw button pulls a card
     can_draw = BooleanProperty(False)
     can_stand = BooleanProperty(False)
     can_double = BooleanProperty(False)
@@ -478,6 +479,12 @@ class BlackjackDealer(BoxLayout):
         i = options.index(self.player) if self.player in options else -1
         self.player = options[(i + 1) % len(options)]
         self.refresh()
+
+    def make_caller(self) -> None:
+        """Rule 4.2 item 2: the dealer saw this player's bet is the one nearest the dealer,
+        so it calls the box."""
+        box, player = self.selected_box, self.player
+        self.act(lambda s: bj.set_caller(s, box, player))
 
     def add_chip(self, amount: int) -> None:
         box, player = self.selected_box, self.player
@@ -825,6 +832,7 @@ class BlackjackDealer(BoxLayout):
             self._player_options()) < 2
         top = self._undo_top()
         self.can_undo = top is not None and bj.can_remove_bet(state, top[1], top[3], top[2])
+        self.can_call = bj.can_set_caller(state, self.selected_box, self.player)
         if state.phase is bj.Phase.BETTING and state.stakes and state.pending is None \
                 and not self.step_detail:
             ok, why = _allowed(bj.verify_close_betting, state)
