@@ -333,8 +333,8 @@ class BlackjackDealer(BoxLayout):
     can_supervisor_cut = BooleanProperty(False)
     # decisions (rule 4.2 item 4)
     draw_hint = StringProperty("")
-    has_draw = BooleanProperty(False)
-    can_call = BooleanProperty(False)  # the selected player could be made the box's caller  # a simulated shoe: the Draw button pulls a card
+    has_draw = BooleanProperty(False)  # a simulated shoe: the Draw button pulls a card
+    can_call = BooleanProperty(False)  # the selected player could be made the box's caller
     can_draw = BooleanProperty(False)
     can_stand = BooleanProperty(False)
     can_double = BooleanProperty(False)
