@@ -1101,24 +1101,38 @@ def close_insurance(state: BlackjackState) -> InsuranceClosed:
 
 
 Refusal = NotAllowed | None
+# What a `can_` query gets instead of a sentence: nobody reads it, so none is built.
+_QUIET = NotAllowed("not allowed now")
 
 
-def _decision_refusal(state: BlackjackState) -> Refusal:
+def _decision_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
     """Why the hand in turn cannot decide now (None: it can). The `_refusal` helpers build
     the dealer's sentence without raising, so `can_` queries cost no exception."""
     if state.pending is not None:
+        if not explain:
+            return _QUIET
         return NotAllowed(f"First resolve the {state.pending.reason} card")
     h = state.current
     if state.phase is not Phase.PLAYING or h is None:
+        if not explain:
+            return _QUIET
         return NotAllowed("No box is playing now", clause="4.2 item 4")
     if len(h.points) < 2:
+        if not explain:
+            return _QUIET
         return NotAllowed(f"{h.label.capitalize()} takes its second card first",
                           clause="4.2 item 4e")
     if _needs_pay(state, h):
+        if not explain:
+            return _QUIET
         return NotAllowed(f"Pay the blackjack on {h.label} first", clause="4.2 item 5")
     if h.finished:
+        if not explain:
+            return _QUIET
         return NotAllowed(f"{h.label.capitalize()} is already finished")
     if h.doubled:
+        if not explain:
+            return _QUIET
         return NotAllowed(f"{h.label.capitalize()} has doubled: deal its one card",
                           clause=_clause(state.rules, "d"))
     return None
@@ -1147,7 +1161,7 @@ def verify_stand(state: BlackjackState) -> None:
 
 
 def can_stand(state: BlackjackState) -> bool:
-    return _decision_refusal(state) is None
+    return _decision_refusal(state, explain=False) is None
 
 
 def stand(state: BlackjackState) -> Stood:
@@ -1157,15 +1171,20 @@ def stand(state: BlackjackState) -> Stood:
     return Stood(state.round, h.box, h.number)
 
 
-def _double_refusal(state: BlackjackState, players: Iterable[str] = ()) -> Refusal:
-    refusal = _decision_refusal(state)
+def _double_refusal(state: BlackjackState, players: Iterable[str] = (),
+                    explain: bool = True) -> Refusal:
+    refusal = _decision_refusal(state, explain)
     if refusal is not None:
         return refusal
     h = _turn(state)
     rules = state.rules
     if len(h.points) != 2:
+        if not explain:
+            return _QUIET
         return NotAllowed("Doubling is only on the first two cards", clause=_clause(rules, "d"))
     if h.split and (not rules.double_after_split or h.split_aces):
+        if not explain:
+            return _QUIET
         return NotAllowed("This house does not allow a double after a split",
                           clause=_clause(rules, "d"))
     return _players_refusal(h, players)
@@ -1183,7 +1202,7 @@ def verify_double(state: BlackjackState, players: Iterable[str] = ()) -> None:
 
 
 def can_double(state: BlackjackState) -> bool:
-    return _double_refusal(state) is None
+    return _double_refusal(state, explain=False) is None
 
 
 def double(state: BlackjackState, behind: Iterable[str] = ()) -> Doubled:
@@ -1206,19 +1225,26 @@ def _pair(rules: BlackjackRules, h: PlayerHand) -> bool:
     return h.points[0] == h.points[1]
 
 
-def _split_refusal(state: BlackjackState, follow: Iterable[str] = ()) -> Refusal:
-    refusal = _decision_refusal(state)
+def _split_refusal(state: BlackjackState, follow: Iterable[str] = (),
+                   explain: bool = True) -> Refusal:
+    refusal = _decision_refusal(state, explain)
     if refusal is not None:
         return refusal
     h = _turn(state)
     rules = state.rules
     if not _pair(rules, h):
         what = "the same rank" if rules.split_match is SplitMatch.RANK else "equal face value"
+        if not explain:
+            return _QUIET
         return NotAllowed(f"Only a pair of cards of {what} may be split",
                           clause=_clause(rules, "e"))
     if h.split_aces and not rules.resplit_aces:
+        if not explain:
+            return _QUIET
         return NotAllowed("Aces may only be split once", clause=_clause(rules, "e"))
     if sum(1 for x in state.hands if x.box == h.box) >= rules.max_hands:
+        if not explain:
+            return _QUIET
         return NotAllowed(f"Box {h.box} already has {rules.max_hands} hands, the house's most")
     return _players_refusal(h, follow)
 
@@ -1228,7 +1254,7 @@ def verify_split(state: BlackjackState, follow: Mapping[str, Follow] | None = No
 
 
 def can_split(state: BlackjackState) -> bool:
-    return _split_refusal(state) is None
+    return _split_refusal(state, explain=False) is None
 
 
 def split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> Split:
@@ -1247,19 +1273,28 @@ def split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> 
     return Split(state.round, h.box, h.number, tuple(choices))
 
 
-def _surrender_refusal(state: BlackjackState, players: Iterable[str] = ()) -> Refusal:
+def _surrender_refusal(state: BlackjackState, players: Iterable[str] = (),
+                       explain: bool = True) -> Refusal:
     rules = state.rules
     if rules.variant is Variant.TOUCH_21:
+        if not explain:
+            return _QUIET
         return NotAllowed("Surrender is not permitted in Touch 21", clause="7.2 item 8")
     if not rules.surrender:
+        if not explain:
+            return _QUIET
         return NotAllowed("This house does not allow surrender", clause="4.2 item 4a")
-    refusal = _decision_refusal(state)
+    refusal = _decision_refusal(state, explain)
     if refusal is not None:
         return refusal
     h = _turn(state)
     if state.dealer_points and state.dealer_points[0] == 1:
+        if not explain:
+            return _QUIET
         return NotAllowed("No surrender against a dealer ace", clause="4.2 item 4a")
     if h.split or len(h.points) != 2 or h.doubled:
+        if not explain:
+            return _QUIET
         return NotAllowed("Surrender is only on the first two cards", clause="4.2 item 4a")
     return _players_refusal(h, players)
 
@@ -1269,7 +1304,7 @@ def verify_surrender(state: BlackjackState, players: Iterable[str] = ()) -> None
 
 
 def can_surrender(state: BlackjackState) -> bool:
-    return _surrender_refusal(state) is None
+    return _surrender_refusal(state, explain=False) is None
 
 
 def surrender(state: BlackjackState, behind: Iterable[str] = ()) -> Surrendered:
@@ -1287,11 +1322,15 @@ def surrender(state: BlackjackState, behind: Iterable[str] = ()) -> Surrendered:
     return Surrendered(state.round, h.box, h.number, players, settlements)
 
 
-def _pay_refusal(state: BlackjackState) -> Refusal:
+def _pay_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
     if state.pending is not None:
+        if not explain:
+            return _QUIET
         return NotAllowed(f"First resolve the {state.pending.reason} card")
     h = state.current
     if state.phase is not Phase.PLAYING or h is None or not _needs_pay(state, h):
+        if not explain:
+            return _QUIET
         return NotAllowed("No blackjack is waiting to be paid", clause="4.2 item 5")
     return None
 
@@ -1301,7 +1340,7 @@ def verify_pay_blackjack(state: BlackjackState) -> None:
 
 
 def can_pay_blackjack(state: BlackjackState) -> bool:
-    return _pay_refusal(state) is None
+    return _pay_refusal(state, explain=False) is None
 
 
 def pay_blackjack(state: BlackjackState) -> BlackjackPaid:
@@ -1755,7 +1794,7 @@ def _up_words(points: int) -> str:
 
 def decisions(state: BlackjackState) -> tuple[str, ...]:
     """The decisions the rules allow the hand in turn now (the dealer screen's buttons)."""
-    if _decision_refusal(state) is not None:
+    if _decision_refusal(state, explain=False) is not None:
         return ()
     out = ["draw", "stand"]
     if can_double(state):
