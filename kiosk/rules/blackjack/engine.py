@@ -1603,7 +1603,9 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
         return _deal(state, op)
     if isinstance(op, Stood):
         i = state.index_of(op.box, op.hand)
-        h = _hand_replace(state.hands[i], stood=True)
+        h = state.hands[i]
+        h = PlayerHand(h.box, h.number, h.bets, h.cards, h.points, h.split, h.split_aces,
+                       h.doubled, True)  # stood (rule 4.2 item 4b)
         return _after_hand_change(state, (*state.hands[:i], h, *state.hands[i + 1:]), i)
     if isinstance(op, BetPlaced):
         return rep(state, stakes=_adjust(state.stakes, op.box, op.player, op.amount))
