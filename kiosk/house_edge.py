@@ -139,8 +139,7 @@ class Simulator:
             # The cutting card is the first card of the round: shuffle now (rule 4.1.2).
             self.cut_out = True
             self._do(bj.cut_card_out(self.state))
-            self._new_shoe()
-            self._do(bj.close_betting(self.state))
+            self._new_shoe()  # the bets stay closed; the round is dealt from the new shoe
         decide = self.strategy.decide
         while True:
             s = self.state

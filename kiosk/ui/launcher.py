@@ -356,9 +356,9 @@ async def _headless_blackjack(app: Any, session: Any, cfg: TableConfig, opts: Ki
                     await tap(screen.ids.alert_ok)
                 if s.phase is bj.Phase.PAYING or s.pending is not None:
                     break
-                if s.phase is bj.Phase.BETTING:
-                    if s.prep.stage is not Stage.READY:
-                        await prepare_shoe(screen)  # the cutting card came first (4.1.2)
+                if s.prep.stage is not Stage.READY and not s.round_cards:
+                    await prepare_shoe(screen)  # the cutting card came first (rule 4.1.2)
+                elif s.phase is bj.Phase.BETTING:
                     await tap(screen.ids.primary)  # no more bets
                     if session.state.phase is bj.Phase.BETTING:
                         await asyncio.sleep(0.2)

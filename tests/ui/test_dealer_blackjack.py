@@ -560,3 +560,31 @@ def test_the_dealer_names_the_bet_nearest_the_dealer_as_the_caller(
     assert dealer.ids.caller.disabled  # B calls now
     ui.pump()
     assert "B R100" in dealer.tile(3).detail
+
+
+def test_once_the_dealers_hand_has_begun_only_an_inspector_voids_the_round(
+        ui: UI, session: Session, dealer: Any) -> None:
+    """Rule 2.7: a void after the result is known hands back bets that won, so the screen
+    asks for the inspector's badge and the journal names them."""
+    from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
+
+    shuffle_cut_burn(ui, session, dealer, cutter=1)
+    bet(ui, dealer, 1, 5000)
+    ui.tap(dealer.ids.primary)
+    for code in ("TS", "6D", "9C"):
+        shoe(session, code)
+    ui.pump(frames=2)
+    ui.tap(dealer.ids.stand)
+    shoe(session, "TD")
+    shoe(session, "9H")  # the dealer busts: box 1 has won
+    ui.pump(frames=2)
+    assert session.state.phase is bj.Phase.PAYING
+    ui.tap(dealer.ids.void)
+    ui.tap(button(modal(ui, ReasonPicker).ids.reasons, "Card exposed or dropped"))
+    assert session.state.phase is bj.Phase.PAYING  # not yet: the inspector decides
+    pad = modal(ui, BadgePad)
+    for key in "77":
+        ui.tap(button(pad.ids.pad, key))
+    ui.tap(button(pad.ids.pad, "OK"))
+    last = entries(session)[-1]
+    assert last.kind == "bj_round_voided" and last.payload["inspector"] == "inspector 77"

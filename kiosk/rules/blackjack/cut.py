@@ -93,7 +93,7 @@ class ShoePrep:
         """Rule 4.3: no player accepted the cut (or nobody is seated to be offered it)."""
         if self.stage is not Stage.CUT:
             return False
-        return bool(self.refused) and self.offered_to() is None
+        return bool(self.refused) and bool(self.seated) and self.offered_to() is None
 
     def _clockwise_from(self, start: int) -> list[int]:
         seats = sorted(set(self.seated) | set(self.refused) | {start})
@@ -144,17 +144,20 @@ def verify_shuffle(prep: ShoePrep, method: str, shuffler: bool, round_started: b
 
 def after_shuffle(prep: ShoePrep, method: str, shuffler: bool, new_cards: bool,
                   seated: tuple[int, ...]) -> ShoePrep:
-    if prep.stage in (Stage.CUT, Stage.BURN, Stage.READY):
+    if prep.stage is Stage.READY:
         # A shuffle rule 4.1 did not call for: new cards (rule 4.2.5) or the house's own
         # decision (Mpumalanga rule 4.4); rule 4.2.5's farthest-right player cuts either way.
         prep = replace(prep, reason=ShuffleReason.NEW_CARDS if new_cards else ShuffleReason.HOUSE)
     elif new_cards and prep.reason is not ShuffleReason.START:
         prep = replace(prep, reason=ShuffleReason.NEW_CARDS)
+    # Shuffled again before the cut: the same player is owed the cut, and those who refused
+    # it have refused (rules 4.2, 4.3).
+    refused = prep.refused if prep.stage is Stage.CUT else ()
     # Rule 4.6.1: new decks by hand first; rules 4.6.2-4.6.3: the device shuffles, no cut;
     # rule 4.6.4: the device takes the place of the shoe (its cards count as the shoe's).
     device_stage = Stage.HAND_SHUFFLE if method == "hand" else Stage.BURN
     stage = device_stage if shuffler else Stage.CUT
-    return replace(prep, stage=stage, refused=(), cut_at=0, cutting_card_from_back=0,
+    return replace(prep, stage=stage, refused=refused, cut_at=0, cutting_card_from_back=0,
                    method=method, seated=seated or prep.seated)
 
 
@@ -185,7 +188,7 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
     if cutter is None:
         if not supervisor.strip():
             raise NotAllowed("Say which box cut, or the supervisor's name", clause=sc("4.2"))
-        nobody_seated = not prep.seated and not prep.refused
+        nobody_seated = not prep.seated  # the dealer says nobody else will cut
         if not (prep.supervisor_must_cut() or nobody_seated):
             who = f"box {offered}" if offered is not None else "the players"
             raise NotAllowed(f"The cut is offered to {who} first; a supervisor cuts only "
@@ -194,6 +197,8 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
         if prep.supervisor_must_cut():
             raise NotAllowed("Every player refused the cut: a game supervisor cuts",
                              clause=sc("4.3"))
+        if cutter in prep.refused:
+            raise NotAllowed(f"Box {cutter} refused the cut", clause=sc("4.3"))
         if offered is not None and cutter != offered:
             first, clause = prep.first_offer()
             raise NotAllowed(f"Box {offered} cuts, not box {cutter}",

@@ -418,6 +418,7 @@ class RoundVoided(Operation):
     round: int
     reason: str
     by: str = ""
+    inspector: str = ""  # rule 2.7: who allowed a void once the result was known
 
 
 _FRESH_PREP = ShoePrep()  # rule 4.1.1 (shuffle and cut): shuffle before play starts
@@ -581,6 +582,8 @@ def _next_turn(state: BlackjackState, hands: tuple[PlayerHand, ...], start: int)
 def card_target(state: BlackjackState) -> tuple[int, int] | None:
     """Where the next card from the shoe goes: (box, hand) or (DEALER, 1); None if no hand
     may take one now (the reason is `_no_target_reason`)."""
+    if state.prep.stage is not Stage.READY:
+        return None  # the shuffle and cut come first (rule 4.1.2)
     if state.phase is Phase.DEALING:
         i = _initial_target(state)
         if i == -1:
@@ -680,7 +683,9 @@ def _can(verify: Any, *args: Any, **kwargs: Any) -> bool:
 
 
 def _round_started(state: BlackjackState) -> bool:
-    return state.round_cards > 0
+    """A card of this round has left the shoe: dealt, or waiting for the dealer (unread or
+    queried)."""
+    return state.round_cards > 0 or state.pending is not None
 
 
 def verify_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
@@ -918,6 +923,9 @@ def verify_shoe_card(state: BlackjackState, card: Card) -> None:
     and no card waiting for the dealer (a card the rules refuse is queried, not raised)."""
     if burn_due(state):
         return
+    if state.prep.stage is not Stage.READY:
+        raise NotAllowed("The cards are being shuffled and cut: "
+                         + cut.step_words(state.prep, state.rules.shuffler), clause=sc("4.1"))
     if state.phase is Phase.BETTING:
         raise NotAllowed("No card is dealt before no more bets", clause="4.2 item 3")
     if state.pending is not None:
@@ -934,8 +942,8 @@ def verify_shoe_card(state: BlackjackState, card: Card) -> None:
 
 def holds_cards(state: BlackjackState) -> bool:
     """Whether a card from the shoe must wait (the session holds it) rather than count."""
-    if burn_due(state):
-        return False
+    if burn_due(state) or state.prep.stage is not Stage.READY:
+        return False  # the burn counts at once; a card during the shuffle is refused
     try:
         verify_shoe_card(state, _ANY_CARD)
     except NotAllowed:
@@ -1429,20 +1437,33 @@ def confirm_payouts(state: BlackjackState) -> RoundSettled:
         settlements=settlement(state), paid_earlier=state.paid)
 
 
-def verify_void(state: BlackjackState, reason: str) -> None:
+def verify_void(state: BlackjackState, reason: str, inspector: str = "") -> None:
     if state.phase is Phase.BETTING and not state.stakes:
         raise NotAllowed("There is no round in play to void")
     if not reason.strip():
         raise NotAllowed("Say why the round is void")
+    if void_needs_inspector(state) and not inspector.strip():
+        raise NotAllowed("The dealer's hand has begun and winning bets are paid: only an "
+                         "inspector can void this round", clause="2.7")
+
+
+def void_needs_inspector(state: BlackjackState) -> bool:
+    """Rule 2.7: once the dealer's hand has started the result is known, so a void (which
+    hands back bets that won) is an inspector's decision."""
+    return state.phase in (Phase.DEALER, Phase.PAYING)
 
 
 def can_void_round(state: BlackjackState) -> bool:
-    return _can(verify_void, state, "reason to be given")
+    """Whether a round is in play that could be voided (the reason, and an inspector when
+    `void_needs_inspector`, are given after)."""
+    return _can(verify_void, state, "reason to be given", "inspector to be named")
 
 
-def void_round(state: BlackjackState, reason: str, by: str = "") -> RoundVoided:
-    verify_void(state, reason)
-    return RoundVoided(round=state.round, reason=reason.strip(), by=by)
+def void_round(state: BlackjackState, reason: str, by: str = "", inspector: str = ""
+               ) -> RoundVoided:
+    verify_void(state, reason, inspector)
+    return RoundVoided(round=state.round, reason=reason.strip(), by=by,
+                       inspector=inspector.strip())
 
 
 def _m(state: BlackjackState, cents: int) -> str:
@@ -1510,8 +1531,13 @@ def _next_round(state: BlackjackState, **changes: Any) -> BlackjackState:
     if state.shuffle_after_round:
         # Rules 4.2 item 6 and 7.2 item 10: the shuffle comes at the end of the round in which
         # the cutting card appeared, and the player it was dealt to cuts.
-        place = state.cut_card_place if state.cut_card_place is not None else state.last_target
-        prep = cut.needs_shuffle(ShuffleReason.CUT_CARD_ROUND, seated, place)  # rule 4.1.3
+        if state.cut_card_waiting:
+            # No card came after the cutting card: it was exposed as the next round's first
+            # card would be, so the player farthest right cuts (rule 4.2.4).
+            prep = cut.needs_shuffle(ShuffleReason.CUT_CARD_FIRST, seated)
+        else:
+            prep = cut.needs_shuffle(ShuffleReason.CUT_CARD_ROUND, seated,
+                                     state.cut_card_place)  # rule 4.1.3
         shoe = None
     elif prep.stage is Stage.READY:
         prep = ShoePrep(stage=Stage.READY, reason=prep.reason, seated=seated,
@@ -1686,12 +1712,15 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
     if isinstance(op, CardsCut):
         return rep(state, prep=cut.after_cut(state.prep, op.cut_at, op.cutting_card_from_back))
     if isinstance(op, CutCardOut):
+        if state.prep.stage is not Stage.READY:
+            return state  # the cards are being shuffled and cut: nothing to act on
         if not _round_started(state):
             # Rule 4.1.2 (shuffle and cut): the cutting card came out as the first card of
-            # a new round: shuffle now; the bets stay.
+            # a new round: shuffle now. The bets stay, and stay closed if they were (rules
+            # 4.2 item 3, 4.6); the round is dealt from the new shoe after the cut and burn.
             seated = state.boxes_in_play or state.prep.seated
             return rep(state, prep=cut.needs_shuffle(ShuffleReason.CUT_CARD_FIRST, seated),
-                       shoe=None, phase=Phase.BETTING, hands=())
+                       shoe=None)
         return rep(state, shuffle_after_round=True, cut_card_waiting=True)  # rule 4.1.3
     if isinstance(op, RoundVoided):
         return _next_round(state)

@@ -74,6 +74,11 @@ class BlackjackRules:
             raise ValueError("the limits must satisfy 0 < minimum <= maximum (rule 2.2)")
         if self.variant is Variant.TOUCH_21 and self.surrender:
             raise ValueError("surrender is not permitted in Touch 21 (rule 7.2 item 8)")
+        if self.variant is Variant.TOUCH_21 and not self.dealer_hits_soft_17:
+            raise ValueError("in Touch 21 the dealer draws on soft 17 (rule 7.2)")
+        if self.resplit_aces:
+            raise ValueError("aces may only be split once (rule 4.2 item 4e); resplitting "
+                             "aces is not offered")
         if not 2 <= self.max_hands <= 8:
             raise ValueError(f"a box may split into 2 to 8 hands, not {self.max_hands}")
         if self.minimum % self.chips.smallest_chip or self.maximum % self.chips.smallest_chip:

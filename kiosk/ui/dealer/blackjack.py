@@ -670,9 +670,16 @@ class BlackjackDealer(BoxLayout):
 
     def open_void(self) -> None:
         ReasonPicker(title="Void this round: every bet not yet settled goes back",
-                     reasons=VOID_REASONS,
-                     on_done=lambda reason: self.act(
-                         lambda s: bj.void_round(s, reason, "dealer"))).open()
+                     reasons=VOID_REASONS, on_done=self._void).open()
+
+    def _void(self, reason: str) -> None:
+        if not bj.void_needs_inspector(self.session.state):
+            self.act(lambda s: bj.void_round(s, reason, "dealer"))
+            return
+        # Rule 2.7: the dealer's hand has begun, so the result is known: an inspector decides.
+        BadgePad(title="Inspector voids the round: badge number",
+                 on_done=lambda badge: self.act(lambda s: bj.void_round(
+                     s, reason, "dealer", f"inspector {badge}"))).open()
 
     def call_inspector(self, source: str = "screen") -> None:
         try:
@@ -729,8 +736,11 @@ class BlackjackDealer(BoxLayout):
         self._show_boxes(state)
         # Which rows of controls the state needs.
         rows: list[str] = []
+        # Before the bets, or with the bets closed when the cutting card came out first
+        # (rule 4.1.2 shuffle and cut): no card of the round is out yet.
         preparing = prep.stage in (Stage.SHUFFLE, Stage.HAND_SHUFFLE, Stage.CUT) \
-            and phase is bj.Phase.BETTING
+            and (phase is bj.Phase.BETTING or (phase is bj.Phase.DEALING
+                                               and not state.round_cards))
         if pending is not None:
             rows.append("query_row")
         elif preparing:

@@ -121,3 +121,23 @@ def test_a_table_reconfigured_from_punto_banco_to_blackjack_records_the_new_open
     assert [e.kind for e in journal.entries()] == kinds  # nothing more on a plain restart
     assert again.state == session.state
     journal.close()
+
+
+def test_rule_2_7_a_round_whose_result_is_known_is_voided_only_by_an_inspector() -> None:
+    t = Table().ready().bet(1, 100000).close().cards("TS 6D 9C")
+    assert bj.can_void_round(t.state) and not bj.void_needs_inspector(t.state)
+    t.stand()
+    t.cards("TD 9H")  # the dealer busts: box 1 is owed R1,000
+    assert bj.void_needs_inspector(t.state)
+    refused(lambda: bj.void_round(t.state, "misdeal", "dealer"), "2.7")
+    op = t.act(bj.void_round, "misdeal", "dealer", "inspector 4411")
+    assert isinstance(op, bj.RoundVoided) and op.inspector == "inspector 4411"
+
+
+def test_touch_21_dealer_always_draws_soft_17_and_aces_split_once() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="rule 7.2"):
+        BlackjackRules.touch_21(dealer_hits_soft_17=False)
+    with pytest.raises(ValueError, match="rule 4.2 item 4e"):
+        BlackjackRules(resplit_aces=True)

@@ -134,11 +134,20 @@ def test_rules_4_1_2_and_4_2_4_cutting_card_first_in_a_round_shuffle_now() -> No
     t.bet(3, 10000).bet(6, 10000).close()
     t.do(bj.cut_card_out)  # before the first card of the round
     assert t.state.prep.reason is ShuffleReason.CUT_CARD_FIRST
-    assert t.state.phase is bj.Phase.BETTING  # the bets stay; the round waits
-    assert t.state.stake_of(3, "A") == 10000
+    # The bets stay, and stay closed (rules 4.2 item 3, 4.6); the round waits for the cards.
+    assert t.state.phase is bj.Phase.DEALING and t.state.stake_of(3, "A") == 10000
+    refused(lambda: bj.remove_bet(t.state, 3, 10000), "4.6")
+    refused(lambda: bj.place_bet(t.state, 6, 10000), "4.2 item 3")
     assert "rule 4.1.2" in bj.next_step(t.state)
+    # A card the shoe sends now belongs to no round: refused, not held for the new shoe.
+    refused(lambda: bj.verify_shoe_card(t.state, Card.parse("5D")), "4.1" + SC)
+    assert not bj.holds_cards(t.state)
     t.do(bj.shuffle)
     assert t.state.prep.first_offer() == (6, "4.2.4")
+    t.do(lambda s: bj.cut_cards(s, 6, 150, 78))
+    t.cards("4D")  # the burn (rule 4.7)
+    t.cards("TS 9H 5C")  # then the round is dealt from the new shoe: box 3, box 6, dealer
+    assert [len(h.cards) for h in t.state.hands] == [1, 1] and len(t.state.dealer) == 1
 
 
 def test_rule_4_2_5_new_cards_farthest_right_cuts() -> None:
@@ -236,3 +245,54 @@ def test_mpumalanga_rules_4_4_and_7_4_the_house_may_shuffle_between_rounds() -> 
     t.do(bj.shuffle)  # a management shuffle, not one rule 4.1 calls for
     assert t.state.prep.reason is ShuffleReason.HOUSE
     assert t.state.prep.first_offer() == (6, "4.2.5")  # farthest right cuts
+
+
+def test_shuffled_again_before_the_cut_the_same_player_is_owed_it() -> None:
+    """Rules 4.2.2 and 4.3: a second shuffle does not move the cut or forget a refusal."""
+    t = Table().ready()
+    round_with_cut_card(t, cut_card_before=4, boxes=(2, 5))
+    t.do(bj.confirm_payouts)
+    t.do(bj.shuffle)
+    t.do(lambda s: bj.refuse_cut(s, 2))
+    t.do(bj.shuffle)
+    prep = bj.prep_now(t.state)
+    assert prep.first_offer() == (2, "4.2.2") and prep.refused == (2,)
+    assert prep.offered_to() == 5
+
+
+def test_rule_4_3_with_nobody_known_seated_the_dealer_names_the_next_player() -> None:
+    t = Table()
+    t.do(bj.shuffle)
+    t.do(lambda s: bj.refuse_cut(s, 3))  # the first player refuses; nobody has bet yet
+    assert not bj.prep_now(t.state).supervisor_must_cut()
+    assert bj.can_cut_cards(t.state, 5, 156, 78)  # another player may accept
+    refused(lambda: bj.cut_cards(t.state, 3, 156, 78), "4.3" + SC)
+    t.do(lambda s: bj.cut_cards(s, None, 156, 78, "Ms Mokoena"))  # or, if none will, a
+    # supervisor
+
+
+def test_an_unread_first_card_then_the_cutting_card_is_mid_round() -> None:
+    """A card has left the shoe: the cutting card after it is not the first card of a new
+    round (rule 4.1.3, not 4.1.2), and the unread card stays owed to its box."""
+    t = Table().ready().bet(2, 10000).bet(7, 10000).close()
+    t.do(bj.unread_card)
+    t.do(bj.cut_card_out)
+    assert t.state.shuffle_after_round and t.state.prep.stage is Stage.READY
+    assert "Key in the unread card for box 2" in bj.next_step(t.state)
+    refused(lambda: bj.shuffle(t.state), "4.1.3" + SC)
+    t.act(bj.deal_card, Card.parse("5D"), bj.CardSource.KEYED)
+    assert t.state.hand(2, 1).cards == (Card.parse("5D"),)
+
+
+def test_the_cutting_card_after_the_rounds_last_card_goes_to_the_farthest_right() -> None:
+    """No card followed the cutting card: it showed as the next round's first card would,
+    so rule 4.2.4's player cuts."""
+    t = Table().ready().bet(2, 10000).bet(5, 10000).close()
+    t.cards("TS 9D 8C 7H 6S")
+    t.stand()
+    t.stand()
+    t.cards("TC")  # the dealer's 18: the round is complete
+    t.do(bj.cut_card_out)
+    t.do(bj.confirm_payouts)
+    t.do(bj.shuffle)
+    assert t.state.prep.first_offer() == (5, "4.2.4")
