@@ -588,3 +588,15 @@ def test_once_the_dealers_hand_has_begun_only_an_inspector_voids_the_round(
     ui.tap(button(pad.ids.pad, "OK"))
     last = entries(session)[-1]
     assert last.kind == "bj_round_voided" and last.payload["inspector"] == "inspector 77"
+
+
+def test_a_finished_hand_shows_one_total() -> None:
+    from kiosk.ui.dealer.blackjack import hand_total_words
+
+    a, eight, seven = Card.parse("AS"), Card.parse("8C"), Card.parse("7D")
+    playing = bj.PlayerHand(3, 1, (bj.HandBet("A", 5000),), (a, eight), (1, 8))
+    assert hand_total_words(playing) == "soft 19 / 9"  # still deciding: both totals
+    stood = bj.PlayerHand(3, 1, (bj.HandBet("A", 5000),), (a, eight), (1, 8), stood=True)
+    assert hand_total_words(stood) == "19"
+    bust = bj.PlayerHand(3, 1, (bj.HandBet("A", 5000),), (eight, seven, eight), (8, 7, 8))
+    assert hand_total_words(bust) == "bust (23)"

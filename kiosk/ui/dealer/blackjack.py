@@ -133,7 +133,10 @@ def hand_total_words(h: bj.PlayerHand) -> str:
         return ""
     if h.blackjack:
         return "Blackjack"
-    return str(h.total)
+    t = h.total
+    if h.finished and not t.bust:
+        return str(t.best)  # a finished hand has one total: "19", not "soft 19 / 9"
+    return str(t)
 
 
 @dataclass(frozen=True, slots=True)
@@ -731,8 +734,11 @@ class BlackjackDealer(BoxLayout):
             dealer_cards.append((pending.card.code if pending.card else "",
                                  pending.card is None, True))
         self.ids.dealer_cards.cards = dealer_cards
+        t = state.dealer_total
+        done = state.phase is bj.Phase.PAYING and not t.bust
         self.dealer_total = ("Blackjack" if state.dealer_blackjack
-                             else str(state.dealer_total) if state.dealer_points else "")
+                             else str(t.best) if done and state.dealer_points
+                             else str(t) if state.dealer_points else "")
         self._show_boxes(state)
         # Which rows of controls the state needs.
         rows: list[str] = []
@@ -772,7 +778,10 @@ class BlackjackDealer(BoxLayout):
         self._show_alerts()
 
     def _header(self, state: bj.BlackjackState) -> None:
-        self.header = f"{self.table_name}   ·   {self.game_name}   ·   Round {state.round}"
+        name = self.table_name
+        if self.game_name.lower() not in name.lower():  # "Blackjack demo" says it already
+            name = f"{name}  ·  {self.game_name}"
+        self.header = f"{name}  ·  Round {state.round}"
         online = self.session.device_online.get("SHOE", True)
         if state.shoe is None:
             shoe = "No shoe: shuffle and cut"
