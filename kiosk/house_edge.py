@@ -155,9 +155,11 @@ class Simulator:
                 if len(h.points) < 2 or h.doubled:
                     self._card()  # a split hand's second card, a double's one card
                     continue
+                flags = bj.decision_flags(s)
+                assert flags is not None
                 choice = _decision_name(decide(
-                    h.points, s.dealer_points[0], can_double=bj.can_double(s),
-                    can_split=bj.can_split(s), can_surrender=bj.can_surrender(s)))
+                    h.points, s.dealer_points[0], can_double=flags[0], can_split=flags[1],
+                    can_surrender=flags[2]))
                 if choice == "stand":
                     self._do(bj.stand(s))
                 elif choice == "hit":

@@ -123,3 +123,32 @@ def test_random_rounds_conserve_chips_and_replay(rules_index: int, rng: random.R
         for op in t.ops[:-1]:
             before = bj.apply(before, op)
         check_round(before, settled)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules_index=st.integers(0, len(RULESETS) - 1), rng=st.randoms(use_true_random=False))
+def test_decision_flags_agree_with_the_can_queries(rules_index: int, rng: random.Random) -> None:
+    """The one-pass flags the simulator asks must say exactly what the `can_` queries say."""
+    rules = RULESETS[rules_index]
+    t = Table(rules).ready(burn="2C")
+    shoe = [c for c in deck() for _ in range(rules.decks)]
+    shoe.remove(Card.parse("2C"))
+    rng.shuffle(shoe)
+    original = t.do
+    checked = 0
+
+    def checking(action):  # type: ignore[no-untyped-def]
+        nonlocal checked
+        s = t.state
+        flags = bj.decision_flags(s)
+        want = (bj.can_double(s), bj.can_split(s), bj.can_surrender(s))
+        assert (flags is None) == (not bj.can_stand(s))
+        if flags is not None:
+            assert flags == want
+            checked += 1
+        return original(action)
+
+    t.do = checking  # type: ignore[method-assign]
+    play_round(t, rng, shoe)
+    if len(shoe) > 60:
+        play_round(t, rng, shoe)
