@@ -8,7 +8,7 @@ from what was recorded (cards, result, a payout, a commission, a rounding) is re
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,6 +96,20 @@ def _settlement_json(s: pb.BetSettlement) -> dict[str, Any]:
     return data
 
 
+def _operations(rows: list[Entry], report: ReplayReport) -> Iterator[tuple[Entry, Any]]:
+    """Each row with its Operation; a row that cannot be read is reported and skipped. The
+    table's id comes from its opening, whatever the game."""
+    for entry in rows:
+        try:
+            op = operation_from_record(entry.kind, entry.payload)
+        except UnreadableInput as exc:
+            report.problems.append(f"row {entry.seq}: {exc}")
+            continue
+        if isinstance(op, pb.TableOpened | bj.TableOpened):
+            report.table_id = op.table_id
+        yield entry, op
+
+
 def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
     rows = list(entries)
     chain = verify_entries(rows)
@@ -103,16 +117,9 @@ def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
     if rows and rows[0].kind == bj.TableOpened.kind:
         return _replay_blackjack(rows, report)
     state: pb.PuntoBancoState | None = None
-    for entry in rows:
-        try:
-            op = operation_from_record(entry.kind, entry.payload)
-        except UnreadableInput as exc:
-            report.problems.append(f"row {entry.seq}: {exc}")
-            continue
-        if isinstance(op, pb.TableOpened):
-            report.table_id = op.table_id
-            if state is None:
-                state = pb.initial_state(op.rules, op.table_id)
+    for entry, op in _operations(rows, report):
+        if isinstance(op, pb.TableOpened) and state is None:
+            state = pb.initial_state(op.rules, op.table_id)
         if state is None:
             report.problems.append(f"row {entry.seq}: {entry.kind} before the table opened")
             continue
@@ -179,16 +186,9 @@ def _replay_blackjack(rows: list[Entry], report: ReplayReport) -> ReplayReport:
     """A blackjack journal: every payout made during a round (a blackjack paid at once, even
     money, a surrender) and every settlement is recomputed from the cards and decisions."""
     state: bj.BlackjackState | None = None
-    for entry in rows:
-        try:
-            op = operation_from_record(entry.kind, entry.payload)
-        except UnreadableInput as exc:
-            report.problems.append(f"row {entry.seq}: {exc}")
-            continue
-        if isinstance(op, bj.TableOpened):
-            report.table_id = op.table_id
-            if state is None:
-                state = bj.initial_state(op.rules, op.table_id)
+    for entry, op in _operations(rows, report):
+        if isinstance(op, bj.TableOpened) and state is None:
+            state = bj.initial_state(op.rules, op.table_id)
         if state is None:
             report.problems.append(f"row {entry.seq}: {entry.kind} before the table opened")
             continue
