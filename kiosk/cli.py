@@ -186,8 +186,7 @@ def journal_export(path: str, out: str | None) -> None:
 def replay(source: str, as_json: bool) -> None:
     """Recompute every coup of a journal (database or JSONL export) and report differences
     from what was recorded (rule 2.8). Exit status 1 when anything differs."""
-    from kiosk.replay import load_entries
-    from kiosk.replay import replay as run_replay
+    from kiosk.replay import load_entries, replay as run_replay
 
     try:
         report = run_replay(load_entries(source), source)

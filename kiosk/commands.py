@@ -12,8 +12,7 @@ from pathlib import Path
 
 import click
 
-from kiosk.config import ConfigError, TableConfig
-from kiosk.config import load as load_config
+from kiosk.config import ConfigError, TableConfig, load as load_config
 from kiosk.rules.errors import TablesideError
 
 

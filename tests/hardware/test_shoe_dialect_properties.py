@@ -4,8 +4,7 @@ never stops the reader"; "reading resumes at the next `$`")."""
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from hardware.events import CardRead, DeviceEvent
 from hardware.shoe.line_dialect import MAX_FRAME, LineParser, encode_frame

@@ -9,8 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from kiosk.rules.errors import NotAllowed
 from kiosk.rules.money import ChipRule, RoundingFavour, format_money, format_ratio, parse_ratio

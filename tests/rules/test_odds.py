@@ -14,8 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from kiosk.rules import odds as odds_module
-from kiosk.rules import punto_banco as pb
+from kiosk.rules import odds as odds_module, punto_banco as pb
 from kiosk.rules.odds import baccarat_odds, shoe_counts
 from kiosk.rules.outcomes import Winner
 from kiosk.rules.punto_banco import CommissionMode, PuntoBancoRules

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from kiosk.rules.outcomes import CoupResult, Winner
 from kiosk.rules.roads import (

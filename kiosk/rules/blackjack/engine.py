@@ -21,11 +21,39 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from kiosk.rules.blackjack import cut
-from kiosk.rules.blackjack import settle as st
+from kiosk.rules.blackjack import cut, settle as st
 from kiosk.rules.blackjack.cut import ShoePrep, ShuffleReason, Stage, sc
 from kiosk.rules.blackjack.hands import POINTS, Total, is_blackjack, total_of_points
 from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes, SplitMatch, Variant
+from kiosk.rules.blackjack.operations import (  # the records, re-exported: bj.CardDealt
+    BetPlaced as BetPlaced,
+    BetRemoved as BetRemoved,
+    BettingClosed as BettingClosed,
+    BlackjackPaid as BlackjackPaid,
+    BlackjacksChecked as BlackjacksChecked,
+    CallerSet as CallerSet,
+    CardBurned as CardBurned,
+    CardDealt as CardDealt,
+    CardQueried as CardQueried,
+    CardsCut as CardsCut,
+    CardSetAside as CardSetAside,
+    CardSource as CardSource,
+    CardsShuffled as CardsShuffled,
+    CardUnread as CardUnread,
+    CutCardOut as CutCardOut,
+    CutRefused as CutRefused,
+    Doubled as Doubled,
+    EvenMoneyTaken as EvenMoneyTaken,
+    Follow as Follow,
+    InsuranceClosed as InsuranceClosed,
+    InsuranceTaken as InsuranceTaken,
+    RoundSettled as RoundSettled,
+    RoundVoided as RoundVoided,
+    Split as Split,
+    Stood as Stood,
+    Surrendered as Surrendered,
+    TableOpened as TableOpened,
+)
 from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
 from kiosk.rules.cards import Card, ShoeContents
 from kiosk.rules.errors import ImpossibleCard, NotAllowed
@@ -44,21 +72,6 @@ class Phase(StrEnum):
     PLAYING = "playing"  # the boxes decide in turn (item 4)
     DEALER = "dealer"  # the dealer's hand
     PAYING = "paying"  # the round is complete: the dealer pays and confirms
-
-
-class CardSource(StrEnum):
-    SHOE = "shoe"
-    KEYED = "keyed"  # keyed in by the dealer (unread, no shoe, a misread corrected)
-    OVERRIDE = "override"  # looked impossible; an inspector accepted it
-
-
-class Follow(StrEnum):
-    """Rule 4.2 item 4e: a player behind the box on a split splits too, or says which hand
-    they play before the second card is dealt."""
-
-    BOTH = "both"
-    FIRST = "first"
-    SECOND = "second"
 
 
 # --- Values --------------------------------------------------------------------------------
@@ -175,250 +188,6 @@ class PendingCard:
     reason: str  # "unread", "impossible" or "not allowed"
     card: Card | None = None
     message: str = ""
-
-
-# --- Operations (kinds start with "bj_": the journal's kinds are global) ---------------
-
-
-@dataclass(frozen=True, slots=True)
-class TableOpened(Operation):
-    kind = "bj_table_opened"
-    game: str
-    table_id: str
-    rules: BlackjackRules
-
-
-@dataclass(frozen=True, slots=True)
-class CardsShuffled(Operation):
-    """Rule 4.1 (shuffle and cut): by hand, or in the shuffling device (4.6)."""
-
-    kind = "bj_shuffled"
-    method: str
-    new_cards: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class CutRefused(Operation):
-    """Rule 4.3 (shuffle and cut): the player offered the cut refused it."""
-
-    kind = "bj_cut_refused"
-    box: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardsCut(Operation):
-    """Rules 4.4-4.5 (shuffle and cut), as the dealer entered them: where the stack was cut
-    (cards from the front) and where the cutting card went (cards from the back)."""
-
-    kind = "bj_cut"
-    box: int  # 0 when a supervisor cut (rule 4.3)
-    supervisor: str
-    cut_at: int
-    cutting_card_from_back: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardBurned(Operation):
-    """Rule 4.7 (shuffle and cut): the first card, burned face down and never shown."""
-
-    kind = "bj_burned"
-    card: Card | None
-
-
-@dataclass(frozen=True, slots=True)
-class CutCardOut(Operation):
-    kind = "bj_cut_card_out"
-    round: int
-
-
-@dataclass(frozen=True, slots=True)
-class BetPlaced(Operation):
-    kind = "bj_bet_placed"
-    round: int
-    box: int
-    player: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class BetRemoved(Operation):
-    kind = "bj_bet_removed"
-    round: int
-    box: int
-    player: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class CallerSet(Operation):
-    """Rule 4.2 item 2: the dealer ascertained which bet is nearest and calls the box."""
-
-    kind = "bj_caller_set"
-    round: int
-    box: int
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class BettingClosed(Operation):
-    """ "No more bets" (rule 4.2 item 3)."""
-
-    kind = "bj_betting_closed"
-    round: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardDealt(Operation):
-    kind = "bj_card_dealt"
-    round: int
-    box: int  # DEALER (0) or the box
-    hand: int  # the hand within the box (1 for the dealer)
-    card: Card
-    source: CardSource = CardSource.SHOE
-    by: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CardUnread(Operation):
-    kind = "bj_card_unread"
-    round: int
-    box: int
-    hand: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardQueried(Operation):
-    """A card the shoe dealt that the rules do not allow: flagged, never counted silently."""
-
-    kind = "bj_card_queried"
-    round: int
-    box: int
-    hand: int
-    card: Card
-    reason: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class CardSetAside(Operation):
-    """A queried card taken out of play: it left the shoe but belongs to no hand."""
-
-    kind = "bj_card_set_aside"
-    round: int
-    card: Card
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class BlackjacksChecked(Operation):
-    """Touch 21 (rule 7.2 items 4-5): the players checked their cards; blackjacks face up."""
-
-    kind = "bj_blackjacks_checked"
-    round: int
-
-
-@dataclass(frozen=True, slots=True)
-class InsuranceTaken(Operation):
-    kind = "bj_insurance_taken"
-    round: int
-    box: int
-    player: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class EvenMoneyTaken(Operation):
-    """Rule 4.7: a blackjack against a dealer ace takes even money, paid at once."""
-
-    kind = "bj_even_money"
-    round: int
-    box: int
-    player: str
-    settlement: Settlement
-
-
-@dataclass(frozen=True, slots=True)
-class InsuranceClosed(Operation):
-    kind = "bj_insurance_closed"
-    round: int
-
-
-@dataclass(frozen=True, slots=True)
-class Stood(Operation):
-    kind = "bj_stood"
-    round: int
-    box: int
-    hand: int
-
-
-@dataclass(frozen=True, slots=True)
-class Doubled(Operation):
-    """Rule 4.2 item 4d: the caller doubles; `players` are every bet that doubles with it
-    (those behind may decline); the hand takes one card either way."""
-
-    kind = "bj_doubled"
-    round: int
-    box: int
-    hand: int
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Split(Operation):
-    """Rule 4.2 item 4e: the caller splits; each player behind splits too or follows one
-    hand (`follow`, as (player, Follow) pairs)."""
-
-    kind = "bj_split"
-    round: int
-    box: int
-    hand: int
-    follow: tuple[tuple[str, Follow], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Surrendered(Operation):
-    """Rule 4.2 item 4a: the players who give up half their bet on the hand."""
-
-    kind = "bj_surrendered"
-    round: int
-    box: int
-    hand: int
-    players: tuple[str, ...]
-    settlements: tuple[Settlement, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BlackjackPaid(Operation):
-    """Rule 4.2 item 5: a blackjack paid straight away (the dealer shows 2 to 9)."""
-
-    kind = "bj_blackjack_paid"
-    round: int
-    box: int
-    hand: int
-    settlements: tuple[Settlement, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundSettled(Operation):
-    """The dealer confirmed every payout of the round."""
-
-    kind = "bj_round_settled"
-    round: int
-    dealer_cards: tuple[Card, ...]
-    hands: tuple[tuple[int, int, tuple[Card, ...]], ...]  # (box, hand, cards)
-    settlements: tuple[Settlement, ...]  # settled now
-    paid_earlier: tuple[Settlement, ...]  # blackjacks, even money, surrenders
-
-
-@dataclass(frozen=True, slots=True)
-class RoundVoided(Operation):
-    """The round is void: every bet not yet settled goes back untouched."""
-
-    kind = "bj_round_voided"
-    round: int
-    reason: str
-    by: str = ""
-    inspector: str = ""  # rule 2.7: who allowed a void once the result was known
 
 
 _FRESH_PREP = ShoePrep()  # rule 4.1.1 (shuffle and cut): shuffle before play starts

@@ -37,8 +37,10 @@ from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Alert, Severity, TableSession
-from kiosk.ui import theme
-from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui import (
+    theme,
+    widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
+)
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.dealer.blackjack_dialogs import BehindChooser, due_words, keyed_allowed
 from kiosk.ui.dealer.card_keypad import CardKeypad

@@ -18,8 +18,10 @@ from kivy.uix.modalview import ModalView
 
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.cards import Card, Rank, Suit
-from kiosk.ui import theme
-from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui import (
+    theme,
+    widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
+)
 from kiosk.ui.card_face import CardFace  # noqa: F401  (used by the kv rules)
 from kiosk.ui.widgets import TableButton
 

@@ -15,8 +15,10 @@ from kivy.uix.modalview import ModalView
 
 from kiosk.rules import punto_banco as pb
 from kiosk.rules.cards import RANKS, SUITS, Card, Rank, Suit
-from kiosk.ui import theme
-from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui import (
+    theme,
+    widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
+)
 from kiosk.ui.widgets import TableButton
 
 Builder.load_file(str(Path(__file__).with_name("card_keypad.kv")))

@@ -11,8 +11,10 @@ from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
-from kiosk.ui import theme
-from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui import (
+    theme,
+    widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
+)
 from kiosk.ui.widgets import TableButton
 
 Builder.load_file(str(Path(__file__).with_name("choices.kv")))

@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes
