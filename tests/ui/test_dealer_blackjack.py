@@ -279,16 +279,19 @@ def test_touch_21_check_insurance_and_even_money_against_a_dealer_ace(
     # Rule 4.7 / 7.2 item 6: insurance up to half the bet; even money for the blackjack.
     assert session.state.phase is bj.Phase.INSURANCE
     assert on_screen(dealer, dealer.ids.insurance_row)
-    buttons = {b.text: b for b in dealer.ids.insurance_buttons.children}
+    buttons = {b.text: b for b in dealer.ids.insurance_buttons.children if not b.less}
     assert set(buttons) == {"Box 1 A\neven money", "Box 3 A\ninsure R50",
                             "Box 3 B\ninsure R25"}
+    # Each insurance has a "Less" beside it; even money is the whole bet or nothing.
+    assert sorted((b.box, b.player) for b in dealer.ids.insurance_buttons.children
+                  if b.less) == [(3, "A"), (3, "B")]
     ui.screenshot("bj-dealer-touch21-insurance-800x480")
     ui.tap(buttons["Box 1 A\neven money"])
     assert kinds(session)[-1] == "bj_even_money"
     ui.tap(buttons["Box 3 A\ninsure R50"])
     last = entries(session)[-1]
     assert (last.kind, last.payload["amount"]) == ("bj_insurance_taken", 5000)
-    texts = {b.text for b in dealer.ids.insurance_buttons.children}
+    texts = {b.text for b in dealer.ids.insurance_buttons.children if not b.less}
     assert "Box 3 A\ninsured R50" in texts and "Box 1 A\neven money paid" in texts
     assert dealer.primary_text == "Close insurance"
     ui.tap(dealer.ids.primary)

@@ -42,7 +42,12 @@ from kiosk.ui import (
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
-from kiosk.ui.dealer.blackjack_dialogs import BehindChooser, due_words, keyed_allowed
+from kiosk.ui.dealer.blackjack_dialogs import (
+    BehindChooser,
+    InsuranceAmount,
+    due_words,
+    keyed_allowed,
+)
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
 from kiosk.ui.widgets import ChipButton, TableButton
@@ -371,6 +376,7 @@ class BlackjackDealer(BoxLayout):
         self._alerts_seen = session.alerts_raised
         self._shown_alert: Alert | None = None
         self._insurance_key: tuple[Any, ...] = ()
+        self._insurance_binds: list[tuple[str, int]] = []
         super().__init__(**kwargs)
         self.session = session
         self.has_draw = on_draw is not None
@@ -408,14 +414,21 @@ class BlackjackDealer(BoxLayout):
     def _build_chips(self) -> None:
         box = self.ids.chips
         box.clear_widgets()
+        for chip in self._chips():
+            chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
+            box.add_widget(chip)
+
+    def _chips(self) -> list[ChipButton]:
+        """The house's chip buttons (the bet row's, and the insurance amount's)."""
         cur = self.session.state.rules.currency
+        chips = []
         for i, value in enumerate(self.chip_values):
             chip = ChipButton(value=value, text=_chip_label(value, cur),
                               tone=CHIP_TONES[i % len(CHIP_TONES)])
             if i == 0:
                 chip.color = theme.INK
-            chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
-            box.add_widget(chip)
+            chips.append(chip)
+        return chips
 
     def _build_boxes(self) -> None:
         grid = self.ids.boxes
@@ -649,9 +662,27 @@ class BlackjackDealer(BoxLayout):
 
     # insurance and even money (rule 4.7; rule 7.2 item 6)
 
-    def insure(self, box: int, player: str) -> None:
-        amount = bj.max_insurance(self.session.state, box, player)
-        self.act(lambda s: bj.insure(s, box, player, amount))
+    def insure(self, box: int, player: str, amount: int | None = None) -> None:
+        """The player insures `amount` cents; by default the most (rule 4.7: up to half the
+        bet). An amount the engine refuses is shown in its words and changes nothing."""
+        cents = bj.max_insurance(self.session.state, box, player) if amount is None else amount
+        self.act(lambda s: bj.insure(s, box, player, cents))
+
+    def open_insurance_amount(self, box: int, player: str) -> None:
+        """The *Less* button: the dealer enters the chips the player put up as insurance,
+        starting from the most."""
+        state = self.session.state
+        if not bj.can_insure(state, box, player):
+            self.insure(box, player)  # not now: the engine says why
+            return
+        cur = state.rules.currency
+        most = bj.max_insurance(state, box, player)
+        InsuranceAmount(
+            title=f"Insurance on box {box}, player {player}: up to {format_money(most, cur)}",
+            most=most, currency=cur, chips=self._chips(),
+            refusal=lambda amount: _allowed(bj.verify_insurance, self.session.state, box,
+                                            player, amount)[1],
+            on_done=lambda amount: self.insure(box, player, amount)).open()
 
     def even_money(self, box: int, player: str) -> None:
         self.act(lambda s: bj.take_even_money(s, box, player))
@@ -876,28 +907,43 @@ class BlackjackDealer(BoxLayout):
         row = self.ids.insurance_buttons
         if state.phase is not bj.Phase.INSURANCE:
             if self._insurance_key:
-                row.clear_widgets()
-                self._insurance_key = ()
+                self._clear_insurance_buttons()
             return
         cur = state.rules.currency
         stakes = sorted(state.stakes, key=lambda x: (x.box, PLAYERS.find(x.player)))
         key = (state.round, tuple((x.box, x.player) for x in stakes))
         if key != self._insurance_key:
-            row.clear_widgets()
+            self._clear_insurance_buttons()
             for x in stakes:
+                # One tap insures the most; *Less* beside it opens the amount (rule 4.7).
                 b = TableButton(font_size=13 * self.unit, tone=theme.INFO)
-                b.box, b.player = x.box, x.player
+                b.box, b.player, b.less = x.box, x.player, False
                 b.bind(on_release=lambda w: self._insurance_tap(w.box, w.player))
-                self.bind(unit=lambda _i, u, b=b: setattr(b, "font_size", 13 * u))
+                self._insurance_binds.append(("unit", self.fbind(
+                    "unit", lambda _i, u, w=b: setattr(w, "font_size", 13 * u))))
                 row.add_widget(b)
+                if self._even_money(state, x.box, x.player):
+                    continue  # even money is the whole bet or nothing
+                less = TableButton(text="Less", font_size=13 * self.unit, tone=theme.RAIL,
+                                   size_hint_x=None, width=self.touch)
+                less.box, less.player, less.less = x.box, x.player, True
+                less.bind(on_release=lambda w: self.open_insurance_amount(w.box, w.player))
+                self._insurance_binds += [
+                    ("unit", self.fbind("unit", lambda _i, u, w=less:
+                                        setattr(w, "font_size", 13 * u))),
+                    ("touch", self.fbind("touch", lambda _i, t, w=less:
+                                         setattr(w, "width", t)))]
+                row.add_widget(less)
             self._insurance_key = key
         for b in row.children:
             box, player = b.box, b.player
+            if b.less:
+                b.disabled = not bj.can_insure(state, box, player)
+                continue
             insured = next((i for i in state.insurance
                             if i.box == box and i.player == player), None)
             even = bj.can_take_even_money(state, box, player)
-            took_even = any(x.outcome is Outcome.EVEN_MONEY and x.box == box
-                            and x.player == player for x in state.paid)
+            took_even = self._took_even_money(state, box, player)
             if even or took_even:
                 b.text = f"Box {box} {player}\n" + ("even money paid" if took_even
                                                      else "even money")
@@ -911,6 +957,24 @@ class BlackjackDealer(BoxLayout):
                 b.tone = theme.INFO
                 b.disabled = not bj.can_insure(state, box, player, amount)
             b.selected = insured is not None or took_even
+
+    def _clear_insurance_buttons(self) -> None:
+        """Takes the last round's insurance buttons off, and their bindings to the scale."""
+        for name, uid in self._insurance_binds:
+            self.unbind_uid(name, uid)
+        self._insurance_binds = []
+        self.ids.insurance_buttons.clear_widgets()
+        self._insurance_key = ()
+
+    @staticmethod
+    def _took_even_money(state: bj.BlackjackState, box: int, player: str) -> bool:
+        return any(x.outcome is Outcome.EVEN_MONEY and x.box == box and x.player == player
+                   for x in state.paid)
+
+    def _even_money(self, state: bj.BlackjackState, box: int, player: str) -> bool:
+        """The player is offered (or took) even money instead of insurance (rule 4.7)."""
+        return (bj.can_take_even_money(state, box, player)
+                or self._took_even_money(state, box, player))
 
     def _show_query(self, state: bj.BlackjackState) -> None:
         p = state.pending

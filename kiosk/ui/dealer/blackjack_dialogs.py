@@ -1,7 +1,8 @@
 """The blackjack screen's small dialogs: who behind the box joins a double, a split or a
-surrender (rule 4.2 items 4a, 4d, 4e), and keying a card in by hand.
+surrender (rule 4.2 items 4a, 4d, 4e), how much insurance a player puts up (rule 4.7), and
+keying a card in by hand.
 
-Both only collect the dealer's entries; the engine decides whether the action is allowed.
+They only collect the dealer's entries; the engine decides whether the action is allowed.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from kivy.uix.modalview import ModalView
 
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.cards import Card, Rank, Suit
+from kiosk.rules.money import format_money
 from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CardFace  # noqa: F401  (used by the kv rules)
-from kiosk.ui.widgets import TableButton
+from kiosk.ui.widgets import ChipButton, TableButton
 
 Builder.load_file(str(Path(__file__).with_name("blackjack_dialogs.kv")))
 
@@ -105,6 +107,79 @@ class BehindChooser(ModalView):
             return
         self.dismiss()
         self.on_done(self.choices())
+
+
+class InsuranceAmount(ModalView):
+    """Rule 4.7 (rule 7.2 item 6): the insurance one player puts up, "up to half" the bet.
+
+    It opens at the most the player may insure, so *Insure* at once takes that. The first
+    chip tapped starts the count again from that chip (the player put up less), the next
+    ones add to it; *Undo* takes back the last chip, *Clear* starts from nothing. Under the
+    amount, the engine's sentence when it would refuse it; *Insure* is lit only when it
+    would not. `refusal(amount)` is that sentence, or "" when the amount is allowed."""
+
+    title = StringProperty("")
+    amount_text = StringProperty("")
+    why = StringProperty("")
+    refused = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    unit = NumericProperty(1.0)
+
+    def __init__(self, title: str, most: int, currency: str, chips: Sequence[ChipButton],
+                 refusal: Callable[[int], str], on_done: Callable[[int], Any],
+                 **kwargs: Any) -> None:
+        self.most = most
+        self.currency = currency
+        self.refusal = refusal
+        self.on_done = on_done
+        self._amount = most  # cents
+        self._default = True  # still the most: the next chip starts the count again
+        self._history: list[tuple[int, bool]] = []
+        super().__init__(**kwargs)
+        self.unit = _unit()
+        self.title = title
+        for chip in chips:
+            chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
+            self.ids.chips.add_widget(chip)
+        self.refresh()
+
+    @property
+    def amount(self) -> int:
+        """The amount entered, in cents."""
+        return self._amount
+
+    def add_chip(self, value: int) -> None:
+        self._history.append((self._amount, self._default))
+        self._amount = value if self._default else self._amount + value
+        self._default = False
+        self.refresh()
+
+    def undo(self) -> None:
+        if self._history:
+            self._amount, self._default = self._history.pop()
+            self.refresh()
+
+    def clear(self) -> None:
+        self._history.append((self._amount, self._default))
+        self._amount, self._default = 0, False
+        self.refresh()
+
+    def refresh(self) -> None:
+        why = self.refusal(self._amount)
+        self.refused = bool(why)
+        self.amount_text = format_money(self._amount, self.currency)
+        self.why = why or ("The most this player may insure; tap chips for less"
+                           if self._default else "")
+        self.can_undo = bool(self._history)
+        confirm = self.ids.confirm
+        confirm.text = f"Insure {self.amount_text}"
+        confirm.disabled = self.refused
+
+    def confirm(self) -> None:
+        if self.refused:
+            return
+        self.dismiss()
+        self.on_done(self._amount)
 
 
 def keyed_allowed(state: bj.BlackjackState, card: Card) -> bool:
