@@ -14,6 +14,7 @@ hand, so the round (all seven boxes) is the sample for the confidence interval.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -21,9 +22,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.house import BlackjackRules
-from kiosk.rules.cards import Card
-from kiosk.shoe import SeededShoe
+from kiosk.rules.cards import Card, deck
+from kiosk.rules.operations import Operation
 
 Z95 = 1.959964  # two-sided 95% normal quantile
 
@@ -43,6 +45,11 @@ class Tally:
     net: int = 0  # the players' net result
     net_sq: float = 0.0  # sum over rounds of (round net / unit)^2
     unit: int = 1
+
+    def __reduce__(self) -> tuple[type[Tally], tuple[int, int, int, int, float, int]]:
+        """Pickled by the constructor (the workers send their tallies back): compiled, a
+        frozen dataclass cannot be unpickled field by field (kiosk/native.py)."""
+        return Tally, (self.rounds, self.hands, self.wagered, self.net, self.net_sq, self.unit)
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.rounds + other.rounds, self.hands + other.hands,
@@ -65,8 +72,15 @@ class Tally:
         return Z95 * math.sqrt(var / self.rounds) / per_round_units
 
 
-def _decision_name(d: object) -> str:
-    return str(getattr(d, "value", d))
+def shuffled(decks: int, rng: random.Random) -> list[Card]:
+    """A shuffled shoe for the simulation: Fisher-Yates on `rng.random()` (its bias, under
+    one in 2^50, is far below the simulation's noise; `random.shuffle` costs ten times more)."""
+    cards = [c for _ in range(decks) for c in deck()]
+    draw = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 class Simulator:
@@ -81,7 +95,9 @@ class Simulator:
         self.shuffles = 0
         self.ops = 0
         self.state = bj.initial_state(rules, "SIM")
-        self.shoe = SeededShoe(rules.decks, seed)
+        self.rng = random.Random(seed)
+        self.cards = shuffled(rules.decks, self.rng)
+        self.position = 0
         self.size = 52 * rules.decks
         # The cutting card a quarter from the back; half way for a one- or two-deck game
         # (rule 4.5 allows up to half), so a round of every box never empties the shoe.
@@ -90,7 +106,7 @@ class Simulator:
         self.cut_out = False
         self._do(bj.open_table(rules, "SIM"))
 
-    def _do(self, op: bj.Operation) -> bj.Operation:
+    def _do(self, op: Operation) -> Operation:
         self.state = bj.apply(self.state, op)
         self.ops += 1
         return op
@@ -98,7 +114,8 @@ class Simulator:
     def _new_shoe(self) -> None:
         """Rules 4.1-4.7 (shuffle and cut): shuffle, the right player cuts, burn one."""
         self.shuffles += 1
-        self.shoe = SeededShoe(self.rules.decks, self.seed * 1_000_003 + self.shuffles)
+        self.cards = shuffled(self.rules.decks, self.rng)
+        self.position = 0
         self.cut_out = False
         s = self.state
         if self.rules.shuffler:
@@ -115,10 +132,13 @@ class Simulator:
         self._do(bj.shoe_card(self.state, card))  # the burn (rule 4.7)
 
     def _next_card(self) -> Card:
-        if not self.cut_out and self.shoe.remaining <= self.from_back:
+        if not self.cut_out and self.size - self.position <= self.from_back:
             self.cut_out = True
             self._do(bj.cut_card_out(self.state))
-        return self.shoe.deal()
+        if self.position >= self.size:
+            raise IndexError("the shoe is empty")
+        self.position += 1
+        return self.cards[self.position - 1]
 
     def _card(self) -> None:
         card = self._next_card()  # may put the cutting card out first: then read the state
@@ -130,12 +150,12 @@ class Simulator:
     def play_round(self) -> int:
         """One round; returns the players' net in cents."""
         rules = self.rules
-        if self.state.prep.stage is not bj.Stage.READY:
+        if self.state.prep.stage is not Stage.READY:
             self._new_shoe()
         for box in range(1, self.boxes + 1):  # every box bets the table minimum
             self._do(bj.place_bet(self.state, box, rules.minimum))
         self._do(bj.close_betting(self.state))
-        if not self.cut_out and self.shoe.remaining <= self.from_back:
+        if not self.cut_out and self.size - self.position <= self.from_back:
             # The cutting card is the first card of the round: shuffle now (rule 4.1.2).
             self.cut_out = True
             self._do(bj.cut_card_out(self.state))
@@ -157,9 +177,8 @@ class Simulator:
                     continue
                 flags = bj.decision_flags(s)
                 assert flags is not None
-                choice = _decision_name(decide(
-                    h.points, s.dealer_points[0], can_double=flags[0], can_split=flags[1],
-                    can_surrender=flags[2]))
+                choice = decide(h.points, s.dealer_points[0], can_double=flags[0],
+                                can_split=flags[1], can_surrender=flags[2])  # a StrEnum
                 if choice == "stand":
                     self._do(bj.stand(s))
                 elif choice == "hit":
@@ -205,7 +224,7 @@ class Simulator:
 def strategy_for(rules: BlackjackRules) -> Decider:
     from kiosk.rules.blackjack.strategy import basic_strategy
 
-    return basic_strategy(rules)  # type: ignore[return-value]
+    return basic_strategy(rules)
 
 
 def _work(args: tuple[BlackjackRules, int, int]) -> Tally:

@@ -270,6 +270,10 @@ class BlackjackState:
         return Fraction(self.shoe.size - self.prep.cutting_card_from_back, self.shoe.size)
 
 
+# Whether this module runs compiled (kiosk/native.py): its objects then have no __dict__.
+_COMPILED = not hasattr(BlackjackState(BlackjackRules()), "__dict__")
+
+
 # --- Queries the dealer screen and the strategy use ---------------------------------------
 
 
@@ -1243,16 +1247,68 @@ def _m(state: BlackjackState, cents: int) -> str:
 
 
 def _replace(state: BlackjackState, **changes: Any) -> BlackjackState:
-    """`dataclasses.replace` without re-running `__init__` (the fold's hot path)."""
-    new = object.__new__(BlackjackState)
-    fields = state.__dict__.copy()
-    fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)
+    """`dataclasses.replace` without its cost (the fold's hot path). In Python: a copy of the
+    instance dict, no `__init__`. Compiled (kiosk/native.py) the objects have no __dict__ and
+    a frozen dataclass's `__init__` stays interpreted: a new object's fields are stored
+    directly, which compiled code may do (from Python the object is as frozen as any). A
+    test holds this list to the dataclass's fields."""
+    if not _COMPILED:
+        new = object.__new__(BlackjackState)
+        fields = state.__dict__.copy()
+        fields.update(changes)
+        object.__setattr__(new, "__dict__", fields)
+        return new
+    g = changes.get
+    new = BlackjackState.__new__(BlackjackState)
+    new.rules = g("rules", state.rules)  # type: ignore[misc]
+    new.table_id = g("table_id", state.table_id)  # type: ignore[misc]
+    new.round = g("round", state.round)  # type: ignore[misc]
+    new.phase = g("phase", state.phase)  # type: ignore[misc]
+    new.prep = g("prep", state.prep)  # type: ignore[misc]
+    new.shoe = g("shoe", state.shoe)  # type: ignore[misc]
+    new.stakes = g("stakes", state.stakes)  # type: ignore[misc]
+    new.hands = g("hands", state.hands)  # type: ignore[misc]
+    new.dealer = g("dealer", state.dealer)  # type: ignore[misc]
+    new.dealer_points = g("dealer_points", state.dealer_points)  # type: ignore[misc]
+    new.turn = g("turn", state.turn)  # type: ignore[misc]
+    new.insurance = g("insurance", state.insurance)  # type: ignore[misc]
+    new.paid = g("paid", state.paid)  # type: ignore[misc]
+    new.pending = g("pending", state.pending)  # type: ignore[misc]
+    new.shuffle_after_round = g("shuffle_after_round", state.shuffle_after_round)  # type: ignore[misc]
+    new.cut_card_place = g("cut_card_place", state.cut_card_place)  # type: ignore[misc]
+    new.cut_card_waiting = g("cut_card_waiting", state.cut_card_waiting)  # type: ignore[misc]
+    new.last_target = g("last_target", state.last_target)  # type: ignore[misc]
+    new.round_cards = g("round_cards", state.round_cards)  # type: ignore[misc]
+    new.last_settled = g("last_settled", state.last_settled)  # type: ignore[misc]
+    new.rounds_in_shoe = g("rounds_in_shoe", state.rounds_in_shoe)  # type: ignore[misc]
     return new
 
 
+def _hand(box: int, number: int, bets: tuple[HandBet, ...], cards: tuple[Card, ...],
+          points: tuple[int, ...], split: bool, split_aces: bool, doubled: bool, stood: bool
+          ) -> PlayerHand:
+    """`PlayerHand(...)` with every field, stored directly when compiled (as `_replace`)."""
+    if not _COMPILED:
+        return PlayerHand(box, number, bets, cards, points, split, split_aces, doubled, stood)
+    h = PlayerHand.__new__(PlayerHand)
+    h.box = box  # type: ignore[misc]
+    h.number = number  # type: ignore[misc]
+    h.bets = bets  # type: ignore[misc]
+    h.cards = cards  # type: ignore[misc]
+    h.points = points  # type: ignore[misc]
+    h.split = split  # type: ignore[misc]
+    h.split_aces = split_aces  # type: ignore[misc]
+    h.doubled = doubled  # type: ignore[misc]
+    h.stood = stood  # type: ignore[misc]
+    return h
+
+
 def _hand_replace(h: PlayerHand, **changes: Any) -> PlayerHand:
-    return dataclasses.replace(h, **changes)
+    g = changes.get  # the constructor: `dataclasses.replace` is slow, compiled or not
+    return _hand(g("box", h.box), g("number", h.number), g("bets", h.bets),
+                      g("cards", h.cards), g("points", h.points), g("split", h.split),
+                      g("split_aces", h.split_aces), g("doubled", h.doubled),
+                      g("stood", h.stood))
 
 
 def _after_initial_deal(state: BlackjackState) -> BlackjackState:
@@ -1341,8 +1397,8 @@ def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
     h = state.hands[i]
     # The constructor with every field in order: `dataclasses.replace` costs twice as much,
     # and this is the fold's busiest line.
-    h = PlayerHand(h.box, h.number, h.bets, (*h.cards, op.card), (*h.points, value), h.split,
-                   h.split_aces, h.doubled, h.stood)
+    h = _hand(h.box, h.number, h.bets, (*h.cards, op.card), (*h.points, value), h.split,
+              h.split_aces, h.doubled, h.stood)
     hands = (*state.hands[:i], h, *state.hands[i + 1:])
     if state.phase is Phase.DEALING:
         state = _replace(state, hands=hands, **extra)
@@ -1352,15 +1408,16 @@ def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
     return _after_hand_change(state, hands, i, **extra)
 
 
-def _set_bets(h: PlayerHand, players: tuple[str, ...], **changes: Any) -> PlayerHand:
-    bets = []
-    for b in h.bets:
-        if b.active and b.player in players:
-            bets.append(dataclasses.replace(
-                b, **{k: (v(b) if callable(v) else v) for k, v in changes.items()}))
-        else:
-            bets.append(b)
-    return _hand_replace(h, bets=tuple(bets))
+def _set_bets(h: PlayerHand, players: tuple[str, ...], *, double: bool = False,
+              surrender: bool = False, settle: bool = False) -> PlayerHand:
+    """The hand with these players' live bets doubled (the added bet equals the bet, rule
+    4.2 item 4d), surrendered (4a) or settled (paid at once)."""
+    bets = tuple(
+        HandBet(b.player, b.amount, b.original, b.amount if double else b.doubled,
+                b.surrendered or surrender, b.settled or settle)
+        if b.active and b.player in players else b
+        for b in h.bets)
+    return _hand_replace(h, bets=bets)
 
 
 def _split(state: BlackjackState, op: Split) -> BlackjackState:
@@ -1399,8 +1456,8 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
     if isinstance(op, Stood):
         i = state.index_of(op.box, op.hand)
         h = state.hands[i]
-        h = PlayerHand(h.box, h.number, h.bets, h.cards, h.points, h.split, h.split_aces,
-                       h.doubled, True)  # stood (rule 4.2 item 4b)
+        h = _hand(h.box, h.number, h.bets, h.cards, h.points, h.split, h.split_aces,
+                  h.doubled, True)  # stood (rule 4.2 item 4b)
         return _after_hand_change(state, (*state.hands[:i], h, *state.hands[i + 1:]), i)
     if isinstance(op, BetPlaced):
         return rep(state, stakes=_adjust(state.stakes, op.box, op.player, op.amount))
@@ -1414,20 +1471,20 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
         return rep(state, phase=Phase.DEALING, hands=hands, turn=-1)
     if isinstance(op, Doubled):
         i = state.index_of(op.box, op.hand)
-        h = _set_bets(state.hands[i], op.players, doubled=lambda b: b.amount)
+        h = _set_bets(state.hands[i], op.players, double=True)
         h = _hand_replace(h, doubled=True)
         return _after_hand_change(state, (*state.hands[:i], h, *state.hands[i + 1:]), i)
     if isinstance(op, Split):
         return _split(state, op)
     if isinstance(op, Surrendered):
         i = state.index_of(op.box, op.hand)
-        h = _set_bets(state.hands[i], op.players, surrendered=True)
+        h = _set_bets(state.hands[i], op.players, surrender=True)
         return _after_hand_change(state, (*state.hands[:i], h, *state.hands[i + 1:]), i,
                                   paid=(*state.paid, *op.settlements))
     if isinstance(op, BlackjackPaid):
         i = state.index_of(op.box, op.hand)
         h = state.hands[i]
-        h = _set_bets(h, tuple(b.player for b in h.bets), settled=True)
+        h = _set_bets(h, tuple(b.player for b in h.bets), settle=True)
         state = rep(state, paid=(*state.paid, *op.settlements))
         hands = (*state.hands[:i], h, *state.hands[i + 1:])
         return _after_hand_change(state, hands, i)
@@ -1458,7 +1515,7 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
         return rep(state, insurance=(*state.insurance, Insurance(op.box, op.player, op.amount)))
     if isinstance(op, EvenMoneyTaken):
         i = state.index_of(op.box, 1)
-        h = _set_bets(state.hands[i], (op.player,), settled=True)
+        h = _set_bets(state.hands[i], (op.player,), settle=True)
         return rep(state, hands=(*state.hands[:i], h, *state.hands[i + 1:]),
                    paid=(*state.paid, op.settlement))
     if isinstance(op, InsuranceClosed):

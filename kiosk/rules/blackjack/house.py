@@ -8,7 +8,7 @@ follow ../shared/DESIGN.md "Interpretations".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from fractions import Fraction
 
@@ -83,6 +83,12 @@ class BlackjackRules:
             raise ValueError(f"a box may split into 2 to 8 hands, not {self.max_hands}")
         if self.minimum % self.chips.smallest_chip or self.maximum % self.chips.smallest_chip:
             raise ValueError("the limits must be whole chips of the smallest chip")
+
+    def __reduce__(self) -> tuple[type[BlackjackRules], tuple[object, ...]]:
+        """Pickled by the constructor: the odds simulation sends the rules to its worker
+        processes, and the compiled engine's frozen objects cannot be pickled field by
+        field (kiosk/native.py)."""
+        return BlackjackRules, tuple(getattr(self, f.name) for f in fields(self))
 
     @classmethod
     def touch_21(cls, **changes: object) -> BlackjackRules:

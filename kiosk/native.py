@@ -1,0 +1,163 @@
+"""The blackjack engine compiled with mypyc, used only while it matches the source.
+
+The engine (kiosk/rules/blackjack) is typed Python checked by `mypy --strict`; mypyc compiles
+those same files to C extension modules, which run the same rules about twice as fast (see
+bench/blackjack_engine.py). Nothing else changes: the journal records (operations.py) stay
+ordinary Python, and every test runs against what the kiosk runs.
+
+`python -m kiosk.native` builds into build/native/ (scripts/bootstrap.sh runs it; it needs gcc
+and the Python headers, and is skipped with a warning when they are missing). `install()`,
+called when the `kiosk` package is imported, puts the compiled modules ahead of the source
+only when the build's fingerprint (the compiled sources, the interpreter, the platform) still
+matches; an edited engine.py, a stale or half-written build, or TABLESIDE_PURE=1 in the
+environment all mean the source runs as it is, so a build can never be out of date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
+BUILD = ROOT / "build" / "native"
+STAMP = "FINGERPRINT"
+# The hot path of a blackjack round: the engine, its values, and the basic strategy the odds
+# simulation asks at every decision. The records (operations.py) stay interpreted: they
+# subclass the journal's Operation, which every game shares.
+SOURCES = (*(f"kiosk/rules/blackjack/{name}.py" for name in (
+    "engine", "hands", "settle", "cut", "house", "strategy")), "kiosk/rules/cards.py",
+    "kiosk/shoe.py", "kiosk/house_edge.py")
+PURE_ENV = "TABLESIDE_PURE"
+
+
+def fingerprint(root: Path = ROOT) -> str:
+    """What a build must match: the compiled sources, the interpreter and the platform."""
+    h = hashlib.sha256()
+    h.update(f"{sys.version}|{sysconfig.get_config_var('EXT_SUFFIX')}|".encode())
+    for rel in SOURCES:
+        h.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _compiled_files(build: Path) -> dict[str, str]:
+    """Module name -> extension file, for every compiled module in a build."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    found: dict[str, str] = {}
+    for f in build.rglob(f"*{suffix}"):
+        rel = f.relative_to(build).as_posix()[: -len(suffix)]
+        found[rel.replace("/", ".")] = str(f)
+    return found
+
+
+def current_build(root: Path = ROOT) -> dict[str, str] | None:
+    """The compiled modules if a build matching the source is there, else None."""
+    build = root / "build" / "native"
+    try:
+        if (build / STAMP).read_text().strip() != fingerprint(root):
+            return None
+    except OSError:
+        return None
+    files = _compiled_files(build)
+    wanted = {rel[:-3].replace("/", ".") for rel in SOURCES}
+    return files if wanted <= files.keys() else None
+
+
+class _CompiledFinder(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules (and mypyc's shared runtime) ahead of the source."""
+
+    def __init__(self, files: dict[str, str]) -> None:
+        self.files = files
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        file = self.files.get(fullname)
+        if file is None:
+            return None
+        loader = importlib.machinery.ExtensionFileLoader(fullname, file)
+        return importlib.util.spec_from_file_location(fullname, file, loader=loader)
+
+
+def active() -> bool:
+    """Whether the compiled engine is the one imported (or will be)."""
+    return any(isinstance(f, _CompiledFinder) for f in sys.meta_path)
+
+
+def install() -> bool:
+    """Use the compiled engine when a build matches the source; returns whether it does."""
+    if os.environ.get(PURE_ENV) or active():
+        return active()
+    files = current_build()
+    if files is None:
+        return False
+    sys.meta_path.insert(0, _CompiledFinder(files))
+    return True
+
+
+_SETUP = """
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+out, work, *paths = sys.argv[1:]
+setup(name="tableside-native", script_args=["-q", "build_ext", "--build-lib", out,
+      "--build-temp", work, "--parallel", "2"],
+      ext_modules=mypycify(paths, opt_level="3", target_dir=work))
+"""
+
+
+def build(root: Path = ROOT, quiet: bool = True) -> str:
+    """Compile SOURCES into build/native (atomically: a failed build leaves none); returns
+    what happened in a line."""
+    want = fingerprint(root)
+    if current_build(root) is not None:
+        return "the compiled engine is up to date"
+    target = root / "build" / "native"
+    work = root / "build" / "native-work"
+    fresh = root / "build" / "native-new"
+    for d in (work, fresh):
+        shutil.rmtree(d, ignore_errors=True)
+    work.mkdir(parents=True)
+    result = subprocess.run(
+        [sys.executable, "-c", _SETUP, str(fresh), str(work), *SOURCES],
+        cwd=root, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        shutil.rmtree(fresh, ignore_errors=True)
+        tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
+        raise RuntimeError("mypyc could not compile the engine:\n" + "\n".join(tail))
+    (fresh / STAMP).write_text(want + "\n")
+    shutil.rmtree(target, ignore_errors=True)
+    fresh.rename(target)
+    shutil.rmtree(work, ignore_errors=True)
+    if not quiet:
+        print(result.stdout, end="")
+    return f"compiled {len(SOURCES)} engine modules into {target.relative_to(root)}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--check"]:
+        ok = current_build() is not None
+        print("the compiled engine matches the source" if ok
+              else "no compiled engine matches the source: the engine runs as Python")
+        return 0 if ok else 1
+    try:
+        print(f"tableside: {build(quiet='-v' not in args)}", file=sys.stderr)
+    except (RuntimeError, OSError) as exc:
+        print(f"tableside: {exc}\ntableside: the engine runs as plain Python (slower, the "
+              "same rules)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
