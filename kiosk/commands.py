@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -26,7 +27,8 @@ def _size(text: str) -> tuple[int, int]:
 
 @click.command()
 @click.option("--headless", is_flag=True,
-              help="draw offscreen, play one coup by touch, save screenshots, exit")
+              help="draw offscreen, play by touch (one coup; blackjack: a shoe through the "
+                   "cut-card shuffle), save screenshots, exit")
 @click.option("--out", type=click.Path(file_okay=False), default="artifacts/demo",
               show_default=True, help="where --headless writes its screenshots")
 @click.option("--console", "console", is_flag=True,
@@ -44,22 +46,30 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--rounds", type=click.IntRange(1, 200), default=12, show_default=True,
               help="blackjack --headless: rounds to play at most (it stops once the "
                    "cutting card has brought a shuffle)")
+@click.option("--decks", type=click.IntRange(1, 16),
+              help="decks in the shoe instead of the game's default (punto banco 8, rule "
+                   "5.4; blackjack 6 of 4 to 8, rule 4.5; Touch 21 2 of 1 or 2, rule 7.5)")
 def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: float,
          journal_path: str | None, fresh: bool, no_signage: bool, game: str,
-         rounds: int) -> None:
+         rounds: int, decks: int | None) -> None:
     """The demo table: dealer screen, player signage and a simulated shoe on a
     pseudo-terminal, with mock GPIO. No hardware needed."""
     from kiosk.console import _demo_config, run_demo
 
     default = "data/demo.db" if game == "punto-banco" else f"data/demo-{game}.db"
     path = Path(journal_path or default)
-    if fresh:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(path) + suffix).unlink(missing_ok=True)
     cfg = _demo_config(path.resolve(), game)
+    if decks is not None:
+        try:  # the rules check the count for the game (rules 4.5, 5.4, 7.5)
+            cfg = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, decks=decks))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--decks'") from exc
     if console and game != "punto-banco":
         raise click.ClickException("--console plays punto banco only; blackjack needs the "
                                    "screen (or --headless)")
+    if fresh:  # only once the options are known to be good
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
     if console:
         try:
             session = asyncio.run(run_demo(cfg, coups, seed, pace))
@@ -75,7 +85,8 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
     if not headless and not display_available():
-        click.echo("No display here (DISPLAY is not set): playing one coup offscreen "
+        played = "one coup" if game == "punto-banco" else "a shoe"
+        click.echo(f"No display here (DISPLAY is not set): playing {played} offscreen "
                    f"instead and saving screenshots of both screens in {out}/")
         headless = True
     opts = KioskOptions(headless=headless, out=Path(out), signage=not no_signage,

@@ -331,7 +331,12 @@ async def _headless_blackjack(app: Any, session: Any, cfg: TableConfig, opts: Ki
             await asyncio.sleep(0.05)
         screen = app.screen
         await asyncio.sleep(0.3)
-        chip = min(screen.ids.chips.children, key=lambda c: c.value)
+        # Each box bets the minimum in as few chips as the buttons allow (rule 2.2): the
+        # biggest chip that does not go over it, else the smallest.
+        minimum = session.state.rules.minimum
+        chips = sorted(screen.ids.chips.children, key=lambda c: c.value)
+        chip = max((c for c in chips if c.value <= minimum), key=lambda c: c.value,
+                   default=chips[0])
         for n in range(1, opts.rounds + 1):
             await prepare_shoe(screen)
             for box in (1, 2, 3, 5, 6, 7):
