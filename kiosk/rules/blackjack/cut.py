@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from kiosk.rules.errors import NotAllowed
+from kiosk.rules.frozen import by_constructor
 
 DECK = 52
 SUPERVISOR = "supervisor"
@@ -63,6 +65,9 @@ class ShoePrep:
     method: str = ""  # "hand" or "shuffler"
 
     # --- who cuts (rules 4.2, 4.3) ---------------------------------------------------
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     def first_offer(self) -> tuple[int | None, str]:
         """The box the cut is offered to first and the clause that says so; None when the

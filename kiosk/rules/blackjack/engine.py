@@ -57,6 +57,7 @@ from kiosk.rules.blackjack.operations import (  # the records, re-exported: bj.C
 from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
 from kiosk.rules.cards import Card, ShoeContents
 from kiosk.rules.errors import ImpossibleCard, NotAllowed
+from kiosk.rules.frozen import by_constructor
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 
@@ -87,6 +88,9 @@ class Stake:
     player: str
     amount: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
+
 
 @dataclass(frozen=True, slots=True)
 class HandBet:
@@ -98,6 +102,9 @@ class HandBet:
     doubled: int = 0  # rule 4.2 item 4d: the added bet of a double
     surrendered: bool = False
     settled: bool = False  # paid at once (a blackjack, even money)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def stake(self) -> int:
@@ -119,6 +126,9 @@ class PlayerHand:
     split_aces: bool = False  # rule 4.2 item 4e: one card on each split ace
     doubled: bool = False  # rule 4.2 item 4d: one card only
     stood: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def total(self) -> Total:
@@ -178,6 +188,9 @@ class Insurance:
     player: str
     amount: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
+
 
 @dataclass(frozen=True, slots=True)
 class PendingCard:
@@ -188,6 +201,9 @@ class PendingCard:
     reason: str  # "unread", "impossible" or "not allowed"
     card: Card | None = None
     message: str = ""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
 
 _FRESH_PREP = ShoePrep()  # rule 4.1.1 (shuffle and cut): shuffle before play starts
@@ -219,6 +235,9 @@ class BlackjackState:
     round_cards: int = 0  # cards dealt in this round (the initial deal's position)
     last_settled: RoundSettled | None = None
     rounds_in_shoe: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def dealer_total(self) -> Total:
