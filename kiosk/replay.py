@@ -132,8 +132,8 @@ def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
                 reason=op.reason))
         try:
             state = pb.apply(state, op)
-        except (TablesideError, AssertionError) as exc:
-            report.problems.append(f"row {entry.seq}: {entry.kind} cannot follow: {exc}")
+        except Exception as exc:  # a row the rules cannot fold is a finding, not a crash
+            report.problems.append(_cannot_follow(entry, exc))
     return report
 
 
@@ -201,9 +201,14 @@ def _replay_blackjack(rows: list[Entry], report: ReplayReport) -> ReplayReport:
             elif isinstance(op, bj.BlackjackPaid | bj.Surrendered | bj.EvenMoneyTaken):
                 _audit_early(state, op, entry, report)
             state = bj.apply(state, op)
-        except (TablesideError, AssertionError) as exc:
-            report.problems.append(f"row {entry.seq}: {entry.kind} cannot follow: {exc}")
+        except Exception as exc:  # a row the rules cannot fold is a finding, not a crash
+            report.problems.append(_cannot_follow(entry, exc))
     return report
+
+
+def _cannot_follow(entry: Entry, exc: Exception) -> str:
+    why = str(exc) if isinstance(exc, TablesideError) else f"{type(exc).__name__} {exc}"
+    return f"row {entry.seq}: {entry.kind} cannot follow: {why}"
 
 
 def _hands(state: bj.BlackjackState) -> dict[str, list[str]]:

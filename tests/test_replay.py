@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -132,3 +133,49 @@ def test_blackjack_rounds_are_recomputed_and_a_forged_blackjack_payout_is_found(
     forged = replay(_rechain(entries))
     assert forged.chain_ok and not forged.ok
     assert forged.problems[0].startswith(f"row {paid.seq}: bj_blackjack_paid recorded")
+
+
+def _blackjack_journal_with_a_row_that_does_not_fit(path: Path) -> None:
+    """A chained journal whose second row the rules cannot fold: the check for blackjacks
+    (rule 7.2 items 4-5) before any card was dealt. Only a bug or a forger writes it."""
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.store.journal import Journal
+
+    journal = Journal.open(path, "BJ-01")
+    opened = bj.open_table(BlackjackRules.touch_21(), "BJ-01")
+    journal.append(opened.kind, opened.to_payload())
+    journal.append(bj.BlackjacksChecked.kind, {"round": 1})
+    journal.close()
+
+
+def test_a_row_the_rules_cannot_fold_is_reported_not_a_crash(tmp_path: Path) -> None:
+    path = tmp_path / "bj.db"
+    _blackjack_journal_with_a_row_that_does_not_fit(path)
+    report = replay(load_entries(path))
+    assert report.chain_ok and not report.ok
+    assert report.problems == [
+        "row 2: bj_blackjacks_checked cannot follow: IndexError tuple index out of range"]
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 1 and "row 2: bj_blackjacks_checked cannot follow" in (
+        result.output)
+
+
+def test_the_table_does_not_start_on_a_journal_it_cannot_follow(tmp_path: Path) -> None:
+    """The kiosk names the row and says what to do, instead of a traceback."""
+    from kiosk.config import example, parse
+    from kiosk.console import open_session as open_table
+    from kiosk.store.journal import JournalError
+
+    path = tmp_path / "bj.db"
+    _blackjack_journal_with_a_row_that_does_not_fit(path)
+    cfg = dataclasses.replace(parse(example("touch-21")), journal=path, table_id="BJ-01")
+    try:
+        open_table(cfg, quiet=True)
+    except JournalError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("the table started on a journal it cannot follow")
+    assert message.startswith("Row 2 of the journal (bj_blackjacks_checked) cannot be "
+                              "replayed: IndexError(")
+    assert "call a technician" in message and "tableside replay" in message

@@ -23,7 +23,7 @@ from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed, TablesideError
 from kiosk.rules.game import Game
 from kiosk.rules.operations import Operation, operation_from_record
-from kiosk.store.journal import Journal
+from kiosk.store.journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
 S = TypeVar("S")
@@ -93,8 +93,16 @@ class TableSession(Generic[S]):
         replayed = 0
         opened_as = ""  # the kind of the journal's last table opening
         for entry in journal.entries():
-            op = operation_from_record(entry.kind, entry.payload)
-            self.state = game.apply(self.state, op)
+            try:
+                op = operation_from_record(entry.kind, entry.payload)
+                self.state = game.apply(self.state, op)
+            except Exception as exc:  # the table cannot resume past a row it cannot fold
+                why = str(exc) if isinstance(exc, TablesideError) else repr(exc)
+                raise JournalError(
+                    f"Row {entry.seq} of the journal ({entry.kind}) cannot be replayed: "
+                    f"{why}. The table does not start on a journal it cannot follow: call a "
+                    f"technician (`tableside replay` lists every row that does not fit)"
+                ) from exc
             self._track(op)
             replayed += 1
             if entry.kind.endswith("table_opened"):
@@ -110,7 +118,7 @@ class TableSession(Generic[S]):
             self.perform(lambda _s: game.open_table(rules, table_id))
         elif self._rules_of(self.state) != rules:
             self.alert(Severity.INFO, "The table configuration changed since the last start",
-                       "It takes effect now; the coup in play keeps its bets")
+                       "It takes effect now; the bets already placed stay")
             self.perform(lambda _s: game.open_table(rules, table_id))
 
     @staticmethod
@@ -175,7 +183,7 @@ class TableSession(Generic[S]):
         a = Alert(severity, message, way_forward)
         self.alerts.append(a)
         self.alerts_raised += 1
-        log.warning("%s: %s %s", severity, message, way_forward)
+        log.warning("%s: %s%s", severity, message, f" -> {way_forward}" if way_forward else "")
         self._notify(None)
 
     def release_held_cards(self) -> None:
