@@ -29,6 +29,10 @@ log = logging.getLogger(__name__)
 S = TypeVar("S")
 
 
+HELD = "card_held"  # a shoe card waits for a step on the screen (DeviceReport.event)
+RELEASED = "card_released"  # ... and goes to the game now
+
+
 @dataclass(frozen=True, slots=True)
 class DeviceReport(Operation):
     """Something a device did that the journal must show although the coup did not move:
@@ -120,6 +124,11 @@ class TableSession(Generic[S]):
             self.alert(Severity.INFO, "The table configuration changed since the last start",
                        "It takes effect now; the bets already placed stay")
             self.perform(lambda _s: game.open_table(rules, table_id))
+        if self.held_cards:
+            self.alert(Severity.WARNING, f"{len(self.held_cards)} shoe card(s) held before the "
+                       f"restart: {', '.join(c.code for c in self.held_cards)}",
+                       "They are dealt as soon as the screen's step is done")
+            self.release_held_cards()
 
     @staticmethod
     def _rules_of(state: Any) -> Any:
@@ -173,11 +182,23 @@ class TableSession(Generic[S]):
         self.perform(lambda _s: InspectorAttended(inspector.strip()))
 
     def _track(self, op: Operation) -> None:
-        """Table-level facts that are not part of any game's state."""
+        """Table-level facts that are not part of any game's state, folded from the journal
+        at start as they were made live: the inspector's call, and the shoe cards held for
+        a step on the screen, so a restart keeps them (each is journaled when it is held and
+        when it is released to the game; a void takes the held cards with its round)."""
         if isinstance(op, InspectorCalled):
             self.inspector_called = True
         elif isinstance(op, InspectorAttended):
             self.inspector_called = False
+        elif isinstance(op, DeviceReport) and op.event == HELD:
+            self.held_cards.append(Card.parse(op.detail))
+        elif isinstance(op, DeviceReport) and op.event == RELEASED and self.held_cards:
+            self.held_cards.popleft()
+        elif op.kind.endswith("_voided") and self.held_cards:
+            gone = ", ".join(c.code for c in self.held_cards)
+            self.held_cards.clear()
+            self.alert(Severity.WARNING, f"Held card(s) {gone} go with the void round",
+                       "Put them aside with the round's cards")
 
     def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
         a = Alert(severity, message, way_forward)
@@ -196,10 +217,14 @@ class TableSession(Generic[S]):
                     self.game.verify_shoe_card(self.state, card)
                 except NotAllowed:
                     return
-                self.held_cards.popleft()
-                self._shoe_card(card)
+                self._release(card)
         finally:
             self._releasing = False
+
+    def _release(self, card: Card) -> None:
+        released = DeviceReport("SHOE", RELEASED, card.code)
+        self.perform(lambda _s: released)  # on record, then to the game
+        self._shoe_card(card)
 
     # --- Device events ------------------------------------------------------------------
 
@@ -219,14 +244,16 @@ class TableSession(Generic[S]):
         device = getattr(event, "device", "SHOE")
         if isinstance(event, ev.CardRead):
             if self.held_cards or self.game.holds_cards(self.state):
-                self.held_cards.append(event.card)
                 why = "it waits for the card before it"
                 try:
                     self.game.verify_shoe_card(self.state, event.card)
                 except NotAllowed as exc:
                     why = str(exc)
-                self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}",
-                           "It is dealt as soon as the screen's step is done")
+                # On record before anything else: the card has left the shoe.
+                self.perform(lambda _s: DeviceReport(device, HELD, event.card.code))
+                if self.held_cards:
+                    self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}",
+                               "It is dealt as soon as the screen's step is done")
                 return
             self._shoe_card(event.card)
         elif isinstance(event, ev.CardUnread):

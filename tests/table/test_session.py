@@ -102,6 +102,47 @@ def test_impossible_card_is_queried_and_later_cards_are_held(tmp_path: Path) -> 
     assert not s.held_cards
 
 
+def _held_9d(path: Path) -> pb.PuntoBancoRules:
+    """A queried card (a second ace of spades from one deck, rule 5.4), then the 9D held."""
+    rules = pb.PuntoBancoRules(decks=1, chips=RULES.chips)
+    s = open_session(path, rules)
+    s.perform(pb.shuffle)
+    s.perform(lambda st: pb.place_bet(st, "1", pb.BetKind.PLAYER, 5_000))
+    s.perform(pb.close_betting)
+    for seq, code in enumerate(("AS", "AS", "9D")):
+        s.on_device_event(ev.CardRead(device="SHOE", seq=seq, card=cards(code)[0]))
+    assert list(s.held_cards) == cards("9D")
+    return rules
+
+
+def test_a_held_card_is_on_record_and_survives_a_restart(tmp_path: Path) -> None:
+    """The held card has left the shoe: a kiosk restart before the dealer's step must not
+    lose it, nor deal it twice."""
+    path = tmp_path / "j.db"
+    rules = _held_9d(path)
+    s = open_session(path, rules)  # the kiosk restarts while the card waits
+    assert list(s.held_cards) == cards("9D")
+    assert any("held before the restart: 9D" in a.message for a in s.alerts)
+    s.perform(lambda st: pb.deal_card(st, cards("AH")[0], pb.CardSource.KEYED))
+    assert s.state.player_cards == tuple(cards("AS", "9D"))
+    assert s.state.banker_cards == tuple(cards("AH"))
+    reports = [(e.payload["event"], e.payload["detail"]) for e in s.journal.entries()
+               if e.kind == "device_report"]
+    assert reports == [("card_held", "9D"), ("card_released", "9D")]
+    again = open_session(path, rules)  # released: not held, not dealt again
+    assert not again.held_cards and again.state.player_cards == tuple(cards("AS", "9D"))
+
+
+def test_a_void_takes_the_held_cards_with_its_coup(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    rules = _held_9d(path)
+    s = open_session(path, rules)
+    s.perform(lambda st: pb.void_coup(st, "misdeal"))
+    assert not s.held_cards
+    assert s.alerts[-1].message == "Held card(s) 9D go with the void round"
+    assert not open_session(path, rules).held_cards  # and so after a restart
+
+
 def test_device_trouble_is_recorded_and_never_raises(tmp_path: Path) -> None:
     s = _ready(tmp_path / "j.db")
     s.on_device_event(ev.BadInput(device="SHOE", seq=None, raw=b"\x00garbage",
