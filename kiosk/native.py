@@ -42,9 +42,11 @@ PURE_ENV = "TABLESIDE_PURE"
 
 
 def fingerprint(root: Path = ROOT) -> str:
-    """What a build must match: the compiled sources, the interpreter and the platform."""
+    """What a build must match: the compiled sources, how they are built, the interpreter
+    and the platform."""
     h = hashlib.sha256()
     h.update(f"{sys.version}|{sysconfig.get_config_var('EXT_SUFFIX')}|".encode())
+    h.update(_SETUP.encode())
     for rel in SOURCES:
         h.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
     return h.hexdigest()
@@ -109,9 +111,11 @@ import sys
 from setuptools import setup
 from mypyc.build import mypycify
 out, work, *paths = sys.argv[1:]
+modules = mypycify(paths, opt_level="3", target_dir=work)
+for m in modules:  # floats as Python computes them: no fused multiply-add (the Pi's gcc would)
+    m.extra_compile_args.append("-ffp-contract=off")
 setup(name="tableside-native", script_args=["-q", "build_ext", "--build-lib", out,
-      "--build-temp", work, "--parallel", "2"],
-      ext_modules=mypycify(paths, opt_level="3", target_dir=work))
+      "--build-temp", work, "--parallel", "2"], ext_modules=modules)
 """
 
 
