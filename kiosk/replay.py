@@ -196,8 +196,7 @@ def _replay_blackjack(rows: list[Entry], report: ReplayReport) -> ReplayReport:
             if isinstance(op, bj.RoundSettled):
                 report.coups.append(_audit_round(state, op, entry))
             elif isinstance(op, bj.RoundVoided):
-                report.coups.append(CoupReplay(op.round, "voided", entry.seq, entry.wall_time,
-                                               hands=_hands(state), reason=op.reason))
+                report.coups.append(_audit_void(state, op, entry))
             elif isinstance(op, bj.BlackjackPaid | bj.Surrendered | bj.EvenMoneyTaken):
                 _audit_early(state, op, entry, report)
             state = bj.apply(state, op)
@@ -234,6 +233,19 @@ def _audit_early(state: bj.BlackjackState, op: Any, entry: Entry, report: Replay
         report.problems.append(f"row {entry.seq}: {entry.kind} recorded "
                                f"{[encode(s) for s in got]}, recomputed "
                                f"{[encode(s) for s in want]}")
+
+
+def _audit_void(state: bj.BlackjackState, op: bj.RoundVoided, entry: Entry) -> CoupReplay:
+    """A void hands back every bet not yet settled: recomputed, and compared with what the
+    journal lists (older journals list none: nothing to compare)."""
+    out = CoupReplay(op.round, "voided", entry.seq, entry.wall_time, hands=_hands(state),
+                     reason=op.reason)
+    expected = bj.void_returns(state)
+    out.settlements = [encode(s) for s in expected]
+    if op.returned and op.returned != expected:
+        out.differences.append(f"returned {[encode(s) for s in op.returned]}, recomputed "
+                               f"{[encode(s) for s in expected]}")
+    return out
 
 
 def _audit_round(state: bj.BlackjackState, op: bj.RoundSettled, entry: Entry) -> CoupReplay:

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from kiosk.cli import main
 from kiosk.replay import load_entries, replay
 from kiosk.rules import punto_banco as pb
+from kiosk.rules.operations import operation_from_record
 from kiosk.store.canonical import canonical_json, chain_hash
 from kiosk.store.export import export_jsonl, read_jsonl
 from kiosk.store.journal import Entry
@@ -133,6 +134,36 @@ def test_blackjack_rounds_are_recomputed_and_a_forged_blackjack_payout_is_found(
     forged = replay(_rechain(entries))
     assert forged.chain_ok and not forged.ok
     assert forged.problems[0].startswith(f"row {paid.seq}: bj_blackjack_paid recorded")
+
+
+def test_a_void_lists_the_bets_it_returned_and_a_forged_return_is_found(
+        tmp_path: Path) -> None:
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.store.journal import Journal
+
+    path = _blackjack_journal(tmp_path / "bj.db")  # one round settled, then a bet on box 3
+    journal = Journal.open(path, "BJ-1")
+    state = bj.initial_state(BlackjackRules(), "BJ-1")
+    for e in journal.entries():
+        state = bj.apply(state, operation_from_record(e.kind, e.payload))
+    bet = bj.place_bet(state, 3, 20_000)
+    journal.append(bet.kind, bet.to_payload())
+    void = bj.void_round(bj.apply(state, bet), "the dealer dropped the shoe", "dealer")
+    journal.append(void.kind, void.to_payload())
+    journal.close()
+    entries = load_entries(path)
+    report = replay(entries)
+    assert report.ok, report.as_json()
+    voided = report.coups[-1]
+    assert voided.status == "voided" and voided.reason == "the dealer dropped the shoe"
+    assert [(s["box"], s["stake"], s["outcome"], s["returned"]) for s in voided.settlements] == [
+        (3, 20_000, "returned", 20_000)]
+    row = entries[-1]
+    row.payload["returned"][0]["returned"] = 10_000  # half of it "handed back"
+    forged = replay(_rechain(entries))
+    assert forged.chain_ok and not forged.ok
+    assert forged.coups[-1].differences[0].startswith("returned [")
 
 
 def _blackjack_journal_with_a_row_that_does_not_fit(path: Path) -> None:

@@ -1255,7 +1255,29 @@ def void_round(state: BlackjackState, reason: str, by: str = "", inspector: str 
                ) -> RoundVoided:
     verify_void(state, reason, inspector)
     return RoundVoided(round=state.round, reason=reason.strip(), by=by,
-                       inspector=inspector.strip())
+                       inspector=inspector.strip(), returned=void_returns(state))
+
+
+def void_returns(state: BlackjackState) -> tuple[Settlement, ...]:
+    """What a void hands back: every bet not settled yet, untouched (doubles and splits
+    included), and every insurance. Blackjacks, even money and surrenders already settled
+    stand as paid (`state.paid`)."""
+    back: list[Settlement] = []
+    if state.hands:
+        for h in state.hands:
+            for b in h.bets:
+                if b.active:
+                    back.append(_returned(h.box, h.number, b.player, BetKind.HAND, b.stake))
+    else:  # no more bets was not called: the stakes are still only on the layout
+        for s in state.stakes:
+            back.append(_returned(s.box, 1, s.player, BetKind.HAND, s.amount))
+    for i in state.insurance:
+        back.append(_returned(i.box, 0, i.player, BetKind.INSURANCE, i.amount))
+    return tuple(back)
+
+
+def _returned(box: int, hand: int, player: str, kind: BetKind, stake: int) -> Settlement:
+    return Settlement(box, hand, player, kind, stake, Outcome.RETURNED, Fraction(0), 0, stake)
 
 
 def _m(state: BlackjackState, cents: int) -> str:

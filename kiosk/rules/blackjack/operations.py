@@ -268,10 +268,12 @@ class RoundSettled(Operation):
 
 @dataclass(frozen=True, slots=True)
 class RoundVoided(Operation):
-    """The round is void: every bet not yet settled goes back untouched."""
+    """The round is void: every bet not yet settled goes back untouched, each listed in
+    `returned` (journals written before it was recorded have none listed)."""
 
     kind: ClassVar[str] = "bj_round_voided"
     round: int
     reason: str
     by: str = ""
     inspector: str = ""  # rule 2.7: who allowed a void once the result was known
+    returned: tuple[Settlement, ...] = ()  # the bets handed back, insurance included

@@ -22,7 +22,8 @@ class Outcome(StrEnum):
     BLACKJACK = "blackjack"  # rule 4.2 item 5: pays 3:2
     SURRENDER = "surrender"  # rule 4.2 item 4a: half the bet back
     EVEN_MONEY = "even_money"  # rule 4.7: a blackjack against an ace, paid 1:1 at once
-    RETURNED = "returned"  # a double or split bet handed back (house setting ORIGINAL)
+    RETURNED = "returned"  # handed back untouched: a double or split bet (house setting
+    # ORIGINAL), or every bet of a void round
 
 
 class BetKind(StrEnum):

@@ -141,3 +141,41 @@ def test_touch_21_dealer_always_draws_soft_17_and_aces_split_once() -> None:
         BlackjackRules.touch_21(dealer_hits_soft_17=False)
     with pytest.raises(ValueError, match="rule 4.2 item 4e"):
         BlackjackRules(resplit_aces=True)
+
+
+def _returned(op: bj.Operation) -> list[tuple[int, int, str, str, int, str, int]]:
+    assert isinstance(op, bj.RoundVoided)
+    return [(s.box, s.hand, s.player, s.kind.value, s.stake, s.outcome.value, s.returned)
+            for s in op.returned]
+
+
+def test_a_void_lists_every_bet_it_hands_back() -> None:
+    """Rule 2.7: a void hands back every bet not yet settled, untouched: a split's added bet
+    and a player behind on the hand they followed (4.2 item 4e), a double's added bet (4d).
+    A blackjack paid at once against a 6 (4.2 item 5) stands as paid."""
+    t = Table().ready()
+    t.bet(1, 10000).bet(1, 5000, "B").bet(2, 5000).bet(3, 5000).close()
+    t.cards("8H AS 5C 6D 8D KH 6C")  # box 1 two 8s, box 2 blackjack, box 3 11; dealer 6
+    t.act(bj.split, {"B": bj.Follow.FIRST})
+    t.cards("2D").stand().cards("TC").stand()  # box 1: 10 and 18
+    t.act(bj.pay_blackjack)  # box 2, 3:2 at once
+    t.act(bj.double)
+    t.cards("9H")  # box 3 doubled to 20; the dealer's turn
+    op = t.act(bj.void_round, "the shoe jammed", "dealer", "inspector 4411")
+    assert _returned(op) == [
+        (1, 1, "A", "hand", 10000, "returned", 10000),
+        (1, 1, "B", "hand", 5000, "returned", 5000),
+        (1, 2, "A", "hand", 10000, "returned", 10000),
+        (3, 1, "A", "hand", 10000, "returned", 10000)]
+    assert t.replayed() == t.state
+
+
+def test_a_void_hands_back_insurance_too_and_bets_before_no_more_bets() -> None:
+    t = Table().ready().bet(4, 5000).close().cards("9S AH 7D")  # the dealer shows an ace
+    t.act(bj.insure, 4, "A", 2500)  # rule 4.7
+    op = t.act(bj.void_round, "misdeal", "dealer")
+    assert _returned(op) == [(4, 1, "A", "hand", 5000, "returned", 5000),
+                             (4, 0, "A", "insurance", 2500, "returned", 2500)]
+    t.bet(2, 7500)
+    op = t.act(bj.void_round, "table closed", "pit boss")
+    assert _returned(op) == [(2, 1, "A", "hand", 7500, "returned", 7500)]
