@@ -265,6 +265,11 @@ class LineParser:
         # content turns out to be bad: it was not lost, only not understood.
         events: list[DeviceEvent] = []
         last = self._last_seq.get(device)
+        if last is not None and seq == 0 and frame_type == "HELLO" and last != SEQ_MODULUS - 1:
+            # Spec: HELLO is sent at power-on, and a device counts from 0 again: a restart,
+            # not lost frames. (The session journals the HELLO.)
+            self.stats.restarts += 1
+            last = None
         if last is not None:
             if seq == last:
                 self.stats.duplicates += 1

@@ -21,6 +21,8 @@ class ParserStats:
     """Sequence jumps reported as `FramesLost`."""
     frames_lost: int = 0
     """Frames missing in those jumps, summed."""
+    restarts: int = 0
+    """A HELLO with seq 0 after other frames: the device powered on again and counts anew."""
     bad: Counter[BadKind] = field(default_factory=Counter)
     """`BadInput` events emitted, by reason."""
     bytes_skipped: int = 0

@@ -256,6 +256,23 @@ def test_gap_across_the_wrap() -> None:
     assert events == [Heartbeat(device="SHOE", seq=999), Heartbeat(device="SHOE", seq=0)]
 
 
+def test_a_device_that_powers_on_again_counts_from_zero_without_a_gap() -> None:
+    """Spec: HELLO is sent at power-on; after a restart the device's seq starts at 0. That
+    is not lost frames; a jump to anything else, or to 0 without a HELLO, still is."""
+    parser = LineParser()
+    events = parser.feed(encode_frame("SHOE", 41, "CARD", "4H")
+                         + encode_frame("SHOE", 0, "HELLO", "ACME-X", "2.1", "SN42")
+                         + encode_frame("SHOE", 1, "CARD", "5H"))
+    assert [type(e).__name__ for e in events] == ["CardRead", "ShoeHello", "CardRead"]
+    assert (parser.stats.gaps, parser.stats.restarts) == (0, 1)
+    assert parser.last_seq("SHOE") == 1
+    events = parser.feed(encode_frame("SHOE", 0, "CARD", "6H"))  # 0 again, no HELLO
+    assert events[0] == FramesLost(device="SHOE", seq=0, expected_seq=2, got_seq=0,
+                                   missing=998)
+    events = parser.feed(encode_frame("SHOE", 5, "HELLO", "ACME-X", "2.1", "SN42"))
+    assert isinstance(events[0], FramesLost) and events[0].missing == 4  # asked, not power-on
+
+
 def test_sequences_are_counted_per_device() -> None:
     parser = LineParser()
     stream = (
