@@ -96,6 +96,7 @@ class TableSession(Generic[S]):
         self.state: S = game.initial_state(rules, table_id)
         replayed = 0
         opened_as = ""  # the kind of the journal's last table opening
+        self._folding = True
         for entry in journal.entries():
             try:
                 op = operation_from_record(entry.kind, entry.payload)
@@ -111,6 +112,7 @@ class TableSession(Generic[S]):
             replayed += 1
             if entry.kind.endswith("table_opened"):
                 opened_as = entry.kind
+        self._folding = False
         self.replayed = replayed
         if replayed == 0:
             self.perform(lambda _s: game.open_table(rules, table_id))
@@ -197,8 +199,9 @@ class TableSession(Generic[S]):
         elif op.kind.endswith("_voided") and self.held_cards:
             gone = ", ".join(c.code for c in self.held_cards)
             self.held_cards.clear()
-            self.alert(Severity.WARNING, f"Held card(s) {gone} go with the void round",
-                       "Put them aside with the round's cards")
+            if not self._folding:  # news now, not when an old void is folded at start
+                self.alert(Severity.WARNING, f"Held card(s) {gone} go with the void round",
+                           "Put them aside with the round's cards")
 
     def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
         a = Alert(severity, message, way_forward)
