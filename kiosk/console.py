@@ -129,7 +129,7 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
     journal = Journal.open(cfg.journal, cfg.table_id)
     game: Any = Blackjack() if isinstance(cfg.rules, BlackjackRules) else pb.PuntoBanco()
     session: Session = TableSession(game, journal, cfg.rules, cfg.table_id)
-    seen = session.alerts_raised
+    seen = 0  # the opening's alerts are printed with the first update
 
     def show(state: pb.PuntoBancoState, op: Operation | None) -> None:
         nonlocal seen
@@ -144,6 +144,7 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
         seen = session.alerts_raised
 
     session.listeners.append(show)
+    show(session.state, None)  # what opening the table raised (a restart's held cards)
     return session, journal
 
 

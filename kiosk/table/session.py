@@ -30,7 +30,8 @@ S = TypeVar("S")
 
 
 HELD = "card_held"  # a shoe card waits for a step on the screen (DeviceReport.event)
-RELEASED = "card_released"  # ... and goes to the game now
+RELEASED = "card_released"  # ... and goes to the game now, on record with its own row
+SET_ASIDE = "held_set_aside"  # held cards the table can no longer deal (another game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,7 @@ class TableSession(Generic[S]):
             try:
                 op = operation_from_record(entry.kind, entry.payload)
                 self.state = game.apply(self.state, op)
+                self._track(op)
             except Exception as exc:  # the table cannot resume past a row it cannot fold
                 why = str(exc) if isinstance(exc, TablesideError) else repr(exc)
                 raise JournalError(
@@ -108,7 +110,6 @@ class TableSession(Generic[S]):
                     f"{why}. The table does not start on a journal it cannot follow: call a "
                     f"technician (`tableside replay` lists every row that does not fit)"
                 ) from exc
-            self._track(op)
             replayed += 1
             if entry.kind.endswith("table_opened"):
                 opened_as = entry.kind
@@ -121,16 +122,18 @@ class TableSession(Generic[S]):
             # so replay, sync and the signage know which game the rows that follow belong to.
             self.alert(Severity.INFO, f"The table now runs {getattr(game, 'name', 'a new game')}",
                        "Shuffle and load the cards for it")
+            self._set_aside_held("the table now runs another game")
             self.perform(lambda _s: game.open_table(rules, table_id))
         elif self._rules_of(self.state) != rules:
             self.alert(Severity.INFO, "The table configuration changed since the last start",
                        "It takes effect now; the bets already placed stay")
+            self._set_aside_held("the table's configuration changed")
             self.perform(lambda _s: game.open_table(rules, table_id))
         if self.held_cards:
             self.alert(Severity.WARNING, f"{len(self.held_cards)} shoe card(s) held before the "
                        f"restart: {', '.join(c.code for c in self.held_cards)}",
                        "They are dealt as soon as the screen's step is done")
-            self.release_held_cards()
+            self._try_release()
 
     @staticmethod
     def _rules_of(state: Any) -> Any:
@@ -138,21 +141,35 @@ class TableSession(Generic[S]):
 
     # --- Actions ----------------------------------------------------------------------
 
-    def perform(self, action: Callable[[S], Operation]) -> Operation:
+    def perform(self, action: Callable[[S], Operation], before: Operation | None = None
+                ) -> Operation:
         """Run one dealer or device action: the game builds the Operation (raising
         `NotAllowed` with the reason), the journal stores it durably, then state moves.
+        `before`, a table-level record (a held card's release), is stored with it in one
+        transaction: both or neither.
 
         If the journal cannot write (a full disk), the error propagates with state unchanged,
-        so nothing is shown that is not on record."""
+        so nothing is shown that is not on record. Held cards dealt after the action are
+        not the action's business: a failure there is an alert, the card stays held."""
         op = action(self.state)
         new_state = self.game.apply(self.state, op)
-        self.journal.append(op.kind, op.to_payload())
+        rows = [op] if before is None else [before, op]
+        self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
         self.state = new_state
-        self._track(op)
+        for r in rows:
+            self._track(r)
         self._notify(op)
         if self.held_cards and not self._releasing:
-            self.release_held_cards()
+            self._try_release()
         return op
+
+    def _try_release(self) -> None:
+        try:
+            self.release_held_cards()
+        except Exception as exc:  # what came before is on record: say so, keep the card
+            log.exception("releasing a held card")
+            self.alert(Severity.STOP, f"A held card could not be recorded: {exc}",
+                       "It stays held; call a technician")
 
     def attempt(self, action: Callable[[S], Operation]) -> Operation | None:
         """`perform`, with a refusal turned into an alert instead of an exception."""
@@ -196,6 +213,8 @@ class TableSession(Generic[S]):
             self.held_cards.append(Card.parse(op.detail))
         elif isinstance(op, DeviceReport) and op.event == RELEASED and self.held_cards:
             self.held_cards.popleft()
+        elif isinstance(op, DeviceReport) and op.event == SET_ASIDE:
+            self.held_cards.clear()
         elif op.kind.endswith("_voided") and self.held_cards:
             gone = ", ".join(c.code for c in self.held_cards)
             self.held_cards.clear()
@@ -225,9 +244,19 @@ class TableSession(Generic[S]):
             self._releasing = False
 
     def _release(self, card: Card) -> None:
-        released = DeviceReport("SHOE", RELEASED, card.code)
-        self.perform(lambda _s: released)  # on record, then to the game
-        self._shoe_card(card)
+        # The release and the card's own record in one transaction: a held card is never
+        # released without being dealt, queried or refused on record.
+        self._shoe_card(card, before=DeviceReport("SHOE", RELEASED, card.code))
+
+    def _set_aside_held(self, why: str) -> None:
+        """Held cards that can no longer go to the game they came out for, on record."""
+        if not self.held_cards:
+            return
+        gone = ", ".join(c.code for c in self.held_cards)
+        report = DeviceReport("SHOE", SET_ASIDE, f"{gone}: {why}")
+        self.perform(lambda _s: report)
+        self.alert(Severity.WARNING, f"Held card(s) {gone} set aside: {why}",
+                   "Put them aside; they are not dealt")
 
     # --- Device events ------------------------------------------------------------------
 
@@ -300,13 +329,13 @@ class TableSession(Generic[S]):
             self.perform(lambda _s: DeviceReport(device, "state", str(event.state)))
         # Heartbeats and the shuffler's reports are not part of punto banco's coup.
 
-    def _shoe_card(self, card: Card) -> None:
+    def _shoe_card(self, card: Card, before: Operation | None = None) -> None:
         try:
-            op = self.perform(lambda s: self.game.shoe_card(s, card))
+            op = self.perform(lambda s: self.game.shoe_card(s, card), before)
         except NotAllowed as exc:
             # The card has physically left the shoe: record that it was refused and why.
             report = DeviceReport("SHOE", "card_refused", f"{card.code}: {exc}")
-            self.perform(lambda _s: report)
+            self.perform(lambda _s: report, before)
             self.alert(Severity.STOP, f"The shoe dealt the {card.name} but {exc}",
                        "Put the card aside and call the inspector, or void the coup")
             return

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hardware import events as ev
 from kiosk.rules import punto_banco as pb
 from kiosk.rules.errors import NotAllowed
-from kiosk.store.journal import JournalWriteError
+from kiosk.store.journal import JournalWriteError, WriteFailure
 from kiosk.table.session import Severity
-from tests.table.helpers import RULES, cards, kinds, open_session
+from tests.table.helpers import RULES, Session, cards, kinds, open_session
 
 
 def _ready(path: Path):  # type: ignore[no-untyped-def]
@@ -103,6 +104,10 @@ def test_impossible_card_is_queried_and_later_cards_are_held(tmp_path: Path) -> 
 
 
 def _held_9d(path: Path) -> pb.PuntoBancoRules:
+    return _holding_9d(path)[1]
+
+
+def _holding_9d(path: Path) -> tuple[Session, pb.PuntoBancoRules]:
     """A queried card (a second ace of spades from one deck, rule 5.4), then the 9D held."""
     rules = pb.PuntoBancoRules(decks=1, chips=RULES.chips)
     s = open_session(path, rules)
@@ -112,7 +117,7 @@ def _held_9d(path: Path) -> pb.PuntoBancoRules:
     for seq, code in enumerate(("AS", "AS", "9D")):
         s.on_device_event(ev.CardRead(device="SHOE", seq=seq, card=cards(code)[0]))
     assert list(s.held_cards) == cards("9D")
-    return rules
+    return s, rules
 
 
 def test_a_held_card_is_on_record_and_survives_a_restart(tmp_path: Path) -> None:
@@ -143,6 +148,63 @@ def test_a_void_takes_the_held_cards_with_its_coup(tmp_path: Path) -> None:
     again = open_session(path, rules)  # and so after a restart, without the old news
     assert not again.held_cards
     assert not any("void round" in a.message for a in again.alerts)
+
+
+def test_a_held_card_is_released_with_its_own_record_or_not_at_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills as the held card is dealt: the dealer's keyed card is on record and
+    stays; the held card stays held, on screen and after a restart, never lost between."""
+    path = tmp_path / "j.db"
+    s, rules = _holding_9d(path)
+    real = s.journal.append_many
+
+    def full(items: Any) -> Any:
+        items = list(items)
+        if any(p.get("event") == "card_released" for _k, p in items):
+            raise JournalWriteError("database or disk is full", WriteFailure.DISK_FULL)
+        return real(items)
+
+    monkeypatch.setattr(s.journal, "append_many", full)
+    s.perform(lambda st: pb.deal_card(st, cards("AH")[0], pb.CardSource.KEYED))  # no raise
+    assert s.state.banker_cards == tuple(cards("AH"))
+    assert list(s.held_cards) == cards("9D") and s.state.player_cards == tuple(cards("AS"))
+    assert s.alerts[-1].severity is Severity.STOP
+    assert s.alerts[-1].message.startswith("A held card could not be recorded")
+    monkeypatch.undo()
+    again = open_session(path, rules)  # the restart deals it, with its release, at last
+    assert not again.held_cards
+    assert again.state.player_cards == tuple(cards("AS", "9D"))
+    rows = [(e.kind, e.payload.get("event"), e.payload.get("card")) for e in
+            again.journal.entries()][-3:]
+    assert rows == [("card_dealt", None, "AH"), ("device_report", "card_released", None),
+                    ("card_dealt", None, "9D")]
+
+
+def test_held_cards_are_set_aside_on_record_when_the_table_changes_game(
+        tmp_path: Path) -> None:
+    """A punto banco card held at a restart as blackjack must not become blackjack's burn
+    card (rule 4.7 shuffle and cut) or any other card of the new game."""
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.store.journal import Journal
+    from kiosk.table.session import TableSession
+
+    path = tmp_path / "j.db"
+    s, _rules = _holding_9d(path)
+    s.journal.close()
+    t = TableSession(bj.Blackjack(), Journal.open(path, "PB-01"), BlackjackRules(), "PB-01")
+    assert not t.held_cards
+    assert any(a.message == "Held card(s) 9D set aside: the table now runs another game"
+               for a in t.alerts)
+    last = [(e.kind, e.payload.get("event"), e.payload.get("detail"))
+            for e in t.journal.entries()][-2:]
+    assert last == [("device_report", "held_set_aside",
+                     "9D: the table now runs another game"), ("bj_table_opened", None, None)]
+    t.perform(bj.shuffle)
+    t.perform(lambda st: bj.cut_cards(st, 1, 156, 78))
+    t.on_device_event(ev.CardRead(device="SHOE", seq=9, card=cards("KH")[0]))
+    burned = [e.payload for e in t.journal.entries() if e.kind == "bj_burned"]
+    assert burned == [{"card": "KH"}]
 
 
 def test_device_trouble_is_recorded_and_never_raises(tmp_path: Path) -> None:

@@ -603,3 +603,27 @@ def test_a_finished_hand_shows_one_total() -> None:
     assert hand_total_words(stood) == "19"
     bust = bj.PlayerHand(3, 1, (bj.HandBet("A", 5000),), (eight, seven, eight), (8, 7, 8))
     assert hand_total_words(bust) == "bust (23)"
+
+
+def test_a_card_held_at_a_restart_is_told_on_the_new_screen(ui: UI, tmp_path: Path) -> None:
+    """A shoe card held while insurance was open (rule 4.7) survives a kiosk restart, and
+    the dealer screen that opens says so: the alert from opening the table is shown."""
+    s = open_session(tmp_path)
+    s.perform(bj.shuffle)
+    s.perform(lambda st: bj.cut_cards(st, 1, 156, 78))
+    shoe(s, "QH")  # the burn (rule 4.7 shuffle and cut)
+    s.perform(lambda st: bj.place_bet(st, 3, 10000))
+    s.perform(bj.close_betting)
+    for code in ("TS", "AD", "6H", "4C"):  # the dealer's ace opens insurance: the 4C waits
+        shoe(s, code)
+    assert [c.code for c in s.held_cards] == ["4C"]
+    s.journal.close()
+    again = open_session(tmp_path)  # the kiosk restarts
+    dealer = dealer_for(ui, again)
+    ui.pump(frames=3)
+    assert dealer.alert_shown
+    assert "1 shoe card(s) held before the restart: 4C" in dealer.alert_text
+    assert [c.code for c in again.held_cards] == ["4C"]
+    again.perform(bj.close_insurance)  # released: box 3's draw
+    assert [c.code for c in again.state.hand(3, 1).cards] == ["TS", "6H", "4C"]
+    again.journal.close()

@@ -373,7 +373,7 @@ class BlackjackDealer(BoxLayout):
         self.on_draw = on_draw
         self.px_per_mm = px_per_mm
         self._undo: list[tuple[int, int, str, int]] = []  # (round, box, player, amount)
-        self._alerts_seen = session.alerts_raised
+        self._alerts_seen = 0  # the alerts from opening the table too (a restart's news)
         self._shown_alert: Alert | None = None
         self._insurance_key: tuple[Any, ...] = ()
         self._insurance_binds: list[tuple[str, int]] = []

@@ -128,7 +128,7 @@ class PuntoBancoDealer(BoxLayout):
         self.on_new_shoe = on_new_shoe
         self.px_per_mm = px_per_mm
         self._undo: list[tuple[int, str, pb.BetKind, int]] = []  # (coup, area, kind, amount)
-        self._alerts_seen = session.alerts_raised
+        self._alerts_seen = 0  # the alerts from opening the table too (a restart's news)
         self._shown_alert: Alert | None = None
         super().__init__(**kwargs)
         self.session = session
