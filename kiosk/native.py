@@ -44,36 +44,56 @@ SOURCES = (*(f"kiosk/rules/blackjack/{name}.py" for name in (
 PURE_ENV = "TABLESIDE_PURE"
 
 
+def _inputs(root: Path) -> list[str]:
+    """What the compiled code is made from and checks types against: SOURCES and every
+    module of the rules they import (operations, money, errors ...)."""
+    rules = sorted(p.relative_to(root).as_posix() for p in (root / "kiosk/rules").rglob("*.py"))
+    return sorted({*SOURCES, *rules})
+
+
 def fingerprint(root: Path = ROOT) -> str:
-    """What a build must match: the compiled sources, how they are built, the interpreter
-    and the platform."""
+    """What a build must match: its sources and the rules they import, how they are built,
+    the interpreter and the platform."""
     h = hashlib.sha256()
     h.update(f"{sys.version}|{sysconfig.get_config_var('EXT_SUFFIX')}|".encode())
     h.update(_SETUP.encode())
-    for rel in SOURCES:
+    for rel in _inputs(root):
         h.update(rel.encode() + b"\0" + (root / rel).read_bytes() + b"\0")
     return h.hexdigest()
 
 
-def _compiled_files(build: Path) -> dict[str, str]:
-    """Module name -> extension file, for every compiled module in a build."""
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_manifest(build: Path, root: Path = ROOT) -> None:
+    """The build's FINGERPRINT: the fingerprint, then each compiled file (mypyc's shared
+    runtime included) with its size and sha256, so a truncated or missing file is noticed."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    found: dict[str, str] = {}
-    for f in build.rglob(f"*{suffix}"):
-        rel = f.relative_to(build).as_posix()[: -len(suffix)]
-        found[rel.replace("/", ".")] = str(f)
-    return found
+    lines = [fingerprint(root)]
+    for f in sorted(build.rglob(f"*{suffix}")):
+        lines.append(f"{f.relative_to(build).as_posix()} {f.stat().st_size} {_digest(f)}")
+    (build / STAMP).write_text("\n".join(lines) + "\n")
 
 
 def current_build(root: Path = ROOT) -> dict[str, str] | None:
-    """The compiled modules if a build matching the source is there, else None."""
+    """Module name -> extension file, if a whole build matching the source is there (every
+    file its manifest lists, whole and unchanged); else None."""
     build = root / "build" / "native"
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
     try:
-        if (build / STAMP).read_text().strip() != fingerprint(root):
+        first, *listed = (build / STAMP).read_text().splitlines()
+        if first != fingerprint(root):
             return None
-    except OSError:
+        files: dict[str, str] = {}
+        for line in listed:
+            rel, size, digest = line.split(" ")
+            f = build / rel
+            if f.stat().st_size != int(size) or _digest(f) != digest:
+                return None
+            files[rel[: -len(suffix)].replace("/", ".")] = str(f)
+    except (OSError, ValueError):
         return None
-    files = _compiled_files(build)
     wanted = {rel[:-3].replace("/", ".") for rel in SOURCES}
     return files if wanted <= files.keys() else None
 
@@ -125,10 +145,26 @@ setup(name="tableside-native", script_args=["-q", "build_ext", "--build-lib", ou
 def build(root: Path = ROOT, quiet: bool = True) -> str:
     """Compile SOURCES into build/native (atomically: a failed build leaves none); returns
     what happened in a line."""
-    (root / "build").mkdir(exist_ok=True)
-    with open(root / "build" / "native.lock", "w") as lock:
+    try:
+        (root / "build").mkdir(exist_ok=True)
+        lock = open(root / "build" / "native.lock", "w")  # noqa: SIM115 - held to the end
+    except OSError:
+        if current_build(root) is not None:  # a read-only checkout, built already
+            return "the compiled engine is up to date"
+        raise
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # a second bootstrap waits, then finds it built
         return _build(root, quiet)
+
+
+def _sync_tree(top: Path) -> None:
+    """Every file and folder of `top` on the disk (an SD card can lose a fresh rename)."""
+    for p in sorted(top.rglob("*"), reverse=True):
+        fd = os.open(p, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _build(root: Path, quiet: bool) -> str:
@@ -148,9 +184,18 @@ def _build(root: Path, quiet: bool) -> str:
         shutil.rmtree(fresh, ignore_errors=True)
         tail = (result.stderr or result.stdout).strip().splitlines()[-5:]
         raise RuntimeError("mypyc could not compile the engine:\n" + "\n".join(tail))
-    (fresh / STAMP).write_text(want + "\n")
+    write_manifest(fresh, root)
+    if (fresh / STAMP).read_text().split("\n", 1)[0] != want:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise RuntimeError("the engine's source changed while it was compiled: run it again")
+    _sync_tree(fresh)
     shutil.rmtree(target, ignore_errors=True)
     fresh.rename(target)
+    fd = os.open(target.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     shutil.rmtree(work, ignore_errors=True)
     if not quiet:
         print(result.stdout, end="")

@@ -86,14 +86,24 @@ def test_the_engine_runs_compiled_where_it_can() -> None:
     assert Card.__module__ == "kiosk.rules.cards"
 
 
-def _fake_build(root: Path) -> None:
+RUNTIME = "0123456789abcdef0123__mypyc"  # mypyc's shared runtime, a top-level module
+
+
+def _fake_build(root: Path) -> Path:
+    """A build's layout with stand-in files: the sources it is made from, a file for each
+    compiled module and the shared runtime, and its manifest."""
+    shutil.copytree(ROOT / "kiosk/rules", root / "kiosk/rules", dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    build = root / "build" / "native"
     for rel in native.SOURCES:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / rel, root / rel)
-        so = root / "build" / "native" / (rel[:-3] + SUFFIX)
+        so = build / (rel[:-3] + SUFFIX)
         so.parent.mkdir(parents=True, exist_ok=True)
-        so.write_bytes(b"")
-    (root / "build" / "native" / native.STAMP).write_text(native.fingerprint(root) + "\n")
+        so.write_bytes(b"\x7fELF" + rel.encode() * 50)
+    (build / (RUNTIME + SUFFIX)).write_bytes(b"\x7fELF runtime" * 100)
+    native.write_manifest(build, root)
+    return build
 
 
 def test_a_build_that_no_longer_matches_the_source_is_not_used(tmp_path: Path) -> None:
@@ -101,17 +111,39 @@ def test_a_build_that_no_longer_matches_the_source_is_not_used(tmp_path: Path) -
     files = native.current_build(tmp_path)
     assert files is not None
     assert files["kiosk.rules.blackjack.engine"].endswith("engine" + SUFFIX)
+    assert RUNTIME in files  # the finder serves the shared runtime too
     engine = tmp_path / "kiosk/rules/blackjack/engine.py"
     engine.write_text(engine.read_text() + "\n# an edit\n")
     assert native.current_build(tmp_path) is None  # the edited source runs, not the build
 
 
-def test_a_half_written_build_is_not_used(tmp_path: Path) -> None:
+def test_a_change_to_a_module_the_engine_imports_is_a_new_source(tmp_path: Path) -> None:
+    """Compiled code checks the types of what it calls: operations.py is not compiled, but
+    an edit there still means a new build."""
     _fake_build(tmp_path)
-    (tmp_path / "build/native/kiosk/rules/blackjack" / ("strategy" + SUFFIX)).unlink()
+    records = tmp_path / "kiosk/rules/blackjack/operations.py"
+    records.write_text(records.read_text() + "\n# an edit\n")
     assert native.current_build(tmp_path) is None
-    _fake_build(tmp_path)
-    (tmp_path / "build/native" / native.STAMP).unlink()
+
+
+def test_a_half_written_or_damaged_build_is_not_used(tmp_path: Path) -> None:
+    build = _fake_build(tmp_path)
+    (build / "kiosk/rules/blackjack" / ("strategy" + SUFFIX)).unlink()
+    assert native.current_build(tmp_path) is None
+    build = _fake_build(tmp_path)
+    (build / (RUNTIME + SUFFIX)).unlink()  # the shared runtime, listed in the manifest
+    assert native.current_build(tmp_path) is None
+    build = _fake_build(tmp_path)
+    engine = build / "kiosk/rules/blackjack" / ("engine" + SUFFIX)
+    engine.write_bytes(engine.read_bytes()[:40])  # cut short (a power cut on an SD card)
+    assert native.current_build(tmp_path) is None
+    build = _fake_build(tmp_path)
+    data = bytearray(engine.read_bytes())
+    data[10] ^= 0xFF  # same size, one byte changed
+    engine.write_bytes(bytes(data))
+    assert native.current_build(tmp_path) is None
+    build = _fake_build(tmp_path)
+    (build / native.STAMP).unlink()
     assert native.current_build(tmp_path) is None
 
 
