@@ -78,6 +78,7 @@ class ShoeHello:
     model: str
     firmware: str
     serial_number: str
+    restarted: bool = False  # at seq 0 after other frames: it powered on again
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

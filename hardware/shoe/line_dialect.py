@@ -103,6 +103,7 @@ class LineParser:
         self._state = _State.GAP
         self._buf = bytearray()
         self._last_seq: dict[str, int] = {}
+        self._restarted = False  # the frame being decoded is a HELLO after a power-on
         self._decoders: dict[str, Callable[[str, int, list[str], bytes], DeviceEvent]] = {
             "HELLO": self._hello,
             "CARD": self._card,
@@ -265,9 +266,11 @@ class LineParser:
         # content turns out to be bad: it was not lost, only not understood.
         events: list[DeviceEvent] = []
         last = self._last_seq.get(device)
-        if last is not None and seq == 0 and frame_type == "HELLO" and last != SEQ_MODULUS - 1:
-            # Spec: HELLO is sent at power-on, and a device counts from 0 again: a restart,
-            # not lost frames. (The session journals the HELLO.)
+        # Spec: HELLO is sent at power-on, and a device counts from 0 again: a restart, not
+        # lost frames. The HELLO says so, and the session asks the dealer to check the cards.
+        self._restarted = (last is not None and seq == 0 and frame_type == "HELLO"
+                           and last != SEQ_MODULUS - 1)
+        if self._restarted:
             self.stats.restarts += 1
             last = None
         if last is not None:
@@ -334,9 +337,8 @@ class LineParser:
     def _hello(self, device: str, seq: int, fields: list[str], raw: bytes) -> DeviceEvent:
         if len(fields) != 4:
             return self._wrong_count(device, seq, fields, raw)
-        return ShoeHello(
-            device=device, seq=seq, model=fields[1], firmware=fields[2], serial_number=fields[3]
-        )
+        return ShoeHello(device=device, seq=seq, model=fields[1], firmware=fields[2],
+                         serial_number=fields[3], restarted=self._restarted)
 
     def _parse_card(self, device: str, seq: int, code: str, raw: bytes) -> Card | BadInput:
         try:

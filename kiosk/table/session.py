@@ -320,8 +320,12 @@ class TableSession(Generic[S]):
         elif isinstance(event, ev.ShoeHello):
             self.device_online[device] = True
             self.perform(lambda _s: DeviceReport(
-                device, "hello",
+                device, "restarted" if event.restarted else "hello",
                 f"{event.model} firmware {event.firmware} serial {event.serial_number}"))
+            if event.restarted:  # what it read just before may not have reached us
+                self.alert(Severity.WARNING, f"The {_device_name(device)} restarted",
+                           "Check the cards on the table against the screen and key in any "
+                           "card that is missing")
         elif isinstance(event, ev.BadInput):
             self.bad_input += 1
             log.info("bad input from %s: %s %r", device, event.reason, event.raw)

@@ -264,6 +264,8 @@ def test_a_device_that_powers_on_again_counts_from_zero_without_a_gap() -> None:
                          + encode_frame("SHOE", 0, "HELLO", "ACME-X", "2.1", "SN42")
                          + encode_frame("SHOE", 1, "CARD", "5H"))
     assert [type(e).__name__ for e in events] == ["CardRead", "ShoeHello", "CardRead"]
+    assert events[1] == ShoeHello(device="SHOE", seq=0, model="ACME-X", firmware="2.1",
+                                  serial_number="SN42", restarted=True)
     assert (parser.stats.gaps, parser.stats.restarts) == (0, 1)
     assert parser.last_seq("SHOE") == 1
     events = parser.feed(encode_frame("SHOE", 0, "CARD", "6H"))  # 0 again, no HELLO
@@ -271,6 +273,8 @@ def test_a_device_that_powers_on_again_counts_from_zero_without_a_gap() -> None:
                                    missing=998)
     events = parser.feed(encode_frame("SHOE", 5, "HELLO", "ACME-X", "2.1", "SN42"))
     assert isinstance(events[0], FramesLost) and events[0].missing == 4  # asked, not power-on
+    assert events[1] == ShoeHello(device="SHOE", seq=5, model="ACME-X", firmware="2.1",
+                                  serial_number="SN42", restarted=False)
 
 
 def test_sequences_are_counted_per_device() -> None:

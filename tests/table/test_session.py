@@ -223,6 +223,21 @@ def test_device_trouble_is_recorded_and_never_raises(tmp_path: Path) -> None:
     assert any("lost 2 message" in a.message for a in s.alerts)
 
 
+def test_a_shoe_that_powers_on_again_asks_the_dealer_to_check_the_cards(
+        tmp_path: Path) -> None:
+    s = _ready(tmp_path / "j.db")
+    hello = {"device": "SHOE", "seq": 0, "model": "ACME-X", "firmware": "2.1",
+             "serial_number": "SN42"}
+    s.on_device_event(ev.ShoeHello(**hello))  # asked for, or at the first connection
+    assert not s.alerts or "restarted" not in s.alerts[-1].message
+    s.on_device_event(ev.ShoeHello(**hello, restarted=True))
+    assert s.alerts[-1].severity is Severity.WARNING
+    assert s.alerts[-1].message == "The card shoe restarted"
+    assert "key in any card that is missing" in s.alerts[-1].way_forward
+    reports = [e.payload["event"] for e in s.journal.entries() if e.kind == "device_report"]
+    assert reports == ["hello", "restarted"]
+
+
 def test_card_before_no_more_bets_is_refused_and_recorded(tmp_path: Path) -> None:
     s = open_session(tmp_path / "j.db")
     s.perform(pb.shuffle)
