@@ -237,12 +237,13 @@ def _audit_early(state: bj.BlackjackState, op: Any, entry: Entry, report: Replay
 
 def _audit_void(state: bj.BlackjackState, op: bj.RoundVoided, entry: Entry) -> CoupReplay:
     """A void hands back every bet not yet settled: recomputed, and compared with what the
-    journal lists (older journals list none: nothing to compare)."""
+    journal lists (rows written before the list was recorded have no `returned` at all;
+    an empty list is a list, compared like any other)."""
     out = CoupReplay(op.round, "voided", entry.seq, entry.wall_time, hands=_hands(state),
                      reason=op.reason)
     expected = bj.void_returns(state)
     out.settlements = [encode(s) for s in expected]
-    if op.returned and op.returned != expected:
+    if "returned" in entry.payload and op.returned != expected:
         out.differences.append(f"returned {[encode(s) for s in op.returned]}, recomputed "
                                f"{[encode(s) for s in expected]}")
     return out

@@ -164,6 +164,10 @@ def test_a_void_lists_the_bets_it_returned_and_a_forged_return_is_found(
     forged = replay(_rechain(entries))
     assert forged.chain_ok and not forged.ok
     assert forged.coups[-1].differences[0].startswith("returned [")
+    row.payload["returned"] = []  # nothing handed back at all
+    assert not replay(_rechain(entries)).ok
+    del row.payload["returned"]  # a row from before the list was recorded: nothing to check
+    assert replay(_rechain(entries)).ok
 
 
 def _blackjack_journal_with_a_row_that_does_not_fit(path: Path) -> None:
