@@ -172,11 +172,17 @@ class TableSession(Generic[S]):
                        "It stays held; call a technician")
 
     def attempt(self, action: Callable[[S], Operation]) -> Operation | None:
-        """`perform`, with a refusal turned into an alert instead of an exception."""
+        """`perform`, with a refusal turned into an alert instead of an exception, and any
+        other failure (a bug, say) into a red alert: a button press never stops the table."""
         try:
             return self.perform(action)
         except TablesideError as exc:
             self.alert(Severity.WARNING, str(exc))
+            return None
+        except Exception as exc:
+            log.exception("action failed")
+            self.alert(Severity.STOP, f"Not recorded: {exc}",
+                       "Call a technician; nothing was changed")
             return None
 
     def next_step(self) -> str:

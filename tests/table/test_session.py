@@ -238,6 +238,23 @@ def test_a_shoe_that_powers_on_again_asks_the_dealer_to_check_the_cards(
     assert reports == ["hello", "restarted"]
 
 
+def test_a_failing_button_action_is_a_red_alert_not_a_crash(tmp_path: Path) -> None:
+    """A press from the panel or the console goes through `attempt`: a refusal is an amber
+    alert; anything else (a bug) a red one, and nothing is recorded."""
+    s = _ready(tmp_path / "j.db")
+    rows = s.journal.count()
+    assert s.attempt(pb.close_betting) is None  # closed already (rule 5.6)
+    assert s.alerts[-1].severity is Severity.WARNING and "5.6" in s.alerts[-1].message
+
+    def a_bug(_state: pb.PuntoBancoState) -> pb.Operation:
+        raise KeyError("banker")
+
+    assert s.attempt(a_bug) is None
+    assert s.alerts[-1].severity is Severity.STOP
+    assert s.alerts[-1].message == "Not recorded: 'banker'"
+    assert s.journal.count() == rows
+
+
 def test_card_before_no_more_bets_is_refused_and_recorded(tmp_path: Path) -> None:
     s = open_session(tmp_path / "j.db")
     s.perform(pb.shuffle)
