@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config import TableConfig
+from kiosk.ui.signage.link import HEARTBEAT_EVERY, heartbeat_path
 
 log = logging.getLogger(__name__)
 
@@ -213,6 +214,7 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             session.attempt(close_betting)
 
     panel = PanelLink.open(cfg.gpio, session, dispatch, opts.pin_factory, no_more_bets)
+    tasks.append(asyncio.create_task(_heartbeat(heartbeat_path(Path(cfg.journal)))))
     signage: SignageProcess | None = None
     if opts.signage and not opts.headless:
         signage = SignageProcess(cfg.journal, cfg.name, opts.signage_size)
@@ -244,6 +246,21 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             shoe.close()
         journal.close()
     return status
+
+
+async def _heartbeat(path: Path) -> None:
+    """Touch `path` while the dealer app runs: the signage shows the table paused when it
+    stops (kiosk/ui/signage/link.py). It runs on the app's own loop, so a frozen screen
+    stops it too."""
+    warned = False
+    while True:
+        try:
+            path.touch()
+        except OSError as exc:
+            if not warned:  # a read-only disk: the signage then goes by the journal alone
+                log.warning("cannot touch the heartbeat %s: %s", path, exc)
+                warned = True
+        await asyncio.sleep(HEARTBEAT_EVERY)
 
 
 def _restart_simulated_shoe(session: Any, shoe: Any, blackjack: bool) -> None:

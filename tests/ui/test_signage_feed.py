@@ -257,3 +257,37 @@ def test_an_empty_or_foreign_file_is_waited_on(feed: JournalFeed, journal_path: 
     session = open_session(journal_path)
     feed.poll()
     assert link(feed) is Link.LIVE and feed.state == session.state
+
+
+def test_the_table_shows_paused_when_the_dealer_app_stops_beating(
+        feed: JournalFeed, journal_path: Path) -> None:
+    """The journal alone cannot tell a quiet table from a dealer app that crashed: the app
+    touches a file beside it every couple of seconds, and the signage says "Table paused"
+    once that stops. With no such file (a copied journal) the journal decides alone."""
+    import asyncio
+    import time
+
+    from kiosk.ui.launcher import _heartbeat
+    from kiosk.ui.signage.link import LINK_WORDS, SILENT_AFTER, heartbeat_path
+
+    open_session(journal_path)
+    assert feed.poll().link_changed and link(feed) is Link.LIVE  # no heartbeat file yet
+    beat = heartbeat_path(journal_path)
+    assert beat == journal_path.with_name("table.db.alive")
+
+    async def beat_once() -> None:
+        task = asyncio.create_task(_heartbeat(beat))
+        await asyncio.sleep(0.05)
+        task.cancel()
+
+    asyncio.run(beat_once())  # the dealer app's own beat
+    assert abs(beat.stat().st_mtime - time.time()) < 5
+    assert not feed.poll().link_changed and link(feed) is Link.LIVE
+    then = time.time() - SILENT_AFTER - 20
+    os.utime(beat, (then, then))  # the app stopped half a minute ago
+    change = feed.poll()  # nothing new in the journal, yet the link changes
+    assert change.link_changed and not change.state_changed
+    assert link(feed) is Link.PAUSED and LINK_WORDS[Link.PAUSED] == "Table paused"
+    assert feed.problem.startswith("the dealer app has not run for 3")
+    asyncio.run(beat_once())  # it runs again
+    assert feed.poll().link_changed and link(feed) is Link.LIVE

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -35,7 +36,7 @@ from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import Operation, operation_from_record
 from kiosk.store.canonical import loads_strict
 from kiosk.store.journal import Journal, JournalError
-from kiosk.ui.signage.link import Link
+from kiosk.ui.signage.link import SILENT_AFTER, Link, heartbeat_path
 
 log = logging.getLogger(__name__)
 
@@ -211,10 +212,27 @@ class JournalFeed:
         # so the next poll reads once more and nothing is missed.
         version = int(self._probe.execute("PRAGMA data_version").fetchone()[0])
         if not fresh and version == self._data_version:
+            self._check_dealer()
             return 0, False
         result = self._read()
         self._data_version = version
+        self._check_dealer()
         return result
+
+    def _check_dealer(self) -> None:
+        """Live means the dealer app runs too: it touches a file beside the journal every
+        few seconds. Silent for longer than SILENT_AFTER (it crashed, or was stopped), the
+        table is paused. No such file (a journal copied for a check): the journal decides."""
+        if self.link not in (Link.LIVE, Link.PAUSED):
+            return
+        try:
+            silent = time.time() - os.stat(heartbeat_path(self.path)).st_mtime
+        except OSError:
+            silent = 0.0
+        if silent > SILENT_AFTER:
+            self._set_link(Link.PAUSED, f"the dealer app has not run for {silent:.0f} s")
+        else:
+            self._set_link(Link.LIVE)
 
     def _connect(self, file_id: tuple[int, int]) -> None:
         # mode=ro never writes the database (SQLite may add its -shm index beside it). Unlike

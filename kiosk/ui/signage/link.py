@@ -5,6 +5,7 @@ Kept apart from `feed.py` so the screens (which show it) import no SQLite."""
 from __future__ import annotations
 
 from enum import StrEnum
+from pathlib import Path
 
 
 class Link(StrEnum):
@@ -13,8 +14,17 @@ class Link(StrEnum):
     LIVE = "live"  # the journal is readable and folded up to its newest row
     WAITING = "waiting"  # no journal, or no table opened in it, yet
     RECONNECTING = "reconnecting"  # we had one; it is gone, locked or unreadable for now
+    PAUSED = "paused"  # the journal reads, but the dealer app has stopped beating
 
 
 LINK_WORDS = {Link.LIVE: "", Link.WAITING: "Waiting for the table",
-              Link.RECONNECTING: "Reconnecting…"}
+              Link.RECONNECTING: "Reconnecting…", Link.PAUSED: "Table paused"}
 """The words beside the mark (none while live: the green dot says it)."""
+
+HEARTBEAT_EVERY = 2.0  # seconds between the dealer app's beats
+SILENT_AFTER = 10.0  # seconds without one before the signage says the table is paused
+
+
+def heartbeat_path(journal: Path) -> Path:
+    """The file the running dealer app touches beside its journal (only its time counts)."""
+    return journal.with_name(journal.name + ".alive")
