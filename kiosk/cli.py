@@ -198,18 +198,7 @@ def replay(source: str, as_json: bool) -> None:
         chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
         click.echo(f"{source}: table {report.table_id}, {report.entries} rows, chain {chain}")
         for c in report.coups:
-            res = c.result or {}
-            if c.hands is not None:  # a blackjack round
-                hands = "  ".join(f"{k} {' '.join(v)}" for k, v in c.hands.items())
-                click.echo(f"round {c.coup:>4} {c.status:<8} {hands}"
-                           + ("" if not c.differences else "  DIFFERS: "
-                              + "; ".join(c.differences)))
-                continue
-            click.echo(f"coup {c.coup:>4} {c.status:<8} P {' '.join(c.player_cards):<9} "
-                       f"B {' '.join(c.banker_cards):<9} {res.get('winner', '-'):<6} "
-                       f"{res.get('player_total', '')}-{res.get('banker_total', '')}"
-                       + ("" if not c.differences else "  DIFFERS: "
-                          + "; ".join(c.differences)))
+            click.echo(c.line())
         for p in report.problems:
             click.echo(f"problem: {p}")
         click.echo(f"{report.differences} difference(s)")
@@ -224,9 +213,16 @@ def config() -> None:
     """Table configuration files."""
 
 
+def game_names() -> list[str]:
+    """The registered games' names, for --game choices."""
+    from kiosk.rules.registry import games as registered
+
+    return [g.name for g in registered()]
+
+
 @config.command("example")
-@click.option("--game", type=click.Choice(["punto-banco", "blackjack", "touch-21"]),
-              default="punto-banco", show_default=True)
+@click.option("--game", type=click.Choice(game_names()), default=game_names()[0],
+              show_default=True)
 def config_example(game: str) -> None:
     """Print a commented example table.toml."""
     from kiosk.config import example
@@ -239,16 +235,35 @@ def config_example(game: str) -> None:
 def config_check(path: str) -> None:
     """Check a table.toml; print the line and the reason when it is not valid."""
     from kiosk.config import load
-    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.rules.registry import game
 
     try:
         cfg = load(path)
     except TablesideError as exc:
         _fail(exc)
-    places = (f"{cfg.rules.boxes} boxes" if isinstance(cfg.rules, BlackjackRules)
-              else f"{cfg.rules.areas} areas")
-    click.echo(f"OK: table {cfg.table_id} ({cfg.name}), {cfg.game}, {cfg.rules.decks} decks, "
-               f"{places}, journal {cfg.journal}")
+    spec = game(cfg.game)
+    decks = getattr(cfg.rules, "decks", None)
+    shoe = f"{decks} decks, " if decks else ""
+    click.echo(f"OK: table {cfg.table_id} ({cfg.name}), {cfg.game}, {shoe}"
+               f"{spec.places.count(cfg.rules)} {spec.places.word}, journal {cfg.journal}")
+
+
+@main.command("games")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def games_command(as_json: bool) -> None:
+    """The games this build runs, with the rule sections each implements."""
+    from kiosk.rules.registry import games
+
+    rows = [{"name": g.name, "title": g.title, "aliases": list(g.aliases),
+             "rules": g.rule_sections, "config_section": g.config.section,
+             "devices": list(g.devices), "family": g.family} for g in games()]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        also = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
+        click.echo(f"{r['name']:<12} {r['title']}{also}: rules {r['rules']}; "
+                   f"[{r['config_section']}], devices: {', '.join(r['devices']) or 'none'}")
 
 
 def _attach_optional() -> None:

@@ -15,6 +15,7 @@ import click
 
 from kiosk.config import ConfigError, TableConfig, load as load_config
 from kiosk.rules.errors import TablesideError
+from kiosk.rules.registry import GAMES
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -27,8 +28,8 @@ def _size(text: str) -> tuple[int, int]:
 
 @click.command()
 @click.option("--headless", is_flag=True,
-              help="draw offscreen, play by touch (one coup; blackjack: a shoe through the "
-                   "cut-card shuffle), save screenshots, exit")
+              help="draw offscreen, play by touch (as the game's screens module says: a "
+                   "coup, or a shoe through the cut-card shuffle), save screenshots, exit")
 @click.option("--out", type=click.Path(file_okay=False), default="artifacts/demo",
               show_default=True, help="where --headless writes its screenshots")
 @click.option("--console", "console", is_flag=True,
@@ -38,25 +39,29 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--pace", type=float, default=0.6, show_default=True,
               help="seconds between the simulated shoe's cards")
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False),
-              help="default data/demo.db (punto banco), data/demo-GAME.db otherwise")
+              help="default data/demo.db for the first game listed, data/demo-GAME.db "
+                   "otherwise")
 @click.option("--fresh", is_flag=True, help="start a new journal instead of resuming")
 @click.option("--no-signage", is_flag=True, help="do not open the player signage")
-@click.option("--game", type=click.Choice(["punto-banco", "blackjack", "touch-21"]),
-              default="punto-banco", show_default=True)
+@click.option("--game", type=click.Choice(GAMES.names()), default=GAMES.names()[0],
+              show_default=True, help="`tableside games` lists them")
 @click.option("--rounds", type=click.IntRange(1, 200), default=12, show_default=True,
-              help="blackjack --headless: rounds to play at most (it stops once the "
-                   "cutting card has brought a shuffle)")
+              help="--headless, a game that plays a shoe: rounds to play at most (it stops "
+                   "once the cutting card has brought a shuffle)")
 @click.option("--decks", type=click.IntRange(1, 16),
-              help="decks in the shoe instead of the game's default (punto banco 8, rule "
-                   "5.4; blackjack 6 of 4 to 8, rule 4.5; Touch 21 2 of 1 or 2, rule 7.5)")
+              help="decks in the shoe instead of the game's default, within its rules "
+                   "(punto banco 5.4, blackjack 4.5, Touch 21 7.5)")
 def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: float,
          journal_path: str | None, fresh: bool, no_signage: bool, game: str,
          rounds: int, decks: int | None) -> None:
     """The demo table: dealer screen, player signage and a simulated shoe on a
     pseudo-terminal, with mock GPIO. No hardware needed."""
     from kiosk.console import _demo_config, run_demo
+    from kiosk.ui.games import screens
 
-    default = "data/demo.db" if game == "punto-banco" else f"data/demo-{game}.db"
+    spec = GAMES.get(game)
+    front = screens(spec)
+    default = "data/demo.db" if game == GAMES.names()[0] else f"data/demo-{game}.db"
     path = Path(journal_path or default)
     cfg = _demo_config(path.resolve(), game)
     if decks is not None:
@@ -64,9 +69,9 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
             cfg = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, decks=decks))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--decks'") from exc
-    if console and game != "punto-banco":
-        raise click.ClickException("--console plays punto banco only; blackjack needs the "
-                                   "screen (or --headless)")
+    if console and not hasattr(front, "console"):
+        raise click.ClickException(f"--console: {spec.title} has no typed console; it needs "
+                                   f"the screen (or --headless)")
     if fresh:  # only once the options are known to be good
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
@@ -85,13 +90,12 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
     if not headless and not display_available():
-        played = "one coup" if game == "punto-banco" else "a shoe"
-        click.echo(f"No display here (DISPLAY is not set): playing {played} offscreen "
+        click.echo(f"No display here (DISPLAY is not set): playing {front.PLAYS} offscreen "
                    f"instead and saving screenshots of both screens in {out}/")
         headless = True
     opts = KioskOptions(headless=headless, out=Path(out), signage=not no_signage,
-                        fullscreen=False, pace=(0.15 if game == "punto-banco" else 0.06)
-                        if headless else pace, seed=seed,
+                        fullscreen=False, pace=front.HEADLESS_PACE if headless else pace,
+                        seed=seed,
                         pin_factory="mock", rounds=rounds)
     status = _run(cfg, opts)
     if headless:
@@ -113,9 +117,13 @@ def run(config_path: str, console: bool, windowed: bool) -> None:
         cfg = load_config(config_path)
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
-    if console and cfg.game != "punto-banco":
-        raise click.ClickException("--console runs punto banco only; run blackjack with its "
-                                   "screen")
+    if console:
+        from kiosk.ui.games import screens
+
+        spec = GAMES.get(cfg.game)
+        if not hasattr(screens(spec), "console"):
+            raise click.ClickException(f"--console: {spec.title} has no typed console; run "
+                                       f"it with its screen")
     if console:
         from kiosk.console import run_console
 

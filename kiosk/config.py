@@ -7,50 +7,32 @@ the reason; the kiosk never starts on a half-understood configuration.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from hardware.gpio.errors import PinMapError
 from hardware.gpio.pinmap import PinMap
-from kiosk.rules.blackjack.house import (
-    BlackjackRules,
-    DealerBlackjackTakes,
-    SplitMatch,
-)
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
-from kiosk.rules.punto_banco import (
-    BetKind,
-    CommissionMode,
-    Limit,
-    PuntoBancoRules,
-)
+from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
 
-EXAMPLE = """\
+_HEAD = """\
 # Tableside table configuration. Money: whole units (50) or a string ("12.50").
 [table]
-id = "PB-01"
-name = "Punto Banco 1"
-game = "punto-banco"
+id = "{id}"
+name = "{name}"
+game = "{game}"
 currency = "R"
-journal = "data/PB-01.db"
+journal = "data/{id}.db"
 
-[punto_banco]
-decks = 8                   # rule 5.4
-areas = 7                   # rule 5.2: 7 to 14 numbered areas
-standing_area = true        # rule 5.2
-commission_mode = "net"     # rule 5.7: "net" pays 19:20; "commission" pays 1:1, 5% owed
+"""
 
-[punto_banco.limits]        # rule 2.2
-banker = { minimum = 50, maximum = 50000 }
-player = { minimum = 50, maximum = 50000 }
-tie = { minimum = 10, maximum = 5000 }
-
+_TAIL = """
 [chips]
 smallest = 5                # the smallest chip on the table
 rounding = "house"          # house | player | nearest (docs/money.md)
@@ -69,38 +51,30 @@ fullscreen = true
 signage = true              # start the player signage on the second display
 signage_width = 1920
 signage_height = 1080
-""".replace("{GPIO}", PinMap.as_toml_example())
-
-
-GAMES = ("punto-banco", "blackjack", "touch-21")
-
-BLACKJACK_EXAMPLE = """\
-[blackjack]                 # section 4 (game = "blackjack") or 7 (game = "touch-21")
-decks = 6                   # rule 4.5: 4 to 8; rule 7.5: 1 or 2 for Touch 21
-minimum = 50                # rule 2.2, per bet on a box
-maximum = 10000
-dealer_hits_soft_17 = false # rule 4.2: stands on all 17s; Touch 21 (7.2): true
-surrender = false           # rule 4.2 item 4a (never in Touch 21, rule 7.2 item 8)
-double_after_split = true   # rule 4.2 item 4e
-max_hands = 4               # resplits up to this many hands per box
-dealer_blackjack_takes = "all"  # all | original: what doubles and splits lose to it
-shuffler = false            # rule 4.6 (shuffle and cut): a shuffling device, no cut
 """
 
+SECTIONS = ("table", "chips", "devices", "display", "gpio")
+"""The sections every table has; each game adds its own (`GameSpec.config.section`)."""
 
-def example(game: str = "punto-banco") -> str:
-    """A commented configuration for `game`: EXAMPLE, or its blackjack/Touch 21 form."""
-    if game == "punto-banco":
-        return EXAMPLE
-    head = EXAMPLE.split("[punto_banco]")[0]
-    head = head.replace('id = "PB-01"', 'id = "BJ-01"').replace(
-        'name = "Punto Banco 1"', f'name = "{"Touch 21" if game == "touch-21" else "Blackjack"} 1"'
-    ).replace('game = "punto-banco"', f'game = "{game}"').replace("PB-01.db", "BJ-01.db")
-    section = BLACKJACK_EXAMPLE
-    if game == "touch-21":
-        section = section.replace("decks = 6 ", "decks = 2 ").replace(
-            "dealer_hits_soft_17 = false", "dealer_hits_soft_17 = true ")
-    return head + section + "\n[chips]" + EXAMPLE.split("[chips]")[1]
+DEVICE_ROLES = ("shoe",)
+
+
+def _ids(spec: GameSpec) -> tuple[str, str]:
+    """The example's table id and name for a game."""
+    prefix = spec.table_prefix or spec.name[:2].upper()
+    return f"{prefix}-01", " ".join(w.capitalize() for w in spec.title.split()) + " 1"
+
+
+def example(game: str = "") -> str:
+    """A commented configuration for `game` (the first registered game by default)."""
+    spec = GAMES.get(game) if game else games()[0]
+    table_id, name = _ids(spec)
+    head = _HEAD.format(id=table_id, name=name, game=spec.name)
+    return head + spec.config.example + _TAIL.replace("{GPIO}", PinMap.as_toml_example())
+
+
+EXAMPLE = example()
+"""The example for the first game listed (`tableside config example`)."""
 
 
 class ConfigError(UnreadableInput):
@@ -129,7 +103,7 @@ class TableConfig:
     table_id: str
     name: str
     game: str
-    rules: PuntoBancoRules | BlackjackRules
+    rules: Any  # the game's rules object (`GameSpec.config.parse`)
     journal: Path
     shoe: DeviceConfig = field(default_factory=DeviceConfig)
     source: Path | None = None
@@ -160,110 +134,19 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
     table_id = reader.text(table, "table", "id")
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,32}", table_id):
         reader.fail("table", "id", "use 1-32 letters, digits, '-', '_' or '.'")
-    game = reader.text(table, "table", "game", "punto-banco")
-    if game not in GAMES:
-        reader.fail("table", "game", f"unknown game {game!r}: one of {', '.join(GAMES)}")
+    try:
+        spec = GAMES.get(reader.text(table, "table", "game", games()[0].name))
+    except UnknownGame as exc:
+        reader.fail("table", "game", str(exc))
     currency = reader.text(table, "table", "currency", "R")
     chips = reader.section("chips", required=False)
     smallest = reader.money(chips, "chips", "smallest", 100)
     favour = reader.choice(chips, "chips", "rounding", [f.value for f in RoundingFavour],
                            "house")
-    chip_rule = ChipRule(smallest, RoundingFavour(favour))
-    rules: PuntoBancoRules | BlackjackRules
-    if game == "punto-banco":
-        rules = _punto_banco(reader, chip_rule, currency)
-    else:
-        rules = _blackjack(reader, game, chip_rule, currency)
-    return _rest(reader, table, table_id, game, rules, chips, smallest, path)
-
-
-def _punto_banco(reader: _Reader, chip_rule: ChipRule, currency: str) -> PuntoBancoRules:
-    smallest = chip_rule.smallest_chip
-    pb = reader.section("punto_banco", required=False)
-    limits_section = pb.get("limits", {})
-    limits: list[Limit] = []
-    defaults = {BetKind.BANKER: (5_000, 5_000_000), BetKind.PLAYER: (5_000, 5_000_000),
-                BetKind.TIE: (1_000, 500_000)}
-    for kind in BetKind:
-        lim = limits_section.get(kind.value, {})
-        where = f"punto_banco.limits.{kind.value}"
-        if not isinstance(lim, dict):
-            reader.fail("punto_banco.limits", kind.value,
-                        "write { minimum = 50, maximum = 50000 }")
-        lo = reader.money(lim, where, "minimum", defaults[kind][0])
-        hi = reader.money(lim, where, "maximum", defaults[kind][1])
-        if not 0 < lo <= hi:
-            reader.fail("punto_banco.limits", kind.value,
-                        "the minimum must be above zero and at most the maximum")
-        limits.append(Limit(kind, lo, hi))
-    try:
-        rules = PuntoBancoRules(
-            decks=reader.integer(pb, "punto_banco", "decks", 8),
-            areas=reader.integer(pb, "punto_banco", "areas", 7),
-            standing_area=reader.boolean(pb, "punto_banco", "standing_area", True),
-            limits=tuple(limits),
-            commission_mode=CommissionMode(reader.choice(
-                pb, "punto_banco", "commission_mode", [m.value for m in CommissionMode],
-                "net")),
-            chips=chip_rule,
-            currency=currency,
-        )
-    except ValueError as exc:
-        key = "areas" if "area" in str(exc) else "decks" if "deck" in str(exc) else ""
-        reader.fail("punto_banco", key, str(exc))
-    for lim in rules.limits:
-        for amount in (lim.minimum, lim.maximum):
-            if amount % smallest:
-                reader.fail("punto_banco.limits", lim.kind.value,
-                            f"limits must be whole chips of {Fraction(smallest, 100)}")
-    return rules
-
-
-def _blackjack(reader: _Reader, game: str, chip_rule: ChipRule, currency: str
-               ) -> BlackjackRules:
-    """[blackjack]: the house's choices for standard blackjack (section 4) or Touch 21
-    (section 7); the defaults are the section's own rules."""
-    sec = reader.section("blackjack", required=False)
-    touch = game == "touch-21"
-    base = BlackjackRules.touch_21() if touch else BlackjackRules()
-    where = "blackjack"
-    try:
-        return BlackjackRules(
-            variant=base.variant,
-            decks=reader.integer(sec, where, "decks", base.decks),
-            boxes=reader.integer(sec, where, "boxes", base.boxes),
-            minimum=reader.money(sec, where, "minimum", base.minimum),
-            maximum=reader.money(sec, where, "maximum", base.maximum),
-            dealer_hits_soft_17=reader.boolean(sec, where, "dealer_hits_soft_17",
-                                               base.dealer_hits_soft_17),
-            surrender=reader.boolean(sec, where, "surrender", base.surrender),
-            double_after_split=reader.boolean(sec, where, "double_after_split",
-                                              base.double_after_split),
-            max_hands=reader.integer(sec, where, "max_hands", base.max_hands),
-            split_match=SplitMatch(reader.choice(sec, where, "split_match",
-                                                 [m.value for m in SplitMatch], "value")),
-            dealer_blackjack_takes=DealerBlackjackTakes(reader.choice(
-                sec, where, "dealer_blackjack_takes", [m.value for m in DealerBlackjackTakes],
-                "all")),
-            even_money=reader.boolean(sec, where, "even_money", True),
-            shuffler=reader.boolean(sec, where, "shuffler", False),
-            chips=chip_rule,
-            currency=currency,
-        )
-    except ValueError as exc:
-        text = str(exc)
-        key = next((k for k in ("deck", "box", "surrender", "limit", "hands") if k in text), "")
-        keys = {"deck": "decks", "box": "boxes", "limit": "minimum", "hands": "max_hands"}
-        return reader.fail(where, keys.get(key, key), text)  # type: ignore[no-any-return]
-
-
-def _rest(reader: _Reader, table: dict[str, Any], table_id: str, game: str,
-          rules: PuntoBancoRules | BlackjackRules, chips: dict[str, Any], smallest: int,
-          path: Path | None) -> TableConfig:
+    house = HouseSettings(ChipRule(smallest, RoundingFavour(favour)), currency)
+    rules = spec.config.parse(reader, house)
     devices = reader.section("devices", required=False)
-    shoe = devices.get("shoe", {})
-    if not isinstance(shoe, dict):
-        reader.fail("devices", "shoe", "must be a table like [devices.shoe]")
+    shoe = reader.table(devices, "devices", "shoe")
     shoe_cfg = DeviceConfig(
         port=reader.text(shoe, "devices.shoe", "port", "simulated"),
         dialect=reader.choice(shoe, "devices.shoe", "dialect", ["line", "plain"], "line"),
@@ -286,12 +169,15 @@ def _rest(reader: _Reader, table: dict[str, Any], table_id: str, game: str,
         gpio = PinMap.from_mapping(reader.section("gpio", required=False))
     except PinMapError as exc:
         reader.fail("gpio", exc.key, exc.reason)
+    reader.known("gpio", "*")  # the pin map checks its own keys
     journal = Path(reader.text(table, "table", "journal", f"data/{table_id}.db"))
     if path is not None and not journal.is_absolute():
         journal = path.parent / journal
-    return TableConfig(table_id=table_id, name=reader.text(table, "table", "name", table_id),
-                       game=game, rules=rules, journal=journal, shoe=shoe_cfg, source=path,
-                       chip_values=chip_values, display=display, gpio=gpio)
+    config = TableConfig(table_id=table_id, name=reader.text(table, "table", "name", table_id),
+                         game=spec.name, rules=rules, journal=journal, shoe=shoe_cfg,
+                         source=path, chip_values=chip_values, display=display, gpio=gpio)
+    reader.check_unknown(spec)
+    return config
 
 
 def _chip_values(reader: _Reader, chips: dict[str, Any], smallest: int) -> tuple[int, ...]:
@@ -318,6 +204,37 @@ class _Reader:
 
     def __init__(self, data: dict[str, Any], text: str, name: str) -> None:
         self.data, self.lines, self.name = data, text.splitlines(), name
+        self.read: dict[str, set[str]] = {}  # section path -> the keys looked up there
+
+    def known(self, where: str, key: str) -> None:
+        self.read.setdefault(where, set()).add(key)
+
+    def check_unknown(self, spec: GameSpec) -> None:
+        """Refuse a key or section nobody reads (a misspelt one would otherwise leave a
+        setting silently at its default), naming its line and the nearest known name.
+        Another registered game's section is allowed (and not read): the file can keep
+        both while the table changes game."""
+        for other in games():
+            if other.config.section != spec.config.section:
+                self.known("", other.config.section)
+                self.known(other.config.section, "*")
+        self._check("", self.data)
+
+    def _check(self, where: str, mapping: dict[str, Any]) -> None:
+        known = self.read.get(where, set())
+        if "*" in known:
+            return
+        for key, value in mapping.items():
+            path = f"{where}.{key}" if where else key
+            if key not in known:
+                near = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+                hint = (f"did you mean {near[0]}?" if near
+                        else f"known here: {', '.join(sorted(known))}")
+                if where:
+                    self.fail(where, key, f"unknown key ({hint})")
+                self.fail(key, "", f"unknown section [{key}] ({hint})")
+            if isinstance(value, dict) and path in self.read:
+                self._check(path, value)
 
     def line_of(self, section: str, key: str) -> int | None:
         """The line where `key` is set, looked for after the section's header."""
@@ -333,13 +250,14 @@ class _Reader:
                 return i + 1
         return start + 1 if start else None
 
-    def fail(self, section: str, key: str, reason: str) -> Any:
+    def fail(self, section: str, key: str, reason: str) -> NoReturn:
         line = self.line_of(section, key)
         where = f"{self.name}, line {line}" if line else self.name
         what = f"{section}.{key}" if key else section
         raise ConfigError(f"{where}: {what}: {reason}")
 
     def section(self, name: str, required: bool = True) -> dict[str, Any]:
+        self.known("", name)
         value = self.data.get(name)
         if value is None:
             if required:
@@ -347,10 +265,22 @@ class _Reader:
             return {}
         if not isinstance(value, dict):
             self.fail(name, "", "must be a section like [" + name + "]")
+        self.read.setdefault(name, set())
+        return value
+
+    def table(self, sec: dict[str, Any], where: str, key: str) -> dict[str, Any]:
+        """A table inside a section (`[devices.shoe]`, `banker = { minimum = 50 }`)."""
+        self.known(where, key)
+        value = sec.get(key, {})
+        if not isinstance(value, dict):
+            self.fail(where, key, f"must be a table, like [{where}.{key}] or "
+                                  f"{key} = {{ minimum = 50, maximum = 50000 }}")
+        self.read.setdefault(f"{where}.{key}", set())
         return value
 
     def text(self, sec: dict[str, Any], where: str, key: str, default: str | None = None
              ) -> str:
+        self.known(where, key)
         value = sec.get(key, default)
         if value is None:
             self.fail(where, key, "is required")
@@ -359,12 +289,14 @@ class _Reader:
         return str(value)
 
     def integer(self, sec: dict[str, Any], where: str, key: str, default: int) -> int:
+        self.known(where, key)
         value = sec.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(where, key, f"must be a whole number, not {value!r}")
         return int(value)
 
     def boolean(self, sec: dict[str, Any], where: str, key: str, default: bool) -> bool:
+        self.known(where, key)
         value = sec.get(key, default)
         if not isinstance(value, bool):
             self.fail(where, key, f"must be true or false, not {value!r}")
@@ -372,12 +304,14 @@ class _Reader:
 
     def choice(self, sec: dict[str, Any], where: str, key: str, options: list[str],
                default: str) -> str:
+        self.known(where, key)
         value = sec.get(key, default)
         if value not in options:
             self.fail(where, key, f"must be one of {', '.join(options)}, not {value!r}")
         return str(value)
 
     def money(self, sec: dict[str, Any], where: str, key: str, default_cents: int) -> int:
+        self.known(where, key)
         if key not in sec:
             return default_cents
         value = sec[key]

@@ -18,7 +18,6 @@ import tty
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -122,13 +121,15 @@ def _echo_alert(alert: Alert) -> None:
 
 def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Journal]:
     """The table session for the configured game, folded from its journal."""
-    from kiosk.rules.blackjack.engine import Blackjack
-    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.rules.registry import game
 
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal.open(cfg.journal, cfg.table_id)
-    game: Any = Blackjack() if isinstance(cfg.rules, BlackjackRules) else pb.PuntoBanco()
-    session: Session = TableSession(game, journal, cfg.rules, cfg.table_id)
+    try:
+        session: Session = TableSession(game(cfg.game), journal, cfg.rules, cfg.table_id)
+    except BaseException:
+        journal.close()
+        raise
     seen = 0  # the opening's alerts are printed with the first update
 
     def show(state: pb.PuntoBancoState, op: Operation | None) -> None:
@@ -345,10 +346,11 @@ async def run_console(cfg: TableConfig) -> None:
         journal.close()
 
 
-def _demo_config(journal: Path, game: str = "punto-banco") -> TableConfig:
+def _demo_config(journal: Path, game: str = "") -> TableConfig:
     from kiosk.config import parse
+    from kiosk.rules.registry import GAMES
 
-    names = {"punto-banco": "Punto Banco demo", "blackjack": "Blackjack demo",
-             "touch-21": "Touch 21 demo"}
-    return parse(f'[table]\nid = "DEMO-1"\nname = "{names[game]}"\ngame = "{game}"\n'
+    spec = GAMES.get(game or GAMES.names()[0])
+    name = " ".join(w.capitalize() for w in spec.title.split())
+    return parse(f'[table]\nid = "DEMO-1"\nname = "{name} demo"\ngame = "{spec.name}"\n'
                  f'journal = "{journal}"\n[chips]\nsmallest = 5\n')

@@ -54,7 +54,7 @@ def test_broken_toml_and_missing_file() -> None:
 
 
 def blackjack_config(game: str = "blackjack", extra: str = "") -> str:
-    from kiosk.config import BLACKJACK_EXAMPLE
+    from kiosk.rules.blackjack.config import EXAMPLE as BLACKJACK_EXAMPLE
 
     head = EXAMPLE.split("[punto_banco]")[0].replace('game = "punto-banco"', f'game = "{game}"')
     rest = "[chips]" + EXAMPLE.split("[chips]")[1]

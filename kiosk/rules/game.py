@@ -1,25 +1,40 @@
-"""What every game on the table core provides (punto banco first, blackjack next).
+"""What every game provides (the core `Game`) and what some games can do (capabilities).
 
 A game is pure: it starts from `initial_state(rules, table_id)` and moves only by
 `apply(state, op)`, the one transition function used live and in replay, so state is always a
-fold over the journal. Actions follow the pokerkit pattern: `verify_x(state, ...)` raises
-`NotAllowed` with a sentence a dealer can read, `can_x(...)` answers a bool, and `x(...)` returns
-the Operation to journal. The table session (kiosk/table) needs only this protocol to route
-shoe cards and to tell the dealer what comes next; the dealer's game-specific actions are the
-game module's own functions, passed to the session as callables.
+fold over the journal (`kiosk/table/fold.py`). `apply` refuses a record of another game
+(`ForeignRecord`); it never ignores one. Actions follow the pokerkit pattern:
+`verify_x(state, ...)` raises `NotAllowed` with a sentence a dealer can read, `can_x(...)`
+answers a bool with the same arguments, and `x(...)` returns the Operation to journal.
+
+Capabilities are separate protocols: a card shoe's events reach only a game that
+`DealsFromShoe`; a game with no such capability is told nothing about cards.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from kiosk.rules.cards import Card
+from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import Operation
 
 S = TypeVar("S")
+C = TypeVar("C", contravariant=True)
+
+
+class ForeignRecord(UnreadableInput):
+    """A journal record of another game (or of the table itself) was given to a game's
+    `apply`: a fault in whoever routed it, never to be folded silently."""
+
+
+def foreign(game: str, op: Operation) -> ForeignRecord:
+    return ForeignRecord(f"{op.kind!r} is not a {game} record")
 
 
 class Game(Protocol[S]):
+    """The core every game has."""
+
     name: str
 
     def initial_state(self, rules: Any, table_id: str) -> S: ...
@@ -30,24 +45,73 @@ class Game(Protocol[S]):
 
     def apply(self, state: S, op: Operation) -> S: ...
 
-    def shoe_card(self, state: S, card: Card) -> Operation:
+    def next_step(self, state: S) -> str:
+        """The one next thing the dealer must do, in words."""
+        ...
+
+    def betting_open(self, state: S) -> bool:
+        """Whether bets may be placed now (the tower lamp's green)."""
+        ...
+
+    def ready(self, state: S) -> bool:
+        """Whether the table can play a round (its cards or wheel are ready); the tower
+        lamp is off while it is not."""
+        ...
+
+    def close_betting(self, state: S) -> Operation:
+        """"No more bets" (the panel's button does exactly what the screen's does)."""
+        ...
+
+    def table_minimum(self, rules: Any) -> int:
+        """The smallest bet a player may place (rule 2.2), in cents."""
+        ...
+
+    def round_number(self, state: S) -> int:
+        """The number of the round (coup) in play or next."""
+        ...
+
+    def rules_of(self, state: S) -> Any: ...
+
+
+@runtime_checkable
+class DealsFromShoe(Protocol[C]):
+    """The game takes cards from a card shoe: what the shoe reads goes to it."""
+
+    def shoe_card(self, state: C, card: Card) -> Operation:
         """The Operation for a card read by the shoe: dealt to the right hand when the rules
         allow it, otherwise a query the dealer must decide (never accepted silently)."""
         ...
 
-    def verify_shoe_card(self, state: S, card: Card) -> None: ...
+    def verify_shoe_card(self, state: C, card: Card) -> None: ...
 
-    def holds_cards(self, state: S) -> bool:
+    def holds_cards(self, state: C) -> bool:
         """Whether a card read now must wait for the dealer (a queried card to resolve, an
         insurance to close) instead of counting; the session holds it and deals it after."""
         ...
 
-    def unread_card(self, state: S) -> Operation: ...
+    def unread_card(self, state: C) -> Operation: ...
 
-    def burn(self, state: S, card: Card | None) -> Operation: ...
-
-    def cut_card_out(self, state: S) -> Operation: ...
-
-    def next_step(self, state: S) -> str:
-        """The one next thing the dealer must do, in words."""
+    def verify_burn(self, state: C, card: Card | None) -> None:
+        """Refuses a burn the game cannot take now (no shoe, cards in play)."""
         ...
+
+    def burn(self, state: C, card: Card | None) -> Operation: ...
+
+    def cut_card_out(self, state: C) -> Operation: ...
+
+    def cut_card_words(self, state: C) -> str: ...
+
+
+@runtime_checkable
+class SpinsWheel(Protocol[C]):
+    """The game takes its results from a roulette wheel (a later game; the seam is here)."""
+
+    def wheel_result(self, state: C, number: int) -> Operation: ...
+
+
+@runtime_checkable
+class UsesShuffler(Protocol[C]):
+    """The game's cards go through a shuffling device whose reports the game must weigh
+    (a count that does not match the decks, a fault during the shuffle)."""
+
+    def shuffler_report(self, state: C, event: str, detail: str) -> Operation | None: ...

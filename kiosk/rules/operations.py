@@ -13,7 +13,7 @@ import types
 import typing
 from enum import Enum
 from fractions import Fraction
-from typing import Any, ClassVar, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union
 
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import UnreadableInput
@@ -29,17 +29,67 @@ class Operation:
 
     __slots__ = ()
     kind: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()  # older kinds of the same record, still read
+    face_down: ClassVar[bool] = False  # carries a card no player may see (a burned card)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         kind = cls.__dict__.get("kind")
         if kind:
-            if kind in _REGISTRY and _REGISTRY[kind].__qualname__ != cls.__qualname__:
-                raise TypeError(f"two operations share the kind {kind!r}")
-            _REGISTRY[kind] = cls
+            for name in (kind, *cls.__dict__.get("aliases", ())):
+                known = _REGISTRY.get(name)
+                if known is not None and (known.__module__, known.__qualname__) != (
+                        cls.__module__, cls.__qualname__):
+                    raise TypeError(f"two operations share the kind {name!r}")
+                _REGISTRY[name] = cls
 
     def to_payload(self) -> JSON:
         return {f.name: encode(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+@dataclasses.dataclass(frozen=True)
+class TableRecord(Operation):
+    """Base of the table's own records (a device's report, the inspector's call: in
+    kiosk/table/records.py); they are no game's, and every game's `apply` leaves its state
+    as it is for them. A record of another game it refuses."""
+
+    __slots__ = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class TableOpening(Operation):
+    """Base of every game's first record: which game, on which table, under which house
+    rules. A journal may hold several: the table changed game or rules (`kiosk/table/fold`).
+    Subclasses declare the fields `game`, `table_id` and `rules`."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:  # fields each game's record declares (in its own order)
+        @property
+        def game(self) -> str: ...
+
+        @property
+        def table_id(self) -> str: ...
+
+        @property
+        def rules(self) -> Any: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundVoid(Operation):
+    """Base of every game's void (rule 2.7): the round's bets go back; held shoe cards go
+    with the round."""
+
+    __slots__ = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class CardQuery(Operation):
+    """Base of every game's queried card: the dealer must decide; `message` says why."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        @property
+        def message(self) -> str: ...
 
 
 def operation_kinds() -> frozenset[str]:

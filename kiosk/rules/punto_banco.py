@@ -18,8 +18,9 @@ from typing import Any
 
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
 from kiosk.rules.errors import ImpossibleCard, NotAllowed
+from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
-from kiosk.rules.operations import Operation
+from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
 from kiosk.rules.outcomes import CoupResult, Winner
 
 GAME = "punto-banco"
@@ -186,7 +187,7 @@ class BetSettlement:
 
 
 @dataclass(frozen=True, slots=True)
-class TableOpened(Operation):
+class TableOpened(TableOpening):
     kind = "table_opened"
     game: str
     table_id: str
@@ -248,7 +249,7 @@ class CardUnread(Operation):
 
 
 @dataclass(frozen=True, slots=True)
-class CardQueried(Operation):
+class CardQueried(CardQuery):
     """A card the shoe reported that the rules do not allow: flagged, never counted silently."""
 
     kind = "card_queried"
@@ -261,6 +262,7 @@ class CardQueried(Operation):
 @dataclass(frozen=True, slots=True)
 class CardBurned(Operation):
     kind = "card_burned"
+    face_down = True
     card: Card | None  # never shown; None when the shoe could not read it
 
 
@@ -285,7 +287,7 @@ class CoupSettled(Operation):
 
 
 @dataclass(frozen=True, slots=True)
-class CoupVoided(Operation):
+class CoupVoided(RoundVoid):
     """The coup is void: every bet goes back to its area untouched."""
 
     kind = "coup_voided"
@@ -698,9 +700,20 @@ def accept_queried_card(state: PuntoBancoState, by: str) -> CardDealt:
                      source=CardSource.OVERRIDE, by=by.strip())
 
 
-def burn(state: PuntoBancoState, card: Card | None) -> CardBurned:
+def verify_burn(state: PuntoBancoState, card: Card | None = None) -> None:
+    if state.shoe is None:
+        raise NotAllowed("No shoe is loaded: a card cannot be burned before the cards are "
+                         "shuffled (rule 5.5)")
     if state.phase is Phase.DEALING and (state.player_cards or state.banker_cards):
         raise NotAllowed("A card cannot be burned in the middle of a coup")
+
+
+def can_burn(state: PuntoBancoState, card: Card | None = None) -> bool:
+    return _can(verify_burn, state, card)
+
+
+def burn(state: PuntoBancoState, card: Card | None) -> CardBurned:
+    verify_burn(state, card)
     return CardBurned(card=card)
 
 
@@ -877,7 +890,9 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
         same_shoe = op.rules.decks == state.rules.decks
         return rep(state, rules=op.rules, table_id=op.table_id,
                    shoe=state.shoe if same_shoe else None)
-    return state  # operations of other layers (device alerts) do not change the coup
+    if isinstance(op, TableRecord):  # the table's own records leave the game as it is
+        return state
+    raise foreign("punto banco", op)  # another game's record is never folded silently
 
 
 # --- Words for the dealer ---------------------------------------------------------------
@@ -941,8 +956,33 @@ class PuntoBanco:
     def unread_card(self, state: PuntoBancoState) -> Operation:
         return unread_card(state)
 
+    def verify_burn(self, state: PuntoBancoState, card: Card | None) -> None:
+        verify_burn(state, card)
+
     def burn(self, state: PuntoBancoState, card: Card | None) -> Operation:
         return burn(state, card)
+
+    def cut_card_words(self, state: PuntoBancoState) -> str:
+        return "Cutting card out: this is the last coup of the shoe"
+
+    def betting_open(self, state: PuntoBancoState) -> bool:
+        return state.phase is Phase.BETTING
+
+    def ready(self, state: PuntoBancoState) -> bool:
+        return state.shoe is not None
+
+    def close_betting(self, state: PuntoBancoState) -> Operation:
+        return close_betting(state)
+
+    def table_minimum(self, rules: PuntoBancoRules) -> int:
+        """On Banco or Punto (rule 5.2: a tie bet alone is not a bet)."""
+        return min(rules.limit(BetKind.BANKER).minimum, rules.limit(BetKind.PLAYER).minimum)
+
+    def round_number(self, state: PuntoBancoState) -> int:
+        return state.coup
+
+    def rules_of(self, state: PuntoBancoState) -> PuntoBancoRules:
+        return state.rules
 
     def cut_card_out(self, state: PuntoBancoState) -> Operation:
         return cut_card_out(state)

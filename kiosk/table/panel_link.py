@@ -14,10 +14,7 @@ from typing import Any
 from hardware.gpio.errors import PanelError
 from hardware.gpio.panel import Dispatch, LampState, TablePanel
 from hardware.gpio.pinmap import PinMap
-from kiosk.rules import punto_banco as pb
-from kiosk.rules.blackjack import engine as bj
-from kiosk.rules.blackjack.cut import Stage
-from kiosk.rules.blackjack.house import BlackjackRules
+from kiosk.rules.game import Game
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Severity, TableSession
 
@@ -25,31 +22,12 @@ log = logging.getLogger(__name__)
 Session = TableSession[Any]
 
 
-def lamp_for(state: Any) -> LampState:
+def lamp_for(game: Game[Any], state: Any) -> LampState:
     """Green while bets may be placed (rules 5.6, 4.2 item 1), red from "no more bets" until
-    the coup or round is settled, off while no shoe is ready (being shuffled or cut)."""
-    if isinstance(state, bj.BlackjackState):
-        if state.prep.stage not in (Stage.BURN, Stage.READY):
-            return LampState.OFF
-        return (LampState.BETTING_OPEN if state.phase is bj.Phase.BETTING
-                else LampState.NO_MORE_BETS)
-    if state.shoe is None:
+    the round is settled, off while the table cannot play (cards being shuffled or cut)."""
+    if not game.ready(state):
         return LampState.OFF
-    return LampState.BETTING_OPEN if state.phase is pb.Phase.BETTING else LampState.NO_MORE_BETS
-
-
-def table_minimum(rules: pb.PuntoBancoRules | BlackjackRules) -> int:
-    """The smallest bet a player may place (rule 2.2), in cents: on Banco or Punto, or on a
-    blackjack box."""
-    if isinstance(rules, BlackjackRules):
-        return rules.minimum
-    return min(rules.limit(pb.BetKind.BANKER).minimum, rules.limit(pb.BetKind.PLAYER).minimum)
-
-
-def _close_betting(session: Any) -> Callable[[Any], Operation]:
-    if isinstance(session.state, bj.BlackjackState):
-        return bj.close_betting
-    return pb.close_betting
+    return LampState.BETTING_OPEN if game.betting_open(state) else LampState.NO_MORE_BETS
 
 
 class PanelLink:
@@ -72,7 +50,7 @@ class PanelLink:
             if on_no_more_bets is not None:
                 on_no_more_bets()
             else:
-                session.attempt(_close_betting(session))
+                session.attempt(session.game.close_betting)
 
         def call_inspector() -> None:
             try:
@@ -94,8 +72,9 @@ class PanelLink:
         if self.panel is None:
             return
         try:
-            self.panel.show(lamp_for(state), self.session.inspector_called)
-            self.panel.show_minimum(table_minimum(state.rules))
+            game = self.session.game
+            self.panel.show(lamp_for(game, state), self.session.inspector_called)
+            self.panel.show_minimum(game.table_minimum(game.rules_of(state)))
         except PanelError as exc:
             log.warning("panel: %s", exc)
             self.problem = str(exc)

@@ -12,6 +12,7 @@ journaled as a device report and shown to the dealer with a way forward.
 from __future__ import annotations
 
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,44 +22,28 @@ from typing import Any, Generic, TypeVar
 from hardware import events as ev
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed, TablesideError
-from kiosk.rules.game import Game
-from kiosk.rules.operations import Operation, operation_from_record
+from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
+from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableRecord
+from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.store.journal import Journal, JournalError
+from kiosk.table.fold import FoldError, fold, step
+from kiosk.table.records import (
+    HELD,
+    RELEASED,
+    SET_ASIDE,
+    DeviceReport,
+    InspectorAttended,
+    InspectorCalled,
+)
+
+__all__ = ["DeviceReport", "InspectorAttended", "InspectorCalled", "Severity", "TableSession"]
 
 log = logging.getLogger(__name__)
 S = TypeVar("S")
 
-
-HELD = "card_held"  # a shoe card waits for a step on the screen (DeviceReport.event)
-RELEASED = "card_released"  # ... and goes to the game now, on record with its own row
-SET_ASIDE = "held_set_aside"  # held cards the table can no longer deal (another game)
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceReport(Operation):
-    """Something a device did that the journal must show although the coup did not move:
-    a lost frame, a card the rules refused, a device gone silent or back."""
-
-    kind = "device_report"
-    device: str
-    event: str
-    detail: str
-
-
-@dataclass(frozen=True, slots=True)
-class InspectorCalled(Operation):
-    """The dealer called the inspector (the table's button or the screen)."""
-
-    kind = "inspector_called"
-    source: str  # "button" or "screen"
-
-
-@dataclass(frozen=True, slots=True)
-class InspectorAttended(Operation):
-    """The inspector came to the table; the amber lamp stops."""
-
-    kind = "inspector_attended"
-    inspector: str
+COALESCE_SECONDS = 60.0
+"""Reports of one kind from one device within this long are one journal record with a count
+(a noisy line must not flood the journal), and one alert."""
 
 
 class Severity(StrEnum):
@@ -78,66 +63,88 @@ class Alert:
 
 Listener = Callable[[Any, Operation | None], None]
 
+_FACT_EVENTS = (HELD, RELEASED, SET_ASIDE)  # reports that are facts: never coalesced
+
+
+def spec_for(game: GameSpec | Game[Any], rules: Any, table_id: str) -> GameSpec:
+    """The registered game a session runs: given as its spec, or as its engine (the game
+    its opening names under these rules)."""
+    if isinstance(game, GameSpec):
+        return game
+    return GAMES.opened(game.open_table(rules, table_id))  # type: ignore[arg-type]
+
 
 class TableSession(Generic[S]):
-    """Routes events and actions to `game`, journaling every Operation before it counts."""
+    """Routes events and actions to the game, journaling every Operation before it counts."""
 
-    def __init__(self, game: Game[S], journal: Journal, rules: Any, table_id: str) -> None:
-        self.game = game
+    def __init__(self, game: GameSpec | Game[S], journal: Journal, rules: Any, table_id: str,
+                 *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.spec = spec_for(game, rules, table_id)
+        self.game: Game[S] = self.spec.engine
         self.journal = journal
         self.table_id = table_id
         self.alerts: deque[Alert] = deque(maxlen=50)  # the most recent ones
         self.alerts_raised = 0  # all ever raised: a view tells new alerts by this count
-        self.held_cards: deque[Card] = deque()
         self.listeners: list[Listener] = []
         self.device_online: dict[str, bool] = {}
         self.bad_input = 0
+        self.clock = clock
         self._releasing = False
-        self.inspector_called = False
-        self.state: S = game.initial_state(rules, table_id)
-        replayed = 0
-        opened_as = ""  # the kind of the journal's last table opening
-        self._folding = True
-        for entry in journal.entries():
-            try:
-                op = operation_from_record(entry.kind, entry.payload)
-                self.state = game.apply(self.state, op)
-                self._track(op)
-            except Exception as exc:  # the table cannot resume past a row it cannot fold
-                why = str(exc) if isinstance(exc, TablesideError) else repr(exc)
-                raise JournalError(
-                    f"Row {entry.seq} of the journal ({entry.kind}) cannot be replayed: "
-                    f"{why}. The table does not start on a journal it cannot follow: call a "
-                    f"technician (`tableside replay` lists every row that does not fit)"
-                ) from exc
-            replayed += 1
-            if entry.kind.endswith("table_opened"):
-                opened_as = entry.kind
-        self._folding = False
-        self.replayed = replayed
-        if replayed == 0:
-            self.perform(lambda _s: game.open_table(rules, table_id))
-        elif opened_as != game.open_table(rules, table_id).kind:
+        self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
+        try:
+            self.folded = fold(journal.entries())
+        except FoldError as exc:  # the table cannot resume past a row it cannot fold
+            cause = exc.__cause__
+            why = (repr(cause) if cause is not None and not isinstance(cause, TablesideError)
+                   else exc.why)
+            raise JournalError(
+                f"Row {exc.seq} of the journal ({exc.kind}) cannot be replayed: {why}. "
+                f"The table does not start on a journal it cannot follow: call a technician "
+                f"(`tableside replay` lists every row that does not fit)") from exc
+        self.replayed = journal.count() if self.folded.seq else 0
+        opening = self.game.open_table(rules, table_id)
+        if self.folded.game is None:
+            self.perform(lambda _s: opening)
+        elif self.folded.game.family != self.spec.family:
             # The table was reconfigured to another game: this game's opening goes on record,
             # so replay, sync and the signage know which game the rows that follow belong to.
-            self.alert(Severity.INFO, f"The table now runs {getattr(game, 'name', 'a new game')}",
+            self.alert(Severity.INFO, f"The table now runs {self.spec.title.lower()}",
                        "Shuffle and load the cards for it")
             self._set_aside_held("the table now runs another game")
-            self.perform(lambda _s: game.open_table(rules, table_id))
-        elif self._rules_of(self.state) != rules:
+            self.perform(lambda _s: opening)
+        elif self.game.rules_of(self.folded.state) != rules:
             self.alert(Severity.INFO, "The table configuration changed since the last start",
                        "It takes effect now; the bets already placed stay")
             self._set_aside_held("the table's configuration changed")
-            self.perform(lambda _s: game.open_table(rules, table_id))
+            self.perform(lambda _s: opening)
         if self.held_cards:
             self.alert(Severity.WARNING, f"{len(self.held_cards)} shoe card(s) held before the "
                        f"restart: {', '.join(c.code for c in self.held_cards)}",
                        "They are dealt as soon as the screen's step is done")
             self._try_release()
 
-    @staticmethod
-    def _rules_of(state: Any) -> Any:
-        return getattr(state, "rules", None)
+    # --- What the views read -------------------------------------------------------------
+
+    @property
+    def state(self) -> S:
+        return self.folded.state  # type: ignore[no-any-return]
+
+    @property
+    def held_cards(self) -> tuple[Card, ...]:
+        """Shoe cards waiting for a step on the screen, oldest first (on record)."""
+        return self.folded.facts.held
+
+    @property
+    def inspector_called(self) -> bool:
+        return self.folded.facts.inspector_called
+
+    def next_step(self) -> str:
+        return self.game.next_step(self.state)
+
+    def alerts_since(self, seen: int) -> list[Alert]:
+        """The alerts raised after a view had seen `seen` of them (only the kept ones)."""
+        new = min(self.alerts_raised - seen, len(self.alerts))
+        return list(self.alerts)[len(self.alerts) - new:] if new > 0 else []
 
     # --- Actions ----------------------------------------------------------------------
 
@@ -152,16 +159,28 @@ class TableSession(Generic[S]):
         so nothing is shown that is not on record. Held cards dealt after the action are
         not the action's business: a failure there is an alert, the card stays held."""
         op = action(self.state)
-        new_state = self.game.apply(self.state, op)
         rows = [op] if before is None else [before, op]
+        folded = self.folded
+        try:
+            for r in rows:
+                folded = step(folded, r)
+        except FoldError as exc:  # the game built a record its own fold refuses: a bug
+            raise TablesideError(f"not recorded: {exc}") from exc
+        held_before = self.held_cards
         self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
-        self.state = new_state
-        for r in rows:
-            self._track(r)
+        self.folded = folded
+        if isinstance(op, RoundVoid) and held_before:
+            gone = ", ".join(c.code for c in held_before)
+            self.alert(Severity.WARNING, f"Held card(s) {gone} go with the void round",
+                       "Put them aside with the round's cards")
         self._notify(op)
         if self.held_cards and not self._releasing:
             self._try_release()
         return op
+
+    def record(self, op: TableRecord) -> Operation:
+        """Journal one of the table's own records (a device report, the inspector)."""
+        return self.perform(lambda _s: op)
 
     def _try_release(self) -> None:
         try:
@@ -185,48 +204,18 @@ class TableSession(Generic[S]):
                        "Call a technician; nothing was changed")
             return None
 
-    def next_step(self) -> str:
-        return self.game.next_step(self.state)
-
-    def alerts_since(self, seen: int) -> list[Alert]:
-        """The alerts raised after a view had seen `seen` of them (only the kept ones)."""
-        new = min(self.alerts_raised - seen, len(self.alerts))
-        return list(self.alerts)[len(self.alerts) - new:] if new > 0 else []
-
     def call_inspector(self, source: str) -> bool:
         """Call the inspector once; calling again while the call stands does nothing."""
         if self.inspector_called:
             return False
-        self.perform(lambda _s: InspectorCalled(source))
+        self.record(InspectorCalled(source))
         self.alert(Severity.INFO, "Inspector called", "The amber lamp flashes until they come")
         return True
 
     def inspector_attended(self, inspector: str) -> None:
         if not inspector.strip():
             raise NotAllowed("Say which inspector attended")
-        self.perform(lambda _s: InspectorAttended(inspector.strip()))
-
-    def _track(self, op: Operation) -> None:
-        """Table-level facts that are not part of any game's state, folded from the journal
-        at start as they were made live: the inspector's call, and the shoe cards held for
-        a step on the screen, so a restart keeps them (each is journaled when it is held and
-        when it is released to the game; a void takes the held cards with its round)."""
-        if isinstance(op, InspectorCalled):
-            self.inspector_called = True
-        elif isinstance(op, InspectorAttended):
-            self.inspector_called = False
-        elif isinstance(op, DeviceReport) and op.event == HELD:
-            self.held_cards.append(Card.parse(op.detail))
-        elif isinstance(op, DeviceReport) and op.event == RELEASED and self.held_cards:
-            self.held_cards.popleft()
-        elif isinstance(op, DeviceReport) and op.event == SET_ASIDE:
-            self.held_cards.clear()
-        elif op.kind.endswith("_voided") and self.held_cards:
-            gone = ", ".join(c.code for c in self.held_cards)
-            self.held_cards.clear()
-            if not self._folding:  # news now, not when an old void is folded at start
-                self.alert(Severity.WARNING, f"Held card(s) {gone} go with the void round",
-                           "Put them aside with the round's cards")
+        self.record(InspectorAttended(inspector.strip()))
 
     def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
         a = Alert(severity, message, way_forward)
@@ -235,32 +224,33 @@ class TableSession(Generic[S]):
         log.warning("%s: %s%s", severity, message, f" -> {way_forward}" if way_forward else "")
         self._notify(None)
 
+    # --- Held shoe cards ------------------------------------------------------------------
+
     def release_held_cards(self) -> None:
         """Deal the shoe cards that arrived while a card needed the dealer's decision."""
+        shoe = self._shoe()
+        if shoe is None:
+            return
         self._releasing = True
         try:
             while self.held_cards:
                 card = self.held_cards[0]
                 try:
-                    self.game.verify_shoe_card(self.state, card)
+                    shoe.verify_shoe_card(self.state, card)
                 except NotAllowed:
                     return
-                self._release(card)
+                # The release and the card's own record in one transaction: a held card is
+                # never released without being dealt, queried or refused on record.
+                self._shoe_card(shoe, card, before=DeviceReport("SHOE", RELEASED, card.code))
         finally:
             self._releasing = False
-
-    def _release(self, card: Card) -> None:
-        # The release and the card's own record in one transaction: a held card is never
-        # released without being dealt, queried or refused on record.
-        self._shoe_card(card, before=DeviceReport("SHOE", RELEASED, card.code))
 
     def _set_aside_held(self, why: str) -> None:
         """Held cards that can no longer go to the game they came out for, on record."""
         if not self.held_cards:
             return
         gone = ", ".join(c.code for c in self.held_cards)
-        report = DeviceReport("SHOE", SET_ASIDE, f"{gone}: {why}")
-        self.perform(lambda _s: report)
+        self.record(DeviceReport("SHOE", SET_ASIDE, f"{gone}: {why}"))
         self.alert(Severity.WARNING, f"Held card(s) {gone} set aside: {why}",
                    "Put them aside; they are not dealt")
 
@@ -278,94 +268,179 @@ class TableSession(Generic[S]):
             self.alert(Severity.STOP, f"Internal error handling {type(event).__name__}",
                        "Call a technician")
 
+    def _shoe(self) -> DealsFromShoe[S] | None:
+        game = self.game
+        return game if isinstance(game, DealsFromShoe) else None
+
     def _on_device_event(self, event: Any) -> None:
         device = getattr(event, "device", "SHOE")
-        if isinstance(event, ev.CardRead):
-            if self.held_cards or self.game.holds_cards(self.state):
-                why = "it waits for the card before it"
-                try:
-                    self.game.verify_shoe_card(self.state, event.card)
-                except NotAllowed as exc:
-                    why = str(exc)
-                # On record before anything else: the card has left the shoe.
-                self.perform(lambda _s: DeviceReport(device, HELD, event.card.code))
-                if self.held_cards:
-                    self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}",
-                               "It is dealt as soon as the screen's step is done")
+        if isinstance(event, ev.CardRead | ev.CardUnread | ev.CardBurned | ev.CutCardOut):
+            shoe = self._shoe()
+            if shoe is None:  # capabilities: a shoe's event reaches only a game that deals
+                self.report(device, "card_refused", f"{self.spec.title} deals no cards "
+                            f"from a shoe", Severity.STOP,
+                            f"The {_device_name(device)} reported a card, but "
+                            f"{self.spec.title.lower()} takes none",
+                            "Check which devices are configured for this table")
                 return
-            self._shoe_card(event.card)
-        elif isinstance(event, ev.CardUnread):
-            self._device_action(device, "unread", self.game.unread_card,
-                                "Key in the card from its face")
-        elif isinstance(event, ev.CardBurned):
-            self._device_action(device, "burn", lambda s: self.game.burn(s, event.card), "")
-        elif isinstance(event, ev.CutCardOut):
-            self._device_action(device, "cut", self.game.cut_card_out, "")
-            words = getattr(self.game, "cut_card_words", None)
-            self.alert(Severity.INFO, words(self.state) if words else
-                       "Cutting card out: this is the last coup of the shoe")
+            self._on_shoe_event(shoe, device, event)
         elif isinstance(event, ev.FramesLost):
             detail = (f"{event.missing} frame(s) lost between {event.expected_seq} and "
                       f"{event.got_seq}")
-            self.perform(lambda _s: DeviceReport(device, "frames_lost", detail))
-            self.alert(Severity.STOP, f"The shoe link lost {event.missing} message(s)",
-                       "Check the cards on the table against the screen and key in any card "
-                       "that is missing")
+            self.report(device, "frames_lost", detail, Severity.STOP,
+                        f"The {_device_name(device)} link lost {event.missing} message(s)",
+                        "Check the cards on the table against the screen and key in any "
+                        "card that is missing")
         elif isinstance(event, ev.DeviceOffline):
             if self.device_online.get(device, True):
                 self.device_online[device] = False
-                self.perform(lambda _s: DeviceReport(
-                    device, "offline", f"silent for {event.silent_seconds:.0f} s"))
-                self.alert(Severity.WARNING, f"The {_device_name(device)} is not answering",
-                           "Key in cards by hand; check its cable and power")
+                self.report(device, "offline", f"silent for {event.silent_seconds:.0f} s",
+                            Severity.WARNING, f"The {_device_name(device)} is not answering",
+                            "Key in cards by hand; check its cable and power")
         elif isinstance(event, ev.DeviceOnline):
             if not self.device_online.get(device, True):
                 self.device_online[device] = True
-                self.perform(lambda _s: DeviceReport(device, "online", ""))
-                self.alert(Severity.INFO, f"The {_device_name(device)} is back")
+                self.report(device, "online", "", Severity.INFO,
+                            f"The {_device_name(device)} is back")
         elif isinstance(event, ev.ShoeHello):
             self.device_online[device] = True
-            self.perform(lambda _s: DeviceReport(
-                device, "restarted" if event.restarted else "hello",
-                f"{event.model} firmware {event.firmware} serial {event.serial_number}"))
-            if event.restarted:  # what it read just before may not have reached us
-                self.alert(Severity.WARNING, f"The {_device_name(device)} restarted",
-                           "Check the cards on the table against the screen and key in any "
-                           "card that is missing")
+            restarted = event.restarted
+            self.report(device, "restarted" if restarted else "hello",
+                        f"{event.model} firmware {event.firmware} serial "
+                        f"{event.serial_number}",
+                        Severity.WARNING if restarted else None,
+                        f"The {_device_name(device)} restarted",
+                        "Check the cards on the table against the screen and key in any "
+                        "card that is missing")
         elif isinstance(event, ev.BadInput):
             self.bad_input += 1
             log.info("bad input from %s: %s %r", device, event.reason, event.raw)
         elif isinstance(event, ev.ShoeStateChanged):
-            self.perform(lambda _s: DeviceReport(device, "state", str(event.state)))
-        # Heartbeats and the shuffler's reports are not part of punto banco's coup.
+            self.report(device, "state", str(event.state))
+        elif isinstance(event, ev.ShufflerStateChanged | ev.ShuffleCount | ev.ShufflerFault
+                        | ev.CardsDamaged):
+            self._on_shuffler_event(device, event)
+        # Heartbeats only keep the link alive (the driver watches them).
 
-    def _shoe_card(self, card: Card, before: Operation | None = None) -> None:
+    def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
+        if isinstance(event, ev.CardRead):
+            if self.held_cards or shoe.holds_cards(self.state):
+                why = "it waits for the card before it"
+                try:
+                    shoe.verify_shoe_card(self.state, event.card)
+                except NotAllowed as exc:
+                    why = str(exc)
+                # On record before anything else: the card has left the shoe.
+                self.record(DeviceReport(device, HELD, event.card.code))
+                if self.held_cards:
+                    self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}",
+                               "It is dealt as soon as the screen's step is done")
+                return
+            self._shoe_card(shoe, event.card)
+        elif isinstance(event, ev.CardUnread):
+            self._device_action(device, "unread", shoe.unread_card,
+                                "Key in the card from its face")
+        elif isinstance(event, ev.CardBurned):
+            self._device_action(device, "burn", lambda s: shoe.burn(s, event.card), "")
+        elif isinstance(event, ev.CutCardOut):
+            if self._device_action(device, "cut", shoe.cut_card_out, ""):
+                self.alert(Severity.INFO, shoe.cut_card_words(self.state))
+
+    def _on_shuffler_event(self, device: str, event: Any) -> None:
+        """The shuffler's reports are on record and shown (rule: the mini baccarat shuffler
+        malfunction procedure); a game that weighs them is told."""
+        if isinstance(event, ev.ShufflerFault):
+            what, detail = "fault", f"{event.code}: {event.text}".rstrip(": ")
+            self.report(device, what, detail, Severity.STOP,
+                        f"The shuffler reports a fault: {detail}",
+                        "Stop dealing from it; call the inspector")
+        elif isinstance(event, ev.CardsDamaged):
+            what, detail = "damaged", f"{event.cards} damaged card(s)"
+            self.report(device, what, detail, Severity.WARNING,
+                        f"The shuffler found {event.cards} damaged card(s)",
+                        "Replace them before the cards are used")
+        elif isinstance(event, ev.ShuffleCount):
+            what, detail = "count", f"{event.cards} cards counted"
+            decks = getattr(self.game.rules_of(self.state), "decks", None)
+            if isinstance(decks, int) and event.cards != 52 * decks:
+                self.report(device, "count_wrong", f"{event.cards} cards counted, "
+                            f"{52 * decks} in {decks} decks", Severity.STOP,
+                            f"The shuffler counted {event.cards} cards; {decks} decks are "
+                            f"{52 * decks}", "Count the cards by hand; call the inspector")
+            else:
+                self.report(device, what, detail)
+        else:
+            what, detail = "state", str(event.state)
+            self.report(device, what, detail)
+        game = self.game
+        if isinstance(game, UsesShuffler):
+            op = game.shuffler_report(self.state, what, detail)
+            if op is not None:
+                self.attempt(lambda _s: op)
+
+    def _shoe_card(self, shoe: DealsFromShoe[S], card: Card,
+                   before: Operation | None = None) -> None:
         try:
-            op = self.perform(lambda s: self.game.shoe_card(s, card), before)
+            op = self.perform(lambda s: shoe.shoe_card(s, card), before)
         except NotAllowed as exc:
             # The card has physically left the shoe: record that it was refused and why.
             report = DeviceReport("SHOE", "card_refused", f"{card.code}: {exc}")
-            self.perform(lambda _s: report, before)
+            if before is not None:
+                self.perform(lambda _s: report, before)
+            else:
+                self.record(report)
             self.alert(Severity.STOP, f"The shoe dealt the {card.name} but {exc}",
-                       "Put the card aside and call the inspector, or void the coup")
+                       "Put the card aside and call the inspector, or void the "
+                       + self._round_word())
             return
-        if op.kind.endswith("card_queried"):  # every game's queried card carries a message
-            self.alert(Severity.STOP, getattr(op, "message", "Queried card"),
-                       "Key in the right card if the shoe misread it, void the coup, or "
-                       "call the inspector to accept it")
+        if isinstance(op, CardQuery):
+            self.alert(Severity.STOP, op.message,
+                       "Key in the right card if the shoe misread it, void the "
+                       + self._round_word() + ", or call the inspector to accept it")
+
+    def _round_word(self) -> str:
+        return "coup" if self.spec.places.word == "areas" else "round"
 
     def _device_action(self, device: str, what: str, action: Callable[[S], Operation],
-                       way_forward: str) -> None:
+                       way_forward: str) -> bool:
+        """A device's act the game must allow; refused, it is reported once (not journaled
+        as if it happened). True when it was recorded."""
         try:
             self.perform(action)
         except NotAllowed as exc:
-            report = DeviceReport(device, f"{what}_refused", str(exc))
-            self.perform(lambda _s: report)
-            self.alert(Severity.WARNING, str(exc), way_forward)
-            return
+            self.report(device, f"{what}_refused", str(exc), Severity.WARNING, str(exc),
+                        way_forward)
+            return False
         if way_forward:
             self.alert(Severity.STOP, f"The {_device_name(device)} reported: {what}",
                        way_forward)
+        return True
+
+    def report(self, device: str, event: str, detail: str, severity: Severity | None = None,
+               message: str = "", way_forward: str = "") -> None:
+        """Journal a device's report and alert the dealer, at most once a minute for each
+        device and kind: repeats within the minute are counted and go on record with the
+        next one after it (`DeviceReport.count`)."""
+        key = (device, event)
+        now = self.clock()
+        quiet = self._quiet.get(key)
+        if event not in _FACT_EVENTS and quiet is not None and now - quiet[0] < COALESCE_SECONDS:
+            self._quiet[key] = (quiet[0], quiet[1] + 1, detail)
+            return
+        count = 1 + (quiet[1] if quiet is not None else 0)
+        if count > 1:
+            detail = f"{detail} ({count - 1} more like it in the minute before)"
+        self._quiet[key] = (now, 0, detail)
+        self.record(DeviceReport(device, event, detail, count))
+        if severity is not None:
+            self.alert(severity, message or detail, way_forward)
+
+    def flush_reports(self) -> None:
+        """Put on record the reports still being counted (at close)."""
+        for (device, event), (_since, count, detail) in list(self._quiet.items()):
+            if count:
+                self._quiet[(device, event)] = (self.clock(), 0, detail)
+                self.record(DeviceReport(device, event, f"{detail} (repeated)", count))
 
     def _notify(self, op: Operation | None) -> None:
         for listener in list(self.listeners):
@@ -377,3 +452,4 @@ class TableSession(Generic[S]):
 
 def _device_name(device: str) -> str:
     return {"SHOE": "card shoe", "SHUF": "shuffler"}.get(device, device.lower())
+

@@ -17,7 +17,7 @@ from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 from hardware.gpio import LampState, LightState, PinMap
 from kiosk.rules import punto_banco as pb
 from kiosk.rules.cards import Card
-from kiosk.table.panel_link import PanelLink, lamp_for, table_minimum
+from kiosk.table.panel_link import PanelLink, lamp_for
 from tests.table.helpers import RULES, Session, kinds, open_session
 
 PINS = PinMap()
@@ -93,7 +93,7 @@ def test_lamp_for_each_table_state(session: Session, link: PanelLink) -> None:
 
     def note() -> None:
         st = link.panel.state()  # type: ignore[union-attr]
-        seen.append((lamp_for(session.state), st.green, st.red))
+        seen.append((lamp_for(session.game, session.state), st.green, st.red))
 
     note()  # no shoe: the table is not open for bets
     session.perform(lambda s: pb.shuffle(s))
@@ -118,7 +118,7 @@ def test_lamp_for_each_table_state(session: Session, link: PanelLink) -> None:
 
 def test_display_shows_the_table_minimum(link: PanelLink) -> None:
     assert link.panel is not None
-    assert table_minimum(RULES) == 5000
+    assert pb.PuntoBanco().table_minimum(RULES) == 5000
     assert link.panel.state().display.strip() == "50"
 
 

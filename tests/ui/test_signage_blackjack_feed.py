@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from enum import StrEnum
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from kiosk.rules.money import ChipRule
 from kiosk.rules.operations import operation_from_record
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
-from kiosk.ui.signage.feed import Game, JournalFeed, Link
+from kiosk.ui.signage.feed import JournalFeed, Link
 from tests.table.helpers import open_session
 from tests.ui.test_signage_feed import BANKER_7_TO_5, coup
 
@@ -38,6 +39,13 @@ ROUND_CARDS = ("TS 9H 6D 8C 7H", "TC 4S")
 TOUCH_CARDS = ("TS 6D 8S", "AC 2D")
 
 BjSession = TableSession[bj.BlackjackState]
+
+
+class Game(StrEnum):
+    """The families of games a feed can show (the registry's `GameSpec.family`)."""
+
+    PUNTO_BANCO = "punto-banco"
+    BLACKJACK = "blackjack"
 
 
 def open_bj(path: Path, rules: BlackjackRules = BJ_RULES, table_id: str = "BJ-01"
@@ -129,7 +137,7 @@ def test_a_blackjack_journal_is_folded_by_the_blackjack_engine(
     session = open_bj(journal_path)
     change = feed.poll()
     assert change.applied == 1 and link(feed) is Link.LIVE
-    assert isinstance(feed.state, bj.BlackjackState) and feed.game is Game.BLACKJACK
+    assert isinstance(feed.state, bj.BlackjackState) and feed.game.family == Game.BLACKJACK
     assert feed.state == session.state and feed.table_id == "BJ-01"
     assert feed.state.rules == BJ_RULES  # rule 2.2: the table's own limits
     get_ready(session)
@@ -152,7 +160,7 @@ def test_touch_21_keeps_its_rules_and_the_dealer_draws_soft_17(
     get_ready(session)
     play_touch_round(session)
     feed.poll()
-    assert feed.state == session.state and feed.game is Game.BLACKJACK
+    assert feed.state == session.state and feed.game.family == Game.BLACKJACK
     assert isinstance(feed.state, bj.BlackjackState)
     assert feed.state.rules.game_name == "Touch 21" and feed.state.rules.dealer_hits_soft_17
     last = feed.state.last_settled
@@ -211,7 +219,7 @@ def test_a_replaced_journal_is_folded_afresh_in_its_own_game(
     pb_session.journal.close()
     replace_journal(pb_path, journal_path)
     change = feed.poll()
-    assert change.refolded and feed.game is Game.PUNTO_BANCO and feed.table_id == "PB-01"
+    assert change.refolded and feed.game.family == Game.PUNTO_BANCO and feed.table_id == "PB-01"
     assert feed.state == pb_session.state
 
 
@@ -221,13 +229,13 @@ def test_a_table_reconfigured_for_the_other_game_switches_game_in_the_same_journ
     session.perform(pb.shuffle)
     coup(session, BANKER_7_TO_5)
     feed.poll()
-    assert feed.game is Game.PUNTO_BANCO
+    assert feed.game.family == Game.PUNTO_BANCO
     journal = session.journal
     # The table is opened for blackjack in its journal, and blackjack is played there.
     journal.append("bj_table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
     change = feed.poll()
     assert change.applied == 1 and not change.refolded
-    assert feed.game is Game.BLACKJACK and feed.other_game is None
+    assert feed.game.family == Game.BLACKJACK and feed.other_game is None
     assert feed.state == bj.initial_state(BJ_RULES, "PB-01"), "a fresh blackjack table"
     state = feed.state
     assert isinstance(state, bj.BlackjackState)
@@ -243,13 +251,13 @@ def test_a_table_reconfigured_for_the_other_game_switches_game_in_the_same_journ
     fresh = JournalFeed(journal_path)
     try:
         fresh.poll()
-        assert fresh.state == state and fresh.game is Game.BLACKJACK
+        assert fresh.state == state and fresh.game.family == Game.BLACKJACK
     finally:
         fresh.close()
     # And back to punto banco: a fresh punto banco table (its rules, no roads of before).
     journal.append("table_opened", pb.open_table(pb.PuntoBancoRules(), "PB-01").to_payload())
     feed.poll()
-    assert feed.game is Game.PUNTO_BANCO
+    assert feed.game.family == Game.PUNTO_BANCO
     assert feed.state == pb.initial_state(pb.PuntoBancoRules(), "PB-01")
     journal.close()
 
@@ -264,12 +272,12 @@ def test_the_other_games_operations_with_no_opening_are_not_folded(
     session.journal.append("bj_shuffled", {"method": "hand", "new_cards": False})
     change = feed.poll()
     assert change.state_changed and change.applied == 1 and link(feed) is Link.LIVE
-    assert feed.other_game is Game.BLACKJACK and feed.game is Game.PUNTO_BANCO
+    assert feed.other_game == Game.BLACKJACK and feed.game.family == Game.PUNTO_BANCO
     assert feed.state == kept, "never folded into punto banco's state"
     # The table's own game goes on being folded; the flag stays until a table is opened.
     coup(session, BANKER_7_TO_5)
     feed.poll()
-    assert feed.state == session.state and feed.other_game is Game.BLACKJACK
+    assert feed.state == session.state and feed.other_game == Game.BLACKJACK
     session.perform(lambda _s: pb.open_table(pb.PuntoBancoRules(), "PB-01"))
     feed.poll()
     assert feed.other_game is None and feed.state == session.state

@@ -58,8 +58,9 @@ from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
 from kiosk.rules.cards import Card, ShoeContents
 from kiosk.rules.errors import ImpossibleCard, NotAllowed
 from kiosk.rules.frozen import by_constructor
+from kiosk.rules.game import foreign
 from kiosk.rules.money import format_money
-from kiosk.rules.operations import Operation
+from kiosk.rules.operations import Operation, TableRecord
 
 DEALER = 0  # the dealer's hand, where a box number would go
 NOBODY = -1  # a card no hand may take
@@ -800,9 +801,20 @@ def set_aside_card(state: BlackjackState, reason: str = "dealt in error") -> Car
     return CardSetAside(state.round, state.pending.card, reason.strip() or "dealt in error")
 
 
-def burn(state: BlackjackState, card: Card | None) -> CardBurned:
+def verify_burn(state: BlackjackState, card: Card | None = None) -> None:
+    if state.prep.stage not in (Stage.BURN, Stage.READY):
+        raise NotAllowed("No shoe is ready: a card cannot be burned before the cards are "
+                         "shuffled and cut (rules 4.1-4.5, shuffle and cut)")
     if _round_started(state) and not burn_due(state):
         raise NotAllowed("A card cannot be burned in the middle of a round")
+
+
+def can_burn(state: BlackjackState, card: Card | None = None) -> bool:
+    return _can(verify_burn, state, card)
+
+
+def burn(state: BlackjackState, card: Card | None) -> CardBurned:
+    verify_burn(state, card)
     return CardBurned(card=card)
 
 
@@ -1600,7 +1612,9 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
             changes.update(shoe=None, prep=cut.needs_shuffle(ShuffleReason.NEW_CARDS,
                                                              state.prep.seated))
         return rep(state, **changes)
-    return state  # operations of other layers (device reports) do not change the round
+    if isinstance(op, TableRecord):  # the table's own records leave the game as it is
+        return state
+    raise foreign("blackjack", op)  # another game's record is never folded silently
 
 
 def _adjust(stakes: tuple[Stake, ...], box: int, player: str, delta: int) -> tuple[Stake, ...]:
@@ -1747,8 +1761,30 @@ class Blackjack:
     def unread_card(self, state: BlackjackState) -> Operation:
         return unread_card(state)
 
+    def verify_burn(self, state: BlackjackState, card: Card | None) -> None:
+        verify_burn(state, card)
+
     def burn(self, state: BlackjackState, card: Card | None) -> Operation:
         return burn(state, card)
+
+    def betting_open(self, state: BlackjackState) -> bool:
+        return state.phase is Phase.BETTING
+
+    def ready(self, state: BlackjackState) -> bool:
+        """Off while the shoe is being shuffled or cut (rules 4.1-4.5, shuffle and cut)."""
+        return state.prep.stage in (Stage.BURN, Stage.READY)
+
+    def close_betting(self, state: BlackjackState) -> Operation:
+        return close_betting(state)
+
+    def table_minimum(self, rules: BlackjackRules) -> int:
+        return rules.minimum
+
+    def round_number(self, state: BlackjackState) -> int:
+        return state.round
+
+    def rules_of(self, state: BlackjackState) -> BlackjackRules:
+        return state.rules
 
     def cut_card_out(self, state: BlackjackState) -> Operation:
         return cut_card_out(state)

@@ -15,7 +15,7 @@ from typing import ClassVar
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.blackjack.settle import Settlement
 from kiosk.rules.cards import Card
-from kiosk.rules.operations import Operation
+from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening
 
 
 class CardSource(StrEnum):
@@ -37,7 +37,7 @@ class Follow(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class TableOpened(Operation):
+class TableOpened(TableOpening):
     kind: ClassVar[str] = "bj_table_opened"
     game: str
     table_id: str
@@ -78,6 +78,7 @@ class CardBurned(Operation):
     """Rule 4.7 (shuffle and cut): the first card, burned face down and never shown."""
 
     kind: ClassVar[str] = "bj_burned"
+    face_down: ClassVar[bool] = True
     card: Card | None
 
 
@@ -143,7 +144,7 @@ class CardUnread(Operation):
 
 
 @dataclass(frozen=True, slots=True)
-class CardQueried(Operation):
+class CardQueried(CardQuery):
     """A card the shoe dealt that the rules do not allow: flagged, never counted silently."""
 
     kind: ClassVar[str] = "bj_card_queried"
@@ -267,7 +268,7 @@ class RoundSettled(Operation):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundVoided(Operation):
+class RoundVoided(RoundVoid):
     """The round is void: every bet not yet settled goes back untouched, each listed in
     `returned` (journals written before it was recorded have none listed)."""
 

@@ -5,11 +5,10 @@ checks `PRAGMA data_version` on every poll (one cheap call that changes only whe
 connection committed), reads just the rows after the last one it folded, and folds them with
 the same `apply` the dealer app uses, so both screens agree by construction.
 
-The game is the journal's to say: a `table_opened` row starts a punto banco fold (`pb.apply`),
-a `bj_table_opened` row a blackjack or Touch 21 one (`bj.apply` from
-`bj.initial_state(rules, table_id)`). A table reconfigured for the other game opens again in
-the same journal, and the fold switches game there. Operations of the other game with no such
-row before them are not folded: `other_game` says so, for the screen to explain.
+The game is the journal's to say: rows are folded by the one fold (`kiosk/table/fold.py`),
+which starts a game's state at its table opening. A table reconfigured for another game opens
+again in the same journal, and the fold switches game there. Operations of another game with
+no opening before them are not folded: `other_game` says so, for the screen to explain.
 
 The players' screen must never go blank or crash because the dealer app restarts: `poll()`
 never raises, keeps the last good state while the file is missing, locked or unreadable, and
@@ -26,16 +25,15 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from kiosk.rules import punto_banco as pb
-from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.errors import UnreadableInput
-from kiosk.rules.operations import Operation, operation_from_record
+from kiosk.rules.operations import TableOpening, operation_from_record
+from kiosk.rules.registry import GameSpec
 from kiosk.store.canonical import loads_strict
 from kiosk.store.journal import Journal, JournalError
+from kiosk.table.fold import EMPTY, Folded, FoldError, OtherGame, step
 from kiosk.ui.signage.link import SILENT_AFTER, Link, heartbeat_path
 
 log = logging.getLogger(__name__)
@@ -48,23 +46,13 @@ BUSY_TIMEOUT_MS = 20
 locked file never freezes the screen."""
 
 
-class Game(StrEnum):
-    """The family of games a journal's table plays; Touch 21 is blackjack's (its rules say)."""
-
-    PUNTO_BANCO = pb.GAME
-    BLACKJACK = "blackjack"
-
-
-TableState = pb.PuntoBancoState | bj.BlackjackState
-
-
 @dataclass(frozen=True, slots=True)
 class _Fold:
-    """The folded state, and the other game whose operations came with no table opened for
-    it (None: every operation belonged to the table's game)."""
+    """The folded table, and the family of another game whose operations came with no
+    table opened for it (None: every operation belonged to the table's game)."""
 
-    state: TableState
-    other_game: Game | None = None
+    folded: Folded = EMPTY
+    other_game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,21 +69,12 @@ class FeedChange:
 Listener = Callable[["JournalFeed", FeedChange], None]
 
 
-def _empty_state() -> pb.PuntoBancoState:
-    # The journal's first row, table_opened (or bj_table_opened), replaces this.
-    return pb.initial_state(pb.PuntoBancoRules(), "")
-
-
-def game_of(state: TableState) -> Game:
-    return Game.BLACKJACK if isinstance(state, bj.BlackjackState) else Game.PUNTO_BANCO
-
-
 class JournalFeed:
     """Follows the journal at `path`, written by the dealer app in another process.
 
     `state` is None until the journal has opened a table; after that it is the last good
-    state (a `pb.PuntoBancoState` or a `bj.BlackjackState`, as `game` says), kept through any
-    trouble reading the file. `seq` is the newest row folded. Call `poll()` yourself, or
+    state of the game `game` names (a `GameSpec`), kept through any trouble reading the
+    file. `seq` is the newest row folded. Call `poll()` yourself, or
     `start()` to poll from Kivy's Clock.
     """
 
@@ -106,7 +85,7 @@ class JournalFeed:
         self.problem = ""  # why the link is not live, for the log and a technician
         self.revision = 0  # goes up by one on every change of state
         self.listeners: list[Listener] = []
-        self._folded = _Fold(_empty_state())
+        self._folded = _Fold()
         self._seq = 0
         self._hash = ""  # hash of row `_seq` ("" before any row)
         self._probe: sqlite3.Connection | None = None
@@ -118,19 +97,23 @@ class JournalFeed:
     # --- What the screen reads ---------------------------------------------------------
 
     @property
-    def state(self) -> TableState | None:
+    def state(self) -> Any:
         """The table's state, or None while no table has been opened in the journal."""
-        state = self._folded.state
-        return state if state.table_id else None
+        folded = self._folded.folded
+        return folded.state if folded.table_id else None
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> GameSpec | None:
         """The game of the table opened in the journal, or None while there is none."""
-        state = self.state
-        return None if state is None else game_of(state)
+        folded = self._folded.folded
+        return folded.game if folded.table_id else None
 
     @property
-    def other_game(self) -> Game | None:
+    def inspector_called(self) -> bool:
+        return self._folded.folded.facts.inspector_called
+
+    @property
+    def other_game(self) -> str | None:
         """Operations of this game follow the table's opening for another game, with no
         opening of their own (the table was reconfigured and its opening is missing): the
         state shown is no longer the table's. None when all is well."""
@@ -138,7 +121,7 @@ class JournalFeed:
 
     @property
     def table_id(self) -> str:
-        return self._folded.state.table_id
+        return self._folded.folded.table_id
 
     @property
     def seq(self) -> int:
@@ -270,7 +253,7 @@ class JournalFeed:
         head = self._head()
         if head is None:
             if self._seq:  # an empty journal where ours was: a new table is being set up
-                self._commit(_Fold(_empty_state()), 0, "")
+                self._commit(_Fold(), 0, "")
                 self._set_link(Link.WAITING, "the journal was replaced by an empty one")
                 return 0, True
             self._set_link(Link.WAITING, "the journal has no rows yet")
@@ -303,7 +286,7 @@ class JournalFeed:
         kept until the whole batch is read, so a failure half-way leaves the last good state.
         """
         if from_scratch:
-            fold, seq, row_hash = _Fold(_empty_state()), 0, ""
+            fold, seq, row_hash = _Fold(), 0, ""
         else:
             fold, seq, row_hash = self._folded, self._seq, self._hash
         applied = 0
@@ -357,52 +340,29 @@ class JournalFeed:
         self.link, self.problem = link, why
 
 
-def _game_of_op(op: Operation) -> Game | None:
-    """The game an operation belongs to; None for other layers (device reports, notes)."""
-    if op.kind.startswith("bj_"):  # the blackjack engine's kinds all start so
-        return Game.BLACKJACK
-    if type(op).__module__ == pb.__name__:
-        return Game.PUNTO_BANCO
-    return None
-
-
 def _fold(fold: _Fold, kind: str, payload: dict[str, Any], seq: int) -> _Fold:
-    """Apply one journal row. Rows of other layers (device reports, inspector records added
-    later) and rows the engine refuses are skipped: the signage shows, it never judges.
+    """Apply one journal row with the one fold. Rows the rules refuse, or of a kind this
+    build does not know, are skipped: the signage shows, it never judges.
 
-    A table opened for the other game starts that game's fold afresh; the same game's
-    opening again is a change of configuration, which its engine applies to the table in
-    play (the dealer app does the same)."""
+    A table opened for another game starts that game's state afresh; the same game's
+    opening again is a change of configuration, applied to the table in play (the dealer
+    app does the same). Another game's rows with no opening are never folded into this
+    game's state: before any table is opened they mean nothing yet; after, the screen
+    says the game changed."""
     try:
         op = operation_from_record(kind, payload)
     except UnreadableInput:
         return fold  # a kind this build does not know
-    state = fold.state
-    if isinstance(op, bj.TableOpened):
-        if not isinstance(state, bj.BlackjackState):
-            state = bj.initial_state(op.rules, op.table_id)
-        return _apply(_Fold(state), bj.apply, op, kind, seq)
-    if isinstance(op, pb.TableOpened):
-        if op.game != pb.GAME:
-            return fold
-        if not isinstance(state, pb.PuntoBancoState):
-            state = _empty_state()
-        return _apply(_Fold(state), pb.apply, op, kind, seq)
-    game, here = _game_of_op(op), game_of(state)
-    if game is not None and game is not here:
-        # Never fold one game's operations into the other's state. Before any table is
-        # opened they mean nothing yet; after, the screen says the game changed.
-        return fold if not state.table_id or fold.other_game else _Fold(state, game)
-    engine: Any = bj.apply if here is Game.BLACKJACK else pb.apply
-    return _apply(fold, engine, op, kind, seq)
-
-
-def _apply(fold: _Fold, engine: Any, op: Operation, kind: str, seq: int) -> _Fold:
     try:
-        return _Fold(engine(fold.state, op), fold.other_game)
-    except Exception as exc:
-        # The burned card is never shown (blackjack rule 4.7, shuffle and cut): not even in
-        # the log, which a message about its row could quote.
-        why = "" if kind == bj.CardBurned.kind else f": {exc}"
+        folded = step(fold.folded, op, seq)
+    except OtherGame as exc:
+        if not fold.folded.table_id or fold.other_game:
+            return fold
+        return _Fold(fold.folded, exc.family)
+    except FoldError as exc:
+        # A card burned face down is never shown (its row's words could quote it), not
+        # even in the log (rule 4.7, shuffle and cut; the shoe protocol's BURN).
+        why = "" if type(op).face_down else f": {exc.why}"
         log.warning("signage feed: row %d (%s) does not apply%s", seq, kind, why)
         return fold
+    return _Fold(folded, None if isinstance(op, TableOpening) else fold.other_game)

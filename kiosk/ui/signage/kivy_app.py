@@ -1,8 +1,10 @@
 """`SignageApp`: the Kivy App of the players' screen (import it from `kiosk.ui.signage.app`).
 
-It owns one `JournalFeed` polled from Kivy's Clock and shows the view of the journal's game:
-`SignageScreen` for punto banco, `BlackjackSignage` for blackjack and Touch 21, swapped when
-the table opens for the other game. Every change the feed reports is shown at once, so a row
+It owns one `JournalFeed` polled from Kivy's Clock and shows the sign of the journal's game,
+made by the game's screens module (`GameSpec.screens`, kiosk/ui/games/), swapped when the
+table opens for another game. Before any table is opened, and while another game's records
+come with no opening, the view shown says so (the first game's sign until there is one).
+Every change the feed reports is shown at once, so a row
 the dealer app commits reaches the players within about 100 ms. Kept apart from `app.py` so
 the command line can be imported without Kivy.
 """
@@ -21,18 +23,15 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.rules import punto_banco as pb
-from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.registry import GameSpec, games
 from kiosk.ui.capture import grab, save_png
+from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.signage.app import WindowOptions
-from kiosk.ui.signage.blackjack_view import BlackjackSignage
-from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, Game, JournalFeed
-from kiosk.ui.signage.signage import SignageScreen
+from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 
 log = logging.getLogger(__name__)
 
-GAME_WORDS = {Game.PUNTO_BANCO: "punto banco", Game.BLACKJACK: "blackjack"}
 GAME_CHANGED = ("Game changing", "Limits and odds follow when the table opens")
 """What the players read while the journal holds one game's table and another game's
 operations (see `JournalFeed.other_game`)."""
@@ -78,12 +77,12 @@ class SignageApp(App):  # type: ignore[misc]
         self.poll_interval = poll_interval
         self.feed = JournalFeed(self.journal_path)
         self.holder: SignageRoot | None = None
-        self.screen: SignageScreen | BlackjackSignage | None = None  # the view shown now
-        # Each game's view, made on first use and kept for a switch back.
-        self.punto_banco_view: SignageScreen | None = None
-        self.blackjack_view: BlackjackSignage | None = None
+        self.screen: Any = None  # the view shown now
+        # Each game's view (by its screens module), made on first use and kept for a switch
+        # back.
+        self.views: dict[str, Any] = {}
         self.screenshot_saved: Path | None = None
-        self._other_game: Game | None = None
+        self._other_game: str | None = None
 
     def load_kv(self, filename: str | None = None) -> bool:
         # Kivy would also load signage.kv here (it is named after this App); the screen's
@@ -111,12 +110,12 @@ class SignageApp(App):  # type: ignore[misc]
         self._show()
         if change.state_changed and self.trace is not None:
             state = feed.state
+            game = feed.game
             line = {"seq": feed.seq, "t": time.monotonic(),
                     "phase": state.phase.value if state is not None else None,
-                    "coup": state.coup if isinstance(state, pb.PuntoBancoState) else None,
-                    "round": state.round if isinstance(state, bj.BlackjackState) else None,
-                    "game": feed.game.value if feed.game is not None else None,
-                    "other_game": feed.other_game.value if feed.other_game else None,
+                    "round": game.engine.round_number(state) if game and state else None,
+                    "game": game.family if game is not None else None,
+                    "other_game": feed.other_game,
                     "table_id": feed.table_id, "applied": change.applied,
                     "refolded": change.refolded, "link": feed.link.value,
                     "view": type(self.screen).__name__,
@@ -124,15 +123,13 @@ class SignageApp(App):  # type: ignore[misc]
             self.trace.write(json.dumps(line) + "\n")
             self.trace.flush()
 
-    def _punto_banco_view(self) -> SignageScreen:
-        if self.punto_banco_view is None:
-            self.punto_banco_view = SignageScreen()
-        return self.punto_banco_view
-
-    def _blackjack_view(self) -> BlackjackSignage:
-        if self.blackjack_view is None:
-            self.blackjack_view = BlackjackSignage()
-        return self.blackjack_view
+    def _view(self, spec: GameSpec) -> tuple[Any, Any]:
+        """The sign of `spec`'s game (made once), and its screens module."""
+        front = screens(spec)
+        view = self.views.get(spec.screens)
+        if view is None:
+            view = self.views[spec.screens] = front.sign()
+        return view, front
 
     def _show(self) -> None:
         """Show the feed's state in the view of its game, swapping views if the game
@@ -140,26 +137,26 @@ class SignageApp(App):  # type: ignore[misc]
         if self.holder is None:
             return
         feed = self.feed
-        state, link = feed.state, feed.link
+        state, link, game = feed.state, feed.link, feed.game
         other = feed.other_game
-        if other is not self._other_game:
+        if other != self._other_game:
             self._other_game = other
             if other is not None:  # for the technician: the dealer app's config changed
                 log.warning("signage: %s operations follow the opening of a %s table with no "
-                            "opening of their own; showing %r", GAME_WORDS[other],
-                            GAME_WORDS[feed.game or Game.PUNTO_BANCO], GAME_CHANGED[0])
-        view: SignageScreen | BlackjackSignage
-        if isinstance(state, bj.BlackjackState) and other is None:
-            bj_view = self._blackjack_view()
-            bj_view.show(state.rules, state, link)
-            view = bj_view
-        else:
-            pb_view = self._punto_banco_view()
-            if other is not None or isinstance(state, bj.BlackjackState):
-                pb_view.notice(*GAME_CHANGED, link=link)
+                            "opening of their own; showing %r", other,
+                            game.family if game else "no", GAME_CHANGED[0])
+        if game is not None and other is None:
+            view, front = self._view(game)
+            front.show_sign(view, state, link)
+        else:  # no table yet, or another game's records: the view shown says so
+            view = self.screen if hasattr(self.screen, "notice") else None
+            if view is None:
+                view, front = self._view(games()[0])
+            if other is not None:
+                view.notice(*GAME_CHANGED, link=link)
             else:
-                pb_view.show(state, link)
-            view = pb_view
+                front = screens(games()[0])
+                front.show_sign(view, None, link)
         view.table_name = self.display_name or (f"Table {feed.table_id}" if feed.table_id
                                                 else "")
         if view is not self.screen:

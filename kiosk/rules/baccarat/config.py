@@ -1,0 +1,62 @@
+"""[punto_banco] in table.toml: the house's choices within rules 5.1-5.7."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from kiosk.rules.punto_banco import BetKind, CommissionMode, Limit, PuntoBancoRules
+from kiosk.rules.registry import HouseSettings, SectionReader
+
+SECTION = "punto_banco"
+
+EXAMPLE = """\
+[punto_banco]
+decks = 8                   # rule 5.4
+areas = 7                   # rule 5.2: 7 to 14 numbered areas
+standing_area = true        # rule 5.2
+commission_mode = "net"     # rule 5.7: "net" pays 19:20; "commission" pays 1:1, 5% owed
+
+[punto_banco.limits]        # rule 2.2
+banker = { minimum = 50, maximum = 50000 }
+player = { minimum = 50, maximum = 50000 }
+tie = { minimum = 10, maximum = 5000 }
+"""
+
+_DEFAULT_LIMITS = {BetKind.BANKER: (5_000, 5_000_000), BetKind.PLAYER: (5_000, 5_000_000),
+                   BetKind.TIE: (1_000, 500_000)}
+
+
+def parse(reader: SectionReader, house: HouseSettings) -> PuntoBancoRules:
+    smallest = house.chips.smallest_chip
+    sec = reader.section(SECTION, required=False)
+    limits_section = reader.table(sec, SECTION, "limits")
+    limits: list[Limit] = []
+    for kind in BetKind:
+        lim = reader.table(limits_section, f"{SECTION}.limits", kind.value)
+        where = f"{SECTION}.limits.{kind.value}"
+        lo = reader.money(lim, where, "minimum", _DEFAULT_LIMITS[kind][0])
+        hi = reader.money(lim, where, "maximum", _DEFAULT_LIMITS[kind][1])
+        if not 0 < lo <= hi:
+            reader.fail(f"{SECTION}.limits", kind.value,
+                        "the minimum must be above zero and at most the maximum")
+        limits.append(Limit(kind, lo, hi))
+    try:
+        rules = PuntoBancoRules(
+            decks=reader.integer(sec, SECTION, "decks", 8),
+            areas=reader.integer(sec, SECTION, "areas", 7),
+            standing_area=reader.boolean(sec, SECTION, "standing_area", True),
+            limits=tuple(limits),
+            commission_mode=CommissionMode(reader.choice(
+                sec, SECTION, "commission_mode", [m.value for m in CommissionMode], "net")),
+            chips=house.chips,
+            currency=house.currency,
+        )
+    except ValueError as exc:
+        key = "areas" if "area" in str(exc) else "decks" if "deck" in str(exc) else ""
+        reader.fail(SECTION, key, str(exc))
+    for limit in rules.limits:
+        for amount in (limit.minimum, limit.maximum):
+            if amount % smallest:
+                reader.fail(f"{SECTION}.limits", limit.kind.value,
+                            f"limits must be whole chips of {Fraction(smallest, 100)}")
+    return rules

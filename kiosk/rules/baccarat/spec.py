@@ -1,0 +1,24 @@
+"""Punto banco's registration (kiosk/rules/registry.py)."""
+
+from __future__ import annotations
+
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import audit, config
+from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in
+
+SPEC = GameSpec(
+    name=pb.GAME,
+    title="Punto banco",
+    aliases=("baccarat", "punto_banco"),
+    rule_sections="2, 5.1-5.7",
+    engine=pb.PuntoBanco(),
+    records=records_in(pb),
+    config=ConfigSection(config.SECTION, config.parse, config.EXAMPLE),
+    places=Places("areas", lambda rules: rules.areas),
+    devices=("shoe",),
+    audit=audit.audit,
+    demo="kiosk.rules.baccarat.demo",
+    screens="kiosk.ui.games.baccarat",
+    default_rules=pb.PuntoBancoRules,
+    table_prefix="PB",
+)

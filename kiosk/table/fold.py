@@ -1,0 +1,168 @@
+"""One fold of the journal into the table's state (DESIGN.md "Seams": one fold).
+
+The session's start, replay, the signage feed and the pit all rebuild a table from its
+journal with `step` (one record) or `fold` (rows). A table opening starts its game's state, or
+changes the rules of the game in play; the table's own records (device reports, the
+inspector) keep the table's facts; every other record goes to the game whose family it
+belongs to, and only while that game runs: a record of another game is an error
+(`OtherGame`), never folded into the wrong state nor skipped in silence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.rules.cards import Card
+from kiosk.rules.errors import TablesideError, UnreadableInput
+from kiosk.rules.operations import (
+    Operation,
+    RoundVoid,
+    TableOpening,
+    TableRecord,
+    operation_from_record,
+)
+from kiosk.rules.registry import GAMES, GameSpec, Registry
+from kiosk.table.records import (
+    HELD,
+    RELEASED,
+    SET_ASIDE,
+    DeviceReport,
+    InspectorAttended,
+    InspectorCalled,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What the table's own records say: the inspector's call standing, and the shoe cards
+    held for a step on the screen (journaled when held and when released, so a restart
+    keeps them; a void takes them with its round)."""
+
+    inspector_called: bool = False
+    held: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    """The table after the rows folded so far: its game (None until a table is opened),
+    the game's state, the table's facts and the last row's seq."""
+
+    game: GameSpec | None = None
+    state: Any = None
+    facts: TableFacts = field(default_factory=TableFacts)
+    seq: int = 0
+
+    @property
+    def table_id(self) -> str:
+        return str(getattr(self.state, "table_id", "")) if self.state is not None else ""
+
+
+EMPTY = Folded()
+
+
+class FoldError(UnreadableInput):
+    """A row the table cannot follow; the message says which and why."""
+
+    def __init__(self, seq: int, kind: str, why: str, message: str = "") -> None:
+        super().__init__(message or f"row {seq}: {kind} cannot follow: {why}")
+        self.seq, self.kind, self.why = seq, kind, why
+
+
+class OtherGame(FoldError):
+    """A record of another game than the one the table runs, with no opening for it."""
+
+    def __init__(self, seq: int, kind: str, family: str, running: str) -> None:
+        super().__init__(seq, kind, f"a {family} record on a table running {running}")
+        self.family = family
+
+
+def facts_after(facts: TableFacts, op: Operation) -> TableFacts:
+    """The table's facts after one of its own records (or a void, which takes the held
+    cards with its round)."""
+    if isinstance(op, InspectorCalled):
+        return dataclasses.replace(facts, inspector_called=True)
+    if isinstance(op, InspectorAttended):
+        return dataclasses.replace(facts, inspector_called=False)
+    if isinstance(op, DeviceReport):
+        if op.event == HELD:
+            return dataclasses.replace(facts, held=(*facts.held, Card.parse(op.detail)))
+        if op.event == RELEASED and facts.held:
+            return dataclasses.replace(facts, held=facts.held[1:])
+        if op.event == SET_ASIDE:
+            return dataclasses.replace(facts, held=())
+    if isinstance(op, RoundVoid) and facts.held:
+        return dataclasses.replace(facts, held=())
+    return facts
+
+
+def step(folded: Folded, op: Operation, seq: int = 0, games: Registry = GAMES) -> Folded:
+    """The table after `op`. Raises `FoldError` (the table unchanged) for a record it cannot
+    follow: before any opening, of another game, or one the game's rules refuse."""
+    seq = seq or folded.seq + 1
+    try:
+        if isinstance(op, TableRecord):
+            return Folded(folded.game, folded.state, facts_after(folded.facts, op), seq)
+        if isinstance(op, TableOpening):
+            spec = games.opened(op)
+            state = folded.state
+            if folded.game is None or folded.game.family != spec.family:
+                state = spec.engine.initial_state(op.rules, op.table_id)
+            return Folded(spec, spec.engine.apply(state, op), folded.facts, seq)
+        family = games.family_of(op)
+        if family is None:
+            raise FoldError(seq, op.kind, "a record of no game this build knows")
+        if folded.game is None:
+            raise FoldError(seq, op.kind, "before the table opened",
+                            f"row {seq}: {op.kind} before the table opened")
+        if family != folded.game.family:
+            raise OtherGame(seq, op.kind, family, folded.game.title)
+        state = folded.game.engine.apply(folded.state, op)
+        return Folded(folded.game, state, facts_after(folded.facts, op), seq)
+    except FoldError:
+        raise
+    except Exception as exc:  # the rules refused it, or a bug: either way not followed
+        why = str(exc) if isinstance(exc, TablesideError) else f"{type(exc).__name__} {exc}"
+        raise FoldError(seq, op.kind, why) from exc
+
+
+class Row:
+    """What fold needs of a journal row (kiosk.store.journal.Entry has it)."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+
+
+def fold(rows: Iterable[Any], start: Folded = EMPTY, *,
+         on_error: Callable[[FoldError], None] | None = None,
+         before: Callable[[Folded, Operation, Any], None] | None = None,
+         games: Registry = GAMES) -> Folded:
+    """Fold journal rows (anything with seq, kind and payload) from `start`.
+
+    Without `on_error` the first row that cannot be read or followed raises `FoldError`;
+    with it, the row is reported there and skipped. `before(folded, op, row)` sees each
+    Operation just before it is folded (replay audits there)."""
+    folded = start
+    for row in rows:
+        try:
+            try:
+                op = operation_from_record(row.kind, row.payload)
+            except UnreadableInput as exc:
+                raise FoldError(row.seq, row.kind, str(exc), f"row {row.seq}: {exc}") from exc
+            if before is not None:
+                try:
+                    before(folded, op, row)
+                except Exception as exc:
+                    why = (str(exc) if isinstance(exc, TablesideError)
+                           else f"{type(exc).__name__} {exc}")
+                    raise FoldError(row.seq, row.kind, why) from exc
+            folded = step(folded, op, row.seq, games)
+        except FoldError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            folded = dataclasses.replace(folded, seq=row.seq)
+    return folded

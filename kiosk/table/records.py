@@ -1,0 +1,51 @@
+"""The table's own journal records: what happened at the table that is no game's business
+(a device's report, the inspector's call). They belong to no game's family; the fold keeps
+the facts they carry (`kiosk/table/fold.py`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.rules.operations import TableRecord
+
+HELD = "card_held"  # a shoe card waits for a step on the screen (DeviceReport.event)
+RELEASED = "card_released"  # ... and goes to the game now, on record with its own row
+SET_ASIDE = "held_set_aside"  # held cards the table can no longer deal (another game)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceReport(TableRecord):
+    """Something a device did that the journal must show although the round did not move:
+    a lost frame, a card the rules refused, a device gone silent or back. Repeated reports
+    of one kind within a minute are one record with `count` (a noisy line must not flood
+    the journal)."""
+
+    kind = "device_report"
+    device: str
+    event: str
+    detail: str
+    count: int = 1
+
+    def to_payload(self) -> dict[str, Any]:
+        payload: dict[str, Any] = {"device": self.device, "event": self.event,
+                                   "detail": self.detail}
+        if self.count != 1:  # rows of one report read as before
+            payload["count"] = self.count
+        return payload
+
+
+@dataclass(frozen=True, slots=True)
+class InspectorCalled(TableRecord):
+    """The dealer called the inspector (the table's button or the screen)."""
+
+    kind = "inspector_called"
+    source: str  # "button" or "screen"
+
+
+@dataclass(frozen=True, slots=True)
+class InspectorAttended(TableRecord):
+    """The inspector came to the table; the amber lamp stops."""
+
+    kind = "inspector_attended"
+    inspector: str

@@ -1,0 +1,178 @@
+"""Blackjack's and Touch 21's screens (the UI side of their registration,
+`GameSpec.screens`): the dealer app, the players' sign, and the headless demo's touch script
+through a cut-card shuffle. Kivy is imported only when a screen is made."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kiosk.config import TableConfig
+from kiosk.ui import headless
+from kiosk.ui.launcher import KioskOptions
+
+log = logging.getLogger(__name__)
+
+
+def dealer_app(session: Any, cfg: TableConfig, shoe: Any, new_shoe: Callable[[], None]) -> Any:
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.ui.dealer.blackjack_app import BlackjackDealerApp
+
+    def draw() -> None:
+        if shoe is not None:
+            shoe.pull()
+
+    def place_cutting_card(_state: Any, op: Any) -> None:
+        # The simulated shoe sends CUT where the dealer put the cutting card (rule 4.5).
+        if shoe is not None and isinstance(op, bj.CardsCut):
+            shoe.place_cutting_card(op.cutting_card_from_back)
+
+    session.listeners.append(place_cutting_card)
+    return BlackjackDealerApp(session, table_name=cfg.name, chip_values=cfg.chip_values,
+                              on_new_shoe=new_shoe, on_draw=draw if shoe is not None else None)
+
+
+def sign() -> Any:
+    from kiosk.ui.signage.blackjack_view import BlackjackSignage
+
+    return BlackjackSignage()
+
+
+def show_sign(view: Any, state: Any, link: Any) -> None:
+    view.show(state.rules if state is not None else None, state, link)
+
+
+PLAYS = "a shoe"  # what the headless demo plays, for the CLI
+HEADLESS_PACE = 0.06  # seconds between the simulated shoe's cards there
+DONE = "round settled"
+
+
+async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
+                              panel: Any) -> None:
+    """Play rounds by touching the blackjack screen through a cut-card shuffle (rules
+    4.1-4.7, shuffle and cut), then screenshot both screens. Cards come from the simulated
+    shoe over the pseudo-terminal; the players hit below 17 and stand from 17."""
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.cut import Stage
+    from kiosk.ui.capture import render, save_png
+
+    out = opts.out or Path("artifacts/demo")
+    out.mkdir(parents=True, exist_ok=True)
+    report = opts.report
+    tap = headless.tap
+    shuffles = 0
+
+    async def until(test: Callable[[], bool], seconds: float = 30.0) -> bool:
+        for _ in range(int(seconds / 0.05)):
+            if test():
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    async def prepare_shoe(screen: Any) -> None:
+        nonlocal shuffles
+        prep = session.state.prep
+        if prep.stage is Stage.READY:
+            return
+        shuffles += 1
+        report.append(f"shuffle {shuffles}: {bj.next_step(session.state)}")
+        if prep.stage is Stage.SHUFFLE:
+            if session.state.rules.shuffler:
+                await tap(screen.ids.hand_shuffle)
+                await tap(screen.ids.into_shuffler)
+            else:
+                await tap(screen.ids.shuffled)
+        if session.state.prep.stage is Stage.CUT:
+            who = bj.prep_now(session.state).offered_to() or 1
+            # The cutting card as deep as rule 4.5 allows (half way), so the demo reaches it.
+            while not screen.ids.back_more.disabled and \
+                    screen.from_back < 52 * session.state.rules.decks // 2:
+                await tap(screen.ids.back_more)
+            await tap(screen.tile(who))
+            await tap(screen.ids.box_cuts)
+            report.append(f"cut by box {who}: {session.state.prep.cut_at} cards, cutting "
+                          f"card {session.state.prep.cutting_card_from_back} from the back")
+        await until(lambda: session.state.prep.stage is Stage.READY, 10)
+
+    try:
+        while app.screen is None or app.screen.width < 10:
+            await asyncio.sleep(0.05)
+        screen = app.screen
+        await asyncio.sleep(0.3)
+        # Each box bets the minimum in as few chips as the buttons allow (rule 2.2): the
+        # biggest chip that does not go over it, else the smallest.
+        minimum = session.state.rules.minimum
+        chips = sorted(screen.ids.chips.children, key=lambda c: c.value)
+        chip = max((c for c in chips if c.value <= minimum), key=lambda c: c.value,
+                   default=chips[0])
+        for n in range(1, opts.rounds + 1):
+            await prepare_shoe(screen)
+            for box in (1, 2, 3, 5, 6, 7):
+                if screen.alert_shown:  # e.g. "cutting card out": read, then carry on
+                    report.append(f"alert: {screen.alert_text}")
+                    await tap(screen.ids.alert_ok)
+                await tap(screen.tile(box))
+                for _ in range(20):
+                    if session.state.stake_of(box, "A") >= session.state.rules.minimum:
+                        break
+                    await tap(chip)
+                else:
+                    report.append(f"could not bet on box {box}: player {screen.player}, "
+                                  f"{bj.next_step(session.state)}")
+                    return
+            if n == 1:
+                save_png(render(screen), out / "dealer-betting-800x480.png")
+            for _ in range(600):  # a round's steps, by touch, until its payouts are shown
+                s = session.state
+                if screen.alert_shown:
+                    report.append(f"alert: {screen.alert_text}")
+                    await tap(screen.ids.alert_ok)
+                if s.phase is bj.Phase.PAYING or s.pending is not None:
+                    break
+                if s.prep.stage is not Stage.READY and not s.round_cards:
+                    await prepare_shoe(screen)  # the cutting card came first (rule 4.1.2)
+                elif s.phase is bj.Phase.BETTING:
+                    await tap(screen.ids.primary)  # no more bets
+                    if session.state.phase is bj.Phase.BETTING:
+                        await asyncio.sleep(0.2)
+                elif s.phase in (bj.Phase.CHECK, bj.Phase.INSURANCE):
+                    await tap(screen.ids.primary)
+                elif s.phase is bj.Phase.PLAYING and bj.decisions(s):
+                    h = s.current
+                    if h is not None and h.total.best < 17 and screen.can_draw:
+                        await tap(screen.ids.draw)
+                        await until(lambda before=s: session.state is not before, 5)
+                    else:
+                        await tap(screen.ids.stand)
+                elif s.phase is bj.Phase.PLAYING and bj.can_pay_blackjack(s):
+                    await tap(screen.ids.pay_blackjack)
+                else:
+                    await asyncio.sleep(0.1)
+            await asyncio.sleep(0.3)
+            if n == 1:
+                save_png(render(screen), out / "dealer-paying-800x480.png")
+                save_png(headless.render_at(screen, (1920, 1080)), out / "dealer-1920x1080.png")
+            report.append(f"round {n}: {screen.step}")
+            await asyncio.sleep(0.3)  # let the screen lay out again after the big render
+            await until(lambda: not screen.ids.primary.disabled, 5)
+            await tap(screen.ids.primary)
+            settled = session.state.last_settled
+            if settled is None or settled.round != session.state.round - 1:
+                report.append(f"round {n} not settled: {bj.next_step(session.state)}")
+                return
+            net = sum(r.net for r in (*settled.settlements, *settled.paid_earlier))
+            report.append(f"round settled: round {settled.round}, players' net {net}")
+            if session.state.prep.stage is not Stage.READY:
+                break  # the cutting card came out: the shoe has been played through
+        await prepare_shoe(screen)  # the cut-card shuffle, as the next shoe starts
+        report.append(f"shuffles: {shuffles}")
+        save_png(render(screen), out / "dealer-800x480.png")
+        await headless.signage_shots(cfg, out, report)
+    except Exception as exc:  # the report says what went wrong; the app still closes
+        log.exception("headless round")
+        report.append(f"error: {exc}")
+    finally:
+        app.stop()
