@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from fractions import Fraction
 from typing import Any
@@ -10,6 +11,9 @@ from typing import Any
 import click
 
 from kiosk.rules.errors import TablesideError
+from kiosk.rules.registry import EXTRA_GAMES, load_games
+
+load_games(os.environ.get(EXTRA_GAMES, ""))  # before the commands list the games
 
 
 def _fail(exc: Exception) -> None:

@@ -91,3 +91,70 @@ def test_touch_21_defaults_and_refusals_with_line_numbers() -> None:
     with pytest.raises(ConfigError) as err:
         parse(blackjack_config("poker"))
     assert "unknown game 'poker'" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (("commission_mode =", "comission_mode ="),
+         "punto_banco.comission_mode: unknown key (did you mean commission_mode?)"),
+        (("[display]", "[dispaly]"), "dispaly: unknown section [dispaly] (did you mean display?)"),
+        (("baudrate = 9600", "baudrate = 9600\nbaud = 19200"),
+         "devices.shoe.baud: unknown key (did you mean baudrate?)"),
+        (("tie = {", "tie = { maxim = 10, "), "unknown key (did you mean maximum?)"),
+        (("[chips]", "[chips]\nsmalest = 5"),
+         "chips.smalest: unknown key (did you mean smallest?)"),
+    ],
+)
+def test_a_misspelt_key_or_section_is_refused_with_its_line_and_the_nearest_name(
+        edit: tuple[str, str], words: str) -> None:
+    """A misspelt `comission_mode` used to pass and silently pay banker wins net."""
+    assert edit[0] in EXAMPLE
+    text = EXAMPLE.replace(edit[0], edit[1], 1)
+    with pytest.raises(ConfigError) as err:
+        parse(text, Path("table.toml"))
+    new_line = edit[1].split("\n")[-1]
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith(new_line))
+    assert words in str(err.value) and f"table.toml, line {line}:" in str(err.value)
+
+
+def test_a_misspelt_blackjack_key_is_refused() -> None:
+    text = blackjack_config().replace("surrender = false", "surender = true")
+    with pytest.raises(ConfigError, match=r"blackjack.surender: unknown key \(did you mean "
+                                          r"surrender\?\)"):
+        parse(text)
+
+
+def test_another_games_section_may_stay_in_the_file() -> None:
+    """A house that switches a table between games keeps both sections; only the table's
+    game's section is read (and checked)."""
+    from kiosk.rules.blackjack.config import EXAMPLE as BLACKJACK_EXAMPLE
+
+    cfg = parse(EXAMPLE + "\n" + BLACKJACK_EXAMPLE)
+    assert cfg.game == "punto-banco" and cfg.rules.decks == 8
+
+
+def test_standard_blackjack_refuses_a_dealer_who_draws_soft_17() -> None:
+    """Rule 4.2: "draw on 16 and stand on 17"; only Touch 21 draws soft 17 (rule 7.2)."""
+    with pytest.raises(ConfigError) as err:
+        parse(blackjack_config(extra="dealer_hits_soft_17 = true"))
+    assert "blackjack.dealer_hits_soft_17" in str(err.value) and "rule 4.2" in str(err.value)
+    assert not parse(blackjack_config(extra="dealer_hits_soft_17 = false")).rules \
+        .dealer_hits_soft_17
+    with pytest.raises(ConfigError, match=r"rule 7\.2"):
+        parse(blackjack_config("touch-21", "dealer_hits_soft_17 = false").replace(
+            "decks = 6 ", "decks = 2 "))
+
+
+def test_games_lists_every_registered_game_with_its_rule_sections() -> None:
+    from click.testing import CliRunner
+
+    from kiosk.cli import main
+
+    out = CliRunner().invoke(main, ["games"])
+    assert out.exit_code == 0
+    lines = out.output.splitlines()
+    assert lines[0].startswith("punto-banco  Punto banco (also baccarat, punto_banco): rules "
+                               "2, 5.1-5.7; [punto_banco], devices: shoe")
+    assert lines[1].startswith("blackjack    Blackjack: rules 2, 4.1-4.7")
+    assert lines[2].startswith("touch-21     Touch 21 (also touch21): rules 2, 7.1-7.7")

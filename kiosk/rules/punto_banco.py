@@ -717,7 +717,19 @@ def burn(state: PuntoBancoState, card: Card | None) -> CardBurned:
     return CardBurned(card=card)
 
 
+def verify_cut_card_out(state: PuntoBancoState) -> None:
+    if state.shoe is None:
+        raise NotAllowed("No shoe is loaded: there is no cutting card to come out")
+    if state.cut_card_out:
+        raise NotAllowed("The cutting card is already out: this is the last coup of the shoe")
+
+
+def can_cut_card_out(state: PuntoBancoState) -> bool:
+    return _can(verify_cut_card_out, state)
+
+
 def cut_card_out(state: PuntoBancoState) -> CutCardOut:
+    verify_cut_card_out(state)
     return CutCardOut(coup=state.coup)
 
 

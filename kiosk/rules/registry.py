@@ -210,6 +210,19 @@ def _load_built_in() -> None:
             GAMES.register(spec)
 
 
+EXTRA_GAMES = "TABLESIDE_GAMES"
+"""The environment variable the kiosk's entry points read for games outside this package:
+module paths, comma-separated, each registering its game when imported (tests, a game in
+development). A built-in game is a line in `_BUILT_IN` instead."""
+
+
+def load_games(modules: str) -> None:
+    """Import each module named in `modules` (comma-separated): each registers its game."""
+    for path in (m.strip() for m in modules.split(",")):
+        if path:
+            importlib.import_module(path)
+
+
 def register(spec: GameSpec) -> GameSpec:
     """Register a game (a built-in one is listed in `_BUILT_IN` instead)."""
     return GAMES.register(spec)

@@ -383,15 +383,16 @@ class TableSession(Generic[S]):
         try:
             op = self.perform(lambda s: shoe.shoe_card(s, card), before)
         except NotAllowed as exc:
-            # The card has physically left the shoe: record that it was refused and why.
-            report = DeviceReport("SHOE", "card_refused", f"{card.code}: {exc}")
-            if before is not None:
-                self.perform(lambda _s: report, before)
-            else:
-                self.record(report)
-            self.alert(Severity.STOP, f"The shoe dealt the {card.name} but {exc}",
-                       "Put the card aside and call the inspector, or void the "
-                       + self._round_word())
+            # The card has physically left the shoe: record that it was refused and why
+            # (a noisy line's cards once a minute, with their count).
+            detail = f"{card.code}: {exc}"
+            message = f"The shoe dealt the {card.name} but {exc}"
+            way = "Put the card aside and call the inspector, or void the " + self._round_word()
+            if before is None:
+                self.report("SHOE", "card_refused", detail, Severity.STOP, message, way)
+                return
+            self.perform(lambda _s: DeviceReport("SHOE", "card_refused", detail), before)
+            self.alert(Severity.STOP, message, way)
             return
         if isinstance(op, CardQuery):
             self.alert(Severity.STOP, op.message,

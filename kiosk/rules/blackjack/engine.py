@@ -818,7 +818,21 @@ def burn(state: BlackjackState, card: Card | None) -> CardBurned:
     return CardBurned(card=card)
 
 
+def verify_cut_card_out(state: BlackjackState) -> None:
+    if state.prep.stage is not Stage.READY:
+        raise NotAllowed("No shoe is in play: the cards are being shuffled and cut (rules "
+                         "4.1-4.5, shuffle and cut)")
+    if state.shuffle_after_round:
+        raise NotAllowed("The cutting card is already out: the cards are shuffled at the end "
+                         "of this round (rule 4.1.3, shuffle and cut)")
+
+
+def can_cut_card_out(state: BlackjackState) -> bool:
+    return _can(verify_cut_card_out, state)
+
+
 def cut_card_out(state: BlackjackState) -> CutCardOut:
+    verify_cut_card_out(state)
     return CutCardOut(round=state.round)
 
 

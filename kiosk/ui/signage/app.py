@@ -143,6 +143,9 @@ def signage(journal: Path, name: str, size: tuple[int, int], fullscreen: bool,
 
 def main(argv: Sequence[str] | None = None) -> None:
     """`python -m kiosk.ui.signage ...`"""
+    from kiosk.rules.registry import EXTRA_GAMES, load_games
+
+    load_games(os.environ.get(EXTRA_GAMES, ""))  # the dealer app's games are ours too
     signage.main(args=list(argv) if argv is not None else None,
                  prog_name="python -m kiosk.ui.signage")
 

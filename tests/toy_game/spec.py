@@ -1,0 +1,72 @@
+"""High card's configuration, replay audit and registration (docs/adding-a-game.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.errors import TablesideError
+from kiosk.rules.registry import (
+    ConfigSection,
+    GameSpec,
+    HouseSettings,
+    Places,
+    SectionReader,
+    records_in,
+    register,
+)
+from tests.toy_game import rules as hc
+
+EXAMPLE = """\
+[high_card]
+minimum = 10                # per bet
+maximum = 1000
+"""
+
+
+def parse(reader: SectionReader, house: HouseSettings) -> hc.HighCardRules:
+    sec = reader.section("high_card", required=False)
+    try:
+        return hc.HighCardRules(minimum=reader.money(sec, "high_card", "minimum", 1_000),
+                                maximum=reader.money(sec, "high_card", "maximum", 100_000),
+                                chips=house.chips, currency=house.currency)
+    except ValueError as exc:
+        reader.fail("high_card", "minimum", str(exc))
+
+
+def audit(state: hc.HighCardState, op: Any, row: Row, report: ReplayReport) -> None:
+    """Every settled round recomputed from its two cards."""
+    if not isinstance(op, hc.Settled):
+        return
+    out = CoupReplay(op.round, "settled", row.seq, row.wall_time,
+                     hands={"player": [state.player.code] if state.player else [],
+                            "dealer": [state.dealer.code] if state.dealer else []})
+    try:
+        again = hc.settlement(state)
+    except TablesideError as exc:
+        out.differences.append(f"settled although {exc}")
+    else:
+        out.result = {"winner": again.winner}
+        out.settlements = [{"side": s, "paid": p} for s, p in again.paid]
+        if again != op:
+            out.differences.append(f"recorded {op.winner} {list(op.paid)}, recomputed "
+                                   f"{again.winner} {list(again.paid)}")
+    report.coups.append(out)
+
+
+SPEC = GameSpec(
+    name="high-card",
+    title="High card",
+    rule_sections="none (a test game)",
+    engine=hc.HighCard(),
+    records=records_in(hc),
+    config=ConfigSection("high_card", parse, EXAMPLE),
+    places=Places("sides", lambda rules: 2),
+    audit=audit,
+    demo="tests.toy_game.demo",
+    screens="tests.toy_game.screens",
+    default_rules=hc.HighCardRules,
+    table_prefix="HC",
+)
+
+register(SPEC)  # the one registry line
