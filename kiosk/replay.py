@@ -20,6 +20,7 @@ from kiosk.rules.operations import Operation, TableOpening
 from kiosk.store.export import read_jsonl
 from kiosk.store.journal import Entry, iter_entries, verify_entries
 from kiosk.table.fold import Folded, FoldError, fold
+from kiosk.table.snapshot import Snapshot, restore
 
 __all__ = ["CoupReplay", "ReplayReport", "load_entries", "replay"]
 
@@ -46,6 +47,8 @@ def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
     def audit(folded: Folded, op: Operation, row: Any) -> None:
         if isinstance(op, TableOpening):
             report.table_id = op.table_id
+        elif isinstance(op, Snapshot):
+            _check_snapshot(folded, op, row, report)
         elif folded.game is not None and folded.game.audit is not None:
             folded.game.audit(folded.state, op, row, report)
 
@@ -54,3 +57,16 @@ def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
 
     fold(rows, before=audit, on_error=problem)
     return report
+
+
+def _check_snapshot(folded: Folded, snap: Snapshot, row: Any, report: ReplayReport) -> None:
+    """A snapshot must hold exactly the table the rows before it fold to: start-up trusts
+    it instead of those rows."""
+    try:
+        held = restore(snap)
+    except UnreadableInput as exc:
+        report.problems.append(f"row {row.seq}: {exc}")
+        return
+    if held != folded:
+        report.problems.append(f"row {row.seq}: the snapshot of row {snap.covers} differs "
+                               f"from the table the journal folds to there")

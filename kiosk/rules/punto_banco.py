@@ -758,14 +758,21 @@ def verify_void(state: PuntoBancoState, reason: str) -> None:
         raise NotAllowed("Say why the coup is void")
 
 
-def can_void_coup(state: PuntoBancoState) -> bool:
+def can_void_round(state: PuntoBancoState, reason: str = "reason to be given") -> bool:
     """Whether a coup is in play that could be voided (the dealer then gives the reason)."""
-    return _can(verify_void, state, "reason to be given")
+    return _can(verify_void, state, reason)
 
 
-def void_coup(state: PuntoBancoState, reason: str, by: str = "") -> CoupVoided:
+def void_round(state: PuntoBancoState, reason: str, by: str = "") -> CoupVoided:
+    """Void the coup (rule 2.7): every bet goes back. The same verb as every game's."""
     verify_void(state, reason)
     return CoupVoided(coup=state.coup, reason=reason.strip(), by=by)
+
+
+verify_void_round = verify_void
+# The coup's own words, as the dealer screen and older callers say them.
+can_void_coup = can_void_round
+void_coup = void_round
 
 
 def verify_collect_commission(state: PuntoBancoState, area: str) -> None:

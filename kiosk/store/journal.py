@@ -271,6 +271,16 @@ class Journal:
                 return _entry_from_row(row)
         return None
 
+    def last_of_kind(self, kind: str) -> Entry | None:
+        """The newest row of `kind` (read from the end back: cheap when such rows are
+        frequent, as snapshots are)."""
+        with self._lock:
+            self._check_open()
+            for row in self._rows().rows_where("kind = ?", [kind], order_by="seq DESC",
+                                               limit=1):
+                return _entry_from_row(row)
+        return None
+
     def count(self) -> int:
         """The head seq: the number of rows on a gap-free chain (`verify` proves it is one)."""
         # max(seq) is one b-tree lookup; count(*) would read the whole table on every call.

@@ -49,3 +49,18 @@ class InspectorAttended(TableRecord):
 
     kind = "inspector_attended"
     inspector: str
+
+
+LAYOUT = 1  # of a snapshot's state (kiosk/table/snapshot.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot(TableRecord):
+    """The table as folded up to row `covers`: its game, its state and facts (JSON)."""
+
+    kind = "table_snapshot"
+    covers: int
+    game: str
+    state: str
+    facts: str
+    layout: int = LAYOUT

@@ -26,7 +26,7 @@ from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableRecord
 from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.store.journal import Journal, JournalError
-from kiosk.table.fold import FoldError, fold, step
+from kiosk.table.fold import FoldError, step
 from kiosk.table.records import (
     HELD,
     RELEASED,
@@ -35,6 +35,7 @@ from kiosk.table.records import (
     InspectorAttended,
     InspectorCalled,
 )
+from kiosk.table.snapshot import SNAPSHOT_EVERY, fold_journal, take
 
 __all__ = ["DeviceReport", "InspectorAttended", "InspectorCalled", "Severity", "TableSession"]
 
@@ -92,7 +93,7 @@ class TableSession(Generic[S]):
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
         try:
-            self.folded = fold(journal.entries())
+            self.folded = fold_journal(journal)
         except FoldError as exc:  # the table cannot resume past a row it cannot fold
             cause = exc.__cause__
             why = (repr(cause) if cause is not None and not isinstance(cause, TablesideError)
@@ -102,6 +103,7 @@ class TableSession(Generic[S]):
                 f"The table does not start on a journal it cannot follow: call a technician "
                 f"(`tableside replay` lists every row that does not fit)") from exc
         self.replayed = journal.count() if self.folded.seq else 0
+        self._snapshot_at = self.folded.seq  # a snapshot is taken SNAPSHOT_EVERY rows on
         opening = self.game.open_table(rules, table_id)
         if self.folded.game is None:
             self.perform(lambda _s: opening)
@@ -169,6 +171,8 @@ class TableSession(Generic[S]):
         held_before = self.held_cards
         self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
         self.folded = folded
+        if folded.seq - self._snapshot_at >= SNAPSHOT_EVERY:
+            self._snapshot()
         if isinstance(op, RoundVoid) and held_before:
             gone = ", ".join(c.code for c in held_before)
             self.alert(Severity.WARNING, f"Held card(s) {gone} go with the void round",
@@ -177,6 +181,18 @@ class TableSession(Generic[S]):
         if self.held_cards and not self._releasing:
             self._try_release()
         return op
+
+    def _snapshot(self) -> None:
+        """The folded table on record, so the next start folds only the rows after it. A
+        failure costs only start-up time: it is logged, the table goes on."""
+        try:
+            snap = take(self.folded)
+            self.journal.append(snap.kind, snap.to_payload())
+            self.folded = step(self.folded, snap)
+            self._snapshot_at = self.folded.seq
+        except Exception:
+            log.exception("snapshot of row %d not written", self.folded.seq)
+            self._snapshot_at = self.folded.seq  # try again SNAPSHOT_EVERY rows on
 
     def record(self, op: TableRecord) -> Operation:
         """Journal one of the table's own records (a device report, the inspector)."""

@@ -1271,6 +1271,9 @@ def void_needs_inspector(state: BlackjackState) -> bool:
     return state.phase in (Phase.DEALER, Phase.PAYING)
 
 
+verify_void_round = verify_void
+
+
 def can_void_round(state: BlackjackState) -> bool:
     """Whether a round is in play that could be voided (the reason, and an inspector when
     `void_needs_inspector`, are given after)."""
