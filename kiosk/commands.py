@@ -80,7 +80,8 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
             session = asyncio.run(run_demo(cfg, coups, seed, pace))
         except TablesideError as exc:
             raise click.ClickException(str(exc)) from exc
-        click.echo(f"Played to coup {session.state.coup - 1}; journal {path}")
+        played = session.game.round_number(session.state) - 1
+        click.echo(f"Played to {spec.round_word} {played}; journal {path}")
         return
     import os
 

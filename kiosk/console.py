@@ -1,38 +1,38 @@
 """The headless table: `tableside demo` and `tableside run --config table.toml`.
 
-Until the dealer screen lands, the table runs in a terminal. Cards always take the real path:
-shoe bytes on a serial line (a pseudo-terminal fed by the shoe simulator when no shoe is
-attached), the shoe driver, the table session, the journal. In `demo` a scripted dealer places
-bets and pulls cards; in `run` the dealer types commands (`help` lists them).
+The table in a terminal, for a game whose screens module has a `console` (`GameConsole`).
+Cards always take the real path: shoe bytes on a serial line (a pseudo-terminal fed by the
+shoe simulator when no shoe is attached), the shoe driver, the table session, the journal. In
+`demo` a scripted dealer plays rounds; in `run` the dealer types the game's commands (`help`
+lists them).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import os
 import random
-import shlex
 import sys
 import tty
-from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
 from hardware.shoe.reader import ShoeReader
 from hardware.simulators.shoe import ShoeSimulator
 from kiosk.config import TableConfig
-from kiosk.rules import punto_banco as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
-from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.store.journal import Journal
-from kiosk.table.session import Alert, Severity, TableSession
+from kiosk.table.session import Alert, TableSession
 
-Session = TableSession[pb.PuntoBancoState]
+Session = TableSession[Any]
 
 
 class SimulatedShoe:
@@ -88,30 +88,6 @@ class SimulatedShoe:
                 os.close(fd)
 
 
-def describe(op: Operation, state: pb.PuntoBancoState) -> str | None:
-    cur = state.rules.currency
-    if isinstance(op, pb.CoupSettled):
-        r = op.result
-        lines = [f"Coup {op.coup}: Player {' '.join(c.code for c in op.player_cards)} "
-                 f"({r.player_total})  Banker {' '.join(c.code for c in op.banker_cards)} "
-                 f"({r.banker_total})  -> {r.winner.value.upper()}"]
-        for s in op.settlements:
-            sign = {"win": f"wins {format_money(s.paid, cur)}", "lose": "loses",
-                    "stand_off": "stands off"}[s.outcome.value]
-            extra = f" (rounding {format_money(s.rounding, cur)})" if s.rounding else ""
-            comm = f", commission {format_money(s.commission, cur)} owed" if s.commission else ""
-            lines.append(f"    area {s.area:>8} {s.kind.value:<6} "
-                         f"{format_money(s.stake, cur):>8} {sign}{extra}{comm}")
-        return "\n".join(lines)
-    if isinstance(op, pb.CardDealt):
-        return f"  {op.hand.value:<6} <- {op.card.code} ({op.card.name}, {op.source.value})"
-    if isinstance(op, pb.ShoeShuffled):
-        return f"New shoe: {op.decks} decks shuffled by {op.method} (rule 5.5)"
-    if isinstance(op, pb.BettingClosed):
-        return f"Coup {op.coup}: no more bets"
-    if isinstance(op, pb.CoupVoided):
-        return f"Coup {op.coup} VOID: {op.reason}"
-    return None
 
 
 def _echo_alert(alert: Alert) -> None:
@@ -122,6 +98,7 @@ def _echo_alert(alert: Alert) -> None:
 def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Journal]:
     """The table session for the configured game, folded from its journal."""
     from kiosk.rules.registry import game
+    from kiosk.ui.games import screens
 
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     journal = Journal.open(cfg.journal, cfg.table_id)
@@ -132,11 +109,13 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
         raise
     seen = 0  # the opening's alerts are printed with the first update
 
-    def show(state: pb.PuntoBancoState, op: Operation | None) -> None:
+    describe = getattr(getattr(screens(session.spec), "console", None), "describe", None)
+
+    def show(state: Any, op: Operation | None) -> None:
         nonlocal seen
         if quiet:
             return
-        if op is not None:
+        if op is not None and describe is not None:
             text = describe(op, state)
             if text:
                 click.echo(text)
@@ -149,49 +128,14 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
     return session, journal
 
 
-async def deal_coup(session: Session, shoe: SimulatedShoe, pace: float) -> None:
-    """Pull cards from the simulated shoe until the drawing table is done (rule 5.2).
-
-    An unread card is keyed in from the card itself, as a dealer does."""
-    while session.state.phase is pb.Phase.DEALING:
-        pending = session.state.pending
-        if pending is not None and pending.reason == "unread":
-            card = shoe.sim.dealt[-1].card
-            session.perform(lambda s, c=card: pb.deal_card(s, c, pb.CardSource.KEYED))
-            continue
-        if pending is not None:
-            return  # a queried card needs a person's decision
-        before = len(session.state.player_cards) + len(session.state.banker_cards)
-        if shoe.pull() is None:
-            session.alert(Severity.STOP, "The simulated shoe is empty",
-                          "Void the coup and load a new shoe")
-            return
-        for _ in range(400):  # wait for the card to come back through the driver (2 s)
-            await asyncio.sleep(0.005)
-            now = len(session.state.player_cards) + len(session.state.banker_cards)
-            if now != before or session.state.pending is not None:
-                break
-        await asyncio.sleep(pace)
 
 
-def _random_bets(rules: pb.PuntoBancoRules, rng: random.Random
-                 ) -> list[tuple[str, pb.BetKind, int]]:
-    bets: list[tuple[str, pb.BetKind, int]] = []
-    chip = rules.chips.smallest_chip
-    for area in rng.sample(rules.area_ids(), rng.randint(1, 4)):
-        kind = rng.choice([pb.BetKind.BANKER, pb.BetKind.BANKER, pb.BetKind.PLAYER])
-        lim = rules.limit(kind)
-        amount = max(lim.minimum, rng.choice([1, 2, 5, 10, 25]) * lim.minimum)
-        amount += rng.choice([0, 0, 1, 3]) * chip  # odd stakes show the 19:20 rounding
-        bets.append((area, kind, min(amount, lim.maximum)))
-        if rng.random() < 0.25:
-            tie = rules.limit(pb.BetKind.TIE)
-            bets.append((area, pb.BetKind.TIE, tie.minimum))
-    return bets
 
 
 async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Session:
+    """The scripted dealer plays `coups` rounds of the table's game in the terminal."""
     session, journal = open_session(cfg)
+    console = game_console(session)
     shoe = SimulatedShoe(cfg.rules.decks, seed)
     reader = ShoeReader(shoe.path, "line", session.on_device_event)
     reader_task = asyncio.create_task(reader.run())
@@ -202,104 +146,76 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
         shoe.open()
         if session.replayed:
             click.echo(f"Resumed table {cfg.table_id} from {journal.count()} journal rows "
-                       f"at coup {session.state.coup}: {session.next_step()}")
-        if session.state.phase is not pb.Phase.BETTING:
-            session.perform(lambda s: pb.void_coup(s, "demo restarted mid-coup", "demo"))
-        if session.replayed and session.state.shoe is not None:
-            # The simulator cannot resume the old shoe's order: change the shoe (rule 5.5) so
-            # the table's count of cards seen matches the cards it will now be dealt.
-            shoe.new_shoe()
-            session.perform(lambda s: pb.shuffle(s, "hand"))
+                       f"at round {session.game.round_number(session.state)}: "
+                       f"{session.next_step()}")
+            # The simulator cannot resume the old shoe's order: the round in play is void and
+            # the shoe changed, so the table's count of cards seen matches the cards it will
+            # now be dealt.
+            restart_simulated_shoe(session, shoe)
         for _ in range(coups):
-            if session.state.shoe is None:
-                if session.replayed or session.state.coup > 1:
-                    shoe.new_shoe()
-                session.perform(lambda s: pb.shuffle(s, "hand"))
-            for area, kind, amount in _random_bets(cfg.rules, rng):
-                session.attempt(lambda s, a=area, k=kind, m=amount: pb.place_bet(s, a, k, m))
-            click.echo(session.next_step())
-            session.perform(pb.close_betting)
-            await deal_coup(session, shoe, pace)
-            if session.state.phase is not pb.Phase.PAYING:
-                session.perform(lambda s: pb.void_coup(s, "card needs a decision", "demo"))
-                continue
-            click.echo(session.next_step())
-            session.perform(pb.confirm_payouts)
-            await asyncio.sleep(pace)
+            await console.play_round(session, shoe, rng, pace)
     finally:
         beat.cancel()
         reader.stop()
         await asyncio.gather(reader_task, beat, return_exceptions=True)
         shoe.close()
+        session.flush_reports()
         journal.close()
     return session
 
 
-HELP = """\
-Commands (amounts in whole units or like 12.50):
-  shuffle [hand|shuffler]       load a freshly shuffled shoe (rule 5.5)
-  bet AREA KIND AMOUNT          AREA 1-14 or standing; KIND banker|player|tie
-  remove AREA KIND AMOUNT       take a bet back (undo) before no more bets
-  close                         no more bets (the simulated shoe then deals)
-  card CODE                     key in a card (unread card, misread, no shoe)
-  accept NAME                   inspector accepts a queried card
-  void REASON...                void the coup: every bet goes back
-  confirm                       payouts checked and paid: settle the coup
-  collect AREA                  collect the commission an area owes
-  status | help | quit"""
+def restart_simulated_shoe(session: Any, shoe: SimulatedShoe) -> None:
+    """The simulator cannot resume a half-dealt round's shoe order: the round in play is void
+    and the cards are shuffled again (a new simulated shoe), as the game's demo says."""
+    play = demo_play(session.spec)
+    void = play.void_for_restart(session.state)
+    if void is not None:
+        session.perform(void)
+    shuffle = play.reshuffle(session.state)
+    if shuffle is not None:
+        shoe.new_shoe()
+        session.perform(shuffle)
 
 
-def _amount(text: str) -> int:
-    try:
-        cents = Decimal(text) * 100
-    except InvalidOperation:
-        raise click.BadParameter(f"{text!r} is not an amount") from None
-    if cents != cents.to_integral_value():
-        raise click.BadParameter(f"{text!r} is not a whole number of cents")
-    return int(cents)
+def demo_play(spec: Any) -> Any:
+    """The game's simulated-dealer module (`GameSpec.demo`)."""
+    return importlib.import_module(spec.demo)
 
 
-def command(session: Session, line: str) -> Callable[[pb.PuntoBancoState], Operation] | None:
-    """The action for one typed command; None for commands that only print."""
-    words = shlex.split(line)
-    if not words:
-        return None
-    verb, args = words[0].lower(), words[1:]
-    if verb == "shuffle":
-        method = args[0] if args else "hand"
-        return lambda s: pb.shuffle(s, method)
-    if verb in ("bet", "remove") and len(args) == 3:
-        area, kind, amount = args[0], pb.BetKind(args[1].lower()), _amount(args[2])
-        fn = pb.place_bet if verb == "bet" else pb.remove_bet
-        return lambda s: fn(s, area, kind, amount)
-    if verb == "close":
-        return pb.close_betting
-    if verb == "card" and len(args) == 1:
-        card = Card.parse(args[0])
-        return lambda s: pb.deal_card(s, card, pb.CardSource.KEYED)
-    if verb == "accept" and args:
-        return lambda s: pb.accept_queried_card(s, " ".join(args))
-    if verb == "void" and args:
-        return lambda s: pb.void_coup(s, " ".join(args))
-    if verb == "confirm":
-        return pb.confirm_payouts
-    if verb == "collect" and len(args) == 1:
-        return lambda s: pb.collect_commission(s, args[0])
-    raise click.BadParameter(f"unknown command {line!r}; type help")
+@dataclass(frozen=True)
+class GameConsole:
+    """A game's typed console and scripted demo dealer: its screens module's `console`."""
+
+    help: str
+    command: Callable[[str], Callable[[Any], Operation] | None]  # a typed line -> an action
+    status: Callable[[Any], str]  # the session -> what `status` prints
+    describe: Callable[[Operation, Any], str | None]  # a record -> a line, or nothing
+    dealing: Callable[[Any], bool]  # the state -> cards are due from the shoe
+    deal: Callable[[Any, SimulatedShoe, float], Awaitable[None]]
+    play_round: Callable[[Any, SimulatedShoe, Any, float], Awaitable[None]]
 
 
-def status_text(session: Session) -> str:
-    st = session.state
-    cur = st.rules.currency
-    bets = ", ".join(f"{b.area}:{b.kind.value} {format_money(b.amount, cur)}" for b in st.bets)
-    owed = ", ".join(f"{a}: {format_money(v, cur)}" for a, v in st.commission_owed)
-    shoe = f"{st.shoe.remaining} cards left" if st.shoe else "no shoe"
-    return (f"Coup {st.coup}, {st.phase.value}, {shoe}. Bets: {bets or 'none'}. "
-            f"Commission owed: {owed or 'none'}.\nNext: {session.next_step()}")
+def game_console(session: Any) -> GameConsole:
+    from kiosk.ui.games import screens
+
+    console = getattr(screens(session.spec), "console", None)
+    if not isinstance(console, GameConsole):
+        raise click.ClickException(f"{session.spec.title} has no typed console; run it with "
+                                   f"its screen")
+    return console
+
+
+
+
+
+
+
+
 
 
 async def run_console(cfg: TableConfig) -> None:
     session, journal = open_session(cfg)
+    console = game_console(session)
     shoe: SimulatedShoe | None = None
     url, dialect = cfg.shoe.port, cfg.shoe.dialect
     if url == "simulated":
@@ -312,7 +228,7 @@ async def run_console(cfg: TableConfig) -> None:
         await reader.wait_connected(5)
         shoe.open()
     click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {url}")
-    click.echo(status_text(session))
+    click.echo(console.status(session))
     try:
         while True:
             line = await asyncio.to_thread(sys.stdin.readline)
@@ -320,19 +236,20 @@ async def run_console(cfg: TableConfig) -> None:
                 break
             text = line.strip()
             if text in ("help", "?"):
-                click.echo(HELP)
+                click.echo(console.help)
                 continue
             if text == "status":
-                click.echo(status_text(session))
+                click.echo(console.status(session))
                 continue
             try:
-                action = command(session, text)
+                action = console.command(text)
                 if action is not None:
-                    if text.startswith("shuffle") and shoe and session.state.coup > 1:
+                    if (text.startswith("shuffle") and shoe
+                            and demo_play(session.spec).new_shoe_wanted(session.state)):
                         shoe.new_shoe()
                     session.perform(action)
-                    if shoe and session.state.phase is pb.Phase.DEALING:
-                        await deal_coup(session, shoe, 0.3)
+                    if shoe and console.dealing(session.state):
+                        await console.deal(session, shoe, 0.3)
             except (TablesideError, click.BadParameter, ValueError) as exc:
                 click.echo(f"  refused: {exc}")
             click.echo(f"Next: {session.next_step()}")
@@ -343,6 +260,7 @@ async def run_console(cfg: TableConfig) -> None:
         await asyncio.gather(reader_task, *(t for t in [beat] if t), return_exceptions=True)
         if shoe:
             shoe.close()
+        session.flush_reports()
         journal.close()
 
 

@@ -69,7 +69,7 @@ def test_replay_of_export_matches_database(tmp_path: Path) -> None:
 def test_forged_payout_is_reported_even_with_a_rehashed_chain(tmp_path: Path) -> None:
     entries = load_entries(_journal(tmp_path / "j.db"))
     last = entries[-1]
-    assert last.kind == "coup_settled"
+    assert last.kind == "punto_banco.coup_settled"
     last.payload["settlements"][0]["paid"] = 5225  # someone "fixes" the payout
     forged = _rechain(entries)
     report = replay(forged)
@@ -129,11 +129,11 @@ def test_blackjack_rounds_are_recomputed_and_a_forged_blackjack_payout_is_found(
     assert rnd.hands == {"dealer": ["7D", "TS"], "box 1/1": ["AS", "KD"],
                          "box 2/1": ["TH", "9C"]}
     assert "2C" not in json.dumps(report.as_json())  # the burn card is never shown
-    paid = next(e for e in entries if e.kind == "bj_blackjack_paid")
+    paid = next(e for e in entries if e.kind == "blackjack.blackjack_paid")
     paid.payload["settlements"][0]["paid"] = 8250  # someone "fixes" the rounding
     forged = replay(_rechain(entries))
     assert forged.chain_ok and not forged.ok
-    assert forged.problems[0].startswith(f"row {paid.seq}: bj_blackjack_paid recorded")
+    assert forged.problems[0].startswith(f"row {paid.seq}: blackjack.blackjack_paid recorded")
 
 
 def test_a_void_lists_the_bets_it_returned_and_a_forged_return_is_found(
@@ -190,9 +190,9 @@ def test_a_row_the_rules_cannot_fold_is_reported_not_a_crash(tmp_path: Path) -> 
     report = replay(load_entries(path))
     assert report.chain_ok and not report.ok
     assert report.problems == [
-        "row 2: bj_blackjacks_checked cannot follow: IndexError tuple index out of range"]
+        "row 2: blackjack.blackjacks_checked cannot follow: IndexError tuple index out of range"]
     result = CliRunner().invoke(main, ["replay", str(path)])
-    assert result.exit_code == 1 and "row 2: bj_blackjacks_checked cannot follow" in (
+    assert result.exit_code == 1 and "row 2: blackjack.blackjacks_checked cannot follow" in (
         result.output)
 
 
@@ -211,6 +211,6 @@ def test_the_table_does_not_start_on_a_journal_it_cannot_follow(tmp_path: Path) 
         message = str(exc)
     else:
         raise AssertionError("the table started on a journal it cannot follow")
-    assert message.startswith("Row 2 of the journal (bj_blackjacks_checked) cannot be "
+    assert message.startswith("Row 2 of the journal (blackjack.blackjacks_checked) cannot be "
                               "replayed: IndexError(")
     assert "call a technician" in message and "tableside replay" in message

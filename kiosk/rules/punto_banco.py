@@ -188,7 +188,8 @@ class BetSettlement:
 
 @dataclass(frozen=True, slots=True)
 class TableOpened(TableOpening):
-    kind = "table_opened"
+    kind = "punto_banco.table_opened"
+    aliases = ("table_opened",)
     game: str
     table_id: str
     rules: PuntoBancoRules
@@ -198,14 +199,16 @@ class TableOpened(TableOpening):
 class ShoeShuffled(Operation):
     """Rule 5.5: the cards are shuffled before the first cards are dealt."""
 
-    kind = "shoe_shuffled"
+    kind = "punto_banco.shoe_shuffled"
+    aliases = ("shoe_shuffled",)
     decks: int
     method: str = "hand"  # "hand" or "shuffler"
 
 
 @dataclass(frozen=True, slots=True)
 class BetPlaced(Operation):
-    kind = "bet_placed"
+    kind = "punto_banco.bet_placed"
+    aliases = ("bet_placed",)
     coup: int
     area: str
     bet: BetKind
@@ -214,7 +217,8 @@ class BetPlaced(Operation):
 
 @dataclass(frozen=True, slots=True)
 class BetRemoved(Operation):
-    kind = "bet_removed"
+    kind = "punto_banco.bet_removed"
+    aliases = ("bet_removed",)
     coup: int
     area: str
     bet: BetKind
@@ -225,13 +229,15 @@ class BetRemoved(Operation):
 class BettingClosed(Operation):
     """ "No more bets" (rule 5.6)."""
 
-    kind = "betting_closed"
+    kind = "punto_banco.betting_closed"
+    aliases = ("betting_closed",)
     coup: int
 
 
 @dataclass(frozen=True, slots=True)
 class CardDealt(Operation):
-    kind = "card_dealt"
+    kind = "punto_banco.card_dealt"
+    aliases = ("card_dealt",)
     coup: int
     hand: Hand
     card: Card
@@ -243,7 +249,8 @@ class CardDealt(Operation):
 class CardUnread(Operation):
     """A card left the shoe but could not be read: the dealer keys it in."""
 
-    kind = "card_unread"
+    kind = "punto_banco.card_unread"
+    aliases = ("card_unread",)
     coup: int
     hand: Hand
 
@@ -252,7 +259,8 @@ class CardUnread(Operation):
 class CardQueried(CardQuery):
     """A card the shoe reported that the rules do not allow: flagged, never counted silently."""
 
-    kind = "card_queried"
+    kind = "punto_banco.card_queried"
+    aliases = ("card_queried",)
     coup: int
     hand: Hand
     card: Card
@@ -261,7 +269,8 @@ class CardQueried(CardQuery):
 
 @dataclass(frozen=True, slots=True)
 class CardBurned(Operation):
-    kind = "card_burned"
+    kind = "punto_banco.card_burned"
+    aliases = ("card_burned",)
     face_down = True
     card: Card | None  # never shown; None when the shoe could not read it
 
@@ -270,7 +279,8 @@ class CardBurned(Operation):
 class CutCardOut(Operation):
     """The cutting card came out: this coup is the last of the shoe."""
 
-    kind = "cut_card_out"
+    kind = "punto_banco.cut_card_out"
+    aliases = ("cut_card_out",)
     coup: int
 
 
@@ -278,7 +288,8 @@ class CutCardOut(Operation):
 class CoupSettled(Operation):
     """The dealer confirmed every payout of the coup (rule 5.7)."""
 
-    kind = "coup_settled"
+    kind = "punto_banco.coup_settled"
+    aliases = ("coup_settled",)
     coup: int
     result: CoupResult
     player_cards: tuple[Card, ...]
@@ -290,7 +301,8 @@ class CoupSettled(Operation):
 class CoupVoided(RoundVoid):
     """The coup is void: every bet goes back to its area untouched."""
 
-    kind = "coup_voided"
+    kind = "punto_banco.coup_voided"
+    aliases = ("coup_voided",)
     coup: int
     reason: str
     by: str = ""
@@ -300,7 +312,8 @@ class CoupVoided(RoundVoid):
 class CommissionCollected(Operation):
     """Commission mode (rule 5.7): the 5% an area owes, collected in whole chips."""
 
-    kind = "commission_collected"
+    kind = "punto_banco.commission_collected"
+    aliases = ("commission_collected",)
     area: str
     owed: Fraction
     collected: int

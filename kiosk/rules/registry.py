@@ -98,6 +98,7 @@ class GameSpec:
     screens: str = ""  # module with its dealer screen and sign (kiosk/ui/games/)
     default_rules: Callable[[], Any] | None = None  # the rules with every house default
     table_prefix: str = ""  # the example configuration's table id: "PB" -> PB-01
+    round_word: str = "round"  # what the rules call one round ("coup" in punto banco)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -98,10 +98,13 @@ def facts_after(facts: TableFacts, op: Operation) -> TableFacts:
     return facts
 
 
-def step(folded: Folded, op: Operation, seq: int = 0, games: Registry = GAMES) -> Folded:
+def step(folded: Folded, op: Operation, seq: int = 0, games: Registry = GAMES,
+         kind: str = "") -> Folded:
     """The table after `op`. Raises `FoldError` (the table unchanged) for a record it cannot
-    follow: before any opening, of another game, or one the game's rules refuse."""
+    follow: before any opening, of another game, or one the game's rules refuse. `kind` is
+    the row's own kind for the message (an older journal's name for the record)."""
     seq = seq or folded.seq + 1
+    kind = kind or op.kind
     try:
         if isinstance(op, TableRecord):
             return Folded(folded.game, folded.state, facts_after(folded.facts, op), seq)
@@ -113,19 +116,19 @@ def step(folded: Folded, op: Operation, seq: int = 0, games: Registry = GAMES) -
             return Folded(spec, spec.engine.apply(state, op), folded.facts, seq)
         family = games.family_of(op)
         if family is None:
-            raise FoldError(seq, op.kind, "a record of no game this build knows")
+            raise FoldError(seq, kind, "a record of no game this build knows")
         if folded.game is None:
-            raise FoldError(seq, op.kind, "before the table opened",
-                            f"row {seq}: {op.kind} before the table opened")
+            raise FoldError(seq, kind, "before the table opened",
+                            f"row {seq}: {kind} before the table opened")
         if family != folded.game.family:
-            raise OtherGame(seq, op.kind, family, folded.game.title)
+            raise OtherGame(seq, kind, family, folded.game.title)
         state = folded.game.engine.apply(folded.state, op)
         return Folded(folded.game, state, facts_after(folded.facts, op), seq)
     except FoldError:
         raise
     except Exception as exc:  # the rules refused it, or a bug: either way not followed
         why = str(exc) if isinstance(exc, TablesideError) else f"{type(exc).__name__} {exc}"
-        raise FoldError(seq, op.kind, why) from exc
+        raise FoldError(seq, kind, why) from exc
 
 
 class Row:
@@ -159,7 +162,7 @@ def fold(rows: Iterable[Any], start: Folded = EMPTY, *,
                     why = (str(exc) if isinstance(exc, TablesideError)
                            else f"{type(exc).__name__} {exc}")
                     raise FoldError(row.seq, row.kind, why) from exc
-            folded = step(folded, op, row.seq, games)
+            folded = step(folded, op, row.seq, games, row.kind)
         except FoldError as exc:
             if on_error is None:
                 raise

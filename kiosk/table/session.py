@@ -416,7 +416,7 @@ class TableSession(Generic[S]):
                        + self._round_word() + ", or call the inspector to accept it")
 
     def _round_word(self) -> str:
-        return "coup" if self.spec.places.word == "areas" else "round"
+        return self.spec.round_word
 
     def _device_action(self, device: str, what: str, action: Callable[[S], Operation],
                        way_forward: str) -> bool:

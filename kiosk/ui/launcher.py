@@ -115,7 +115,7 @@ class SimulatedDealer:
         self.session = session
         self.shoe = shoe
         self.pace = pace
-        self.card_due = card_due or demo_play(session.spec).card_due
+        self.card_due = card_due or _demo_play(session.spec).card_due
 
     async def run(self) -> None:
         from kiosk.table.session import Severity
@@ -151,26 +151,19 @@ async def _heartbeat(path: Path) -> None:
         await asyncio.sleep(HEARTBEAT_EVERY)
 
 
-def demo_play(spec: Any) -> Any:
-    """The game's simulated-dealer module (`GameSpec.demo`)."""
-    import importlib
-
-    return importlib.import_module(spec.demo)
-
-
 async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     """Run the table until the dealer app closes. Returns the exit status."""
     prepare_kivy(opts)
     from kivy.clock import Clock
 
     from hardware.shoe.reader import ShoeReader
-    from kiosk.console import SimulatedShoe, open_session
+    from kiosk.console import SimulatedShoe, open_session, restart_simulated_shoe
     from kiosk.table.panel_link import PanelLink
     from kiosk.ui.games import screens
 
     session, journal = open_session(cfg, quiet=True)
     spec = session.spec
-    play, front = demo_play(spec), screens(spec)
+    play, front = _demo_play(spec), screens(spec)
     shoe: SimulatedShoe | None = None
     url, dialect = cfg.shoe.port, cfg.shoe.dialect
     if url == "simulated":
@@ -213,7 +206,7 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             await reader.wait_connected(5)
             shoe.open()
             if session.replayed:
-                _restart_simulated_shoe(session, shoe, play)
+                restart_simulated_shoe(session, shoe)
         await app.async_run(async_lib="asyncio")
         if opts.headless and not any(front.DONE in line for line in opts.report):
             status = 1
@@ -232,13 +225,7 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     return status
 
 
-def _restart_simulated_shoe(session: Any, shoe: Any, play: Any) -> None:
-    """The simulator cannot resume a half-dealt round's shoe order: the round in play is void
-    and the cards are shuffled again (a new simulated shoe)."""
-    void = play.void_for_restart(session.state)
-    if void is not None:
-        session.perform(void)
-    shuffle = play.reshuffle(session.state)
-    if shuffle is not None:
-        shoe.new_shoe()
-        session.perform(shuffle)
+def _demo_play(spec: Any) -> Any:
+    from kiosk.console import demo_play
+
+    return demo_play(spec)

@@ -548,8 +548,8 @@ def test_operation_codec_keeps_fractions_and_cards_exact():
     dealt = CardDealt(coup=3, hand=Hand.BANKER, card=Card.parse("QH"))
     assert dealt.to_payload() == {"coup": 3, "hand": "banker", "card": "QH", "source": "shoe",
                                   "by": ""}
-    assert operation_from_record("card_dealt", {"coup": 3, "hand": "banker", "card": "QH"}) == (
-        dealt)
+    assert operation_from_record("punto_banco.card_dealt",
+                                 {"coup": 3, "hand": "banker", "card": "QH"}) == dealt
 
 
 def test_operation_codec_refuses_bad_records():
@@ -557,12 +557,12 @@ def test_operation_codec_refuses_bad_records():
     with pytest.raises(UnreadableInput):
         operation_from_record("no_such_kind", {})
     with pytest.raises(UnreadableInput):
-        operation_from_record("card_dealt", {"coup": 1, "hand": "banker", "card": "ZZ"})
+        operation_from_record("punto_banco.card_dealt", {"coup": 1, "hand": "banker", "card": "ZZ"})
     with pytest.raises(UnreadableInput):
-        operation_from_record("bet_placed", {"coup": 1, "area": "1", "bet": "banker",
+        operation_from_record("punto_banco.bet_placed", {"coup": 1, "area": "1", "bet": "banker",
                                              "amount": 50.0})
     with pytest.raises(UnreadableInput):
-        operation_from_record("bet_placed", {"coup": 1, "area": "1", "bet": "banker"})
+        operation_from_record("punto_banco.bet_placed", {"coup": 1, "area": "1", "bet": "banker"})
     with pytest.raises(TypeError):
         pb.BetPlaced(coup=1, area="1", bet=BetKind.BANKER, amount=50.0).to_payload()  # type: ignore[arg-type]
 

@@ -25,7 +25,7 @@ BJ_RULES = BlackjackRules(chips=ChipRule(500))
 
 
 def test_a_record_before_any_opening_cannot_follow() -> None:
-    with pytest.raises(FoldError, match="row 1: bet_placed before the table opened"):
+    with pytest.raises(FoldError, match="row 1: punto_banco.bet_placed before the table opened"):
         step(EMPTY, pb.BetPlaced(1, "1", pb.BetKind.BANKER, 5000), 1)
 
 
@@ -35,7 +35,7 @@ def test_another_games_record_is_an_error_not_a_silent_skip() -> None:
         step(opened, bj.CardsShuffled("hand"), 2)
     assert err.value.family == "blackjack" and "on a table running Punto banco" in str(err.value)
     # The engines refuse it too: never folded silently (kiosk/rules/game.py).
-    with pytest.raises(ForeignRecord, match="'bj_shuffled' is not a punto banco record"):
+    with pytest.raises(ForeignRecord, match="'blackjack.shuffled' is not a punto banco record"):
         pb.apply(opened.state, bj.CardsShuffled("hand"))
     # The table's own records leave a game's state as it is.
     assert pb.apply(opened.state, InspectorCalled("screen")) is opened.state

@@ -44,7 +44,7 @@ def test_a_burn_with_no_shoe_loaded_is_refused_once_not_journaled(tmp_path: Path
     for n in range(15):
         s.on_device_event(ev.CardBurned(device="SHOE", seq=n, card=None))
     rows = Counter(e.kind for e in s.journal.entries())
-    assert rows["card_burned"] == 0  # it never happened at the table
+    assert rows["punto_banco.card_burned"] == 0  # it never happened at the table
     reports = [e.payload for e in s.journal.entries() if e.kind == "device_report"]
     assert reports == [{"device": "SHOE", "event": "burn_refused",
                         "detail": "No shoe is loaded: a card cannot be burned before the "
@@ -61,7 +61,7 @@ def test_a_burn_is_still_taken_when_the_shoe_is_loaded(tmp_path: Path) -> None:
     s = _session(tmp_path / "j.db", Clock())
     s.perform(pb.shuffle)
     s.on_device_event(ev.CardBurned(device="SHOE", seq=1, card=Card.parse("9S")))
-    assert s.state.burned == 1 and list(s.journal.entries())[-1].kind == "card_burned"
+    assert s.state.burned == 1 and list(s.journal.entries())[-1].kind == "punto_banco.card_burned"
 
 
 def test_reports_of_one_kind_are_one_record_a_minute_with_a_count(tmp_path: Path) -> None:
@@ -119,7 +119,8 @@ async def _flood(path: Path, frames: int, seed: int) -> Counter[str]:
 def test_thirteen_thousand_frames_of_garbage_write_a_handful_of_rows(tmp_path: Path) -> None:
     rows = asyncio.run(_flood(tmp_path / "j.db", 13_001, seed=7))
     print(dict(rows))
-    assert rows["card_burned"] == 0 and rows["card_dealt"] == 0  # no shoe, no coup open
+    # No shoe loaded, no coup open: nothing dealt or burned.
+    assert rows["punto_banco.card_burned"] == 0 and rows["punto_banco.card_dealt"] == 0
     # One record and one alert per device and kind of report within the minute the flood
     # took: hello/restarted, frames lost, state, card/burn/unread/cut refused.
     assert rows["device_report"] <= 10, rows

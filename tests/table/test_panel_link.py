@@ -63,7 +63,7 @@ def test_no_more_bets_button_closes_betting_in_the_journal(session: Session,
     assert link.panel.state().green is LightState.ON
     assert link.panel.state().red is LightState.OFF
     press(link, PINS.button_no_more_bets)
-    assert kinds(session)[-1] == "betting_closed"  # rule 5.6
+    assert kinds(session)[-1] == "punto_banco.betting_closed"  # rule 5.6
     assert session.state.phase is pb.Phase.DEALING
     st = link.panel.state()
     assert (st.green, st.red) == (LightState.OFF, LightState.ON)

@@ -27,8 +27,9 @@ def _ready(path: Path):  # type: ignore[no-untyped-def]
 
 def test_every_operation_is_journaled_before_state_moves(tmp_path: Path) -> None:
     s = _ready(tmp_path / "j.db")
-    assert kinds(s) == ["table_opened", "shoe_shuffled", "bet_placed", "bet_placed",
-                        "betting_closed"]
+    assert kinds(s) == ["punto_banco.table_opened", "punto_banco.shoe_shuffled",
+                        "punto_banco.bet_placed", "punto_banco.bet_placed",
+                        "punto_banco.betting_closed"]
     seen: list[int] = []
     # A listener sees state only after its Operation is on disk.
     s.listeners.append(lambda st, op: seen.append(s.journal.count()))
@@ -91,7 +92,7 @@ def test_impossible_card_is_queried_and_later_cards_are_held(tmp_path: Path) -> 
     s.perform(pb.close_betting)
     s.on_device_event(ev.CardRead(device="SHOE", seq=0, card=cards("AS")[0]))
     s.on_device_event(ev.CardRead(device="SHOE", seq=1, card=cards("AS")[0]))  # 2nd in 1 deck
-    assert kinds(s)[-1] == "card_queried"
+    assert kinds(s)[-1] == "punto_banco.card_queried"
     assert s.alerts[-1].severity is Severity.STOP
     assert "5.4" in s.alerts[-1].message
     s.on_device_event(ev.CardRead(device="SHOE", seq=2, card=cards("9D")[0]))
@@ -176,8 +177,9 @@ def test_a_held_card_is_released_with_its_own_record_or_not_at_all(
     assert again.state.player_cards == tuple(cards("AS", "9D"))
     rows = [(e.kind, e.payload.get("event"), e.payload.get("card")) for e in
             again.journal.entries()][-3:]
-    assert rows == [("card_dealt", None, "AH"), ("device_report", "card_released", None),
-                    ("card_dealt", None, "9D")]
+    assert rows == [("punto_banco.card_dealt", None, "AH"),
+                    ("device_report", "card_released", None),
+                    ("punto_banco.card_dealt", None, "9D")]
 
 
 def test_held_cards_are_set_aside_on_record_when_the_table_changes_game(
@@ -199,11 +201,11 @@ def test_held_cards_are_set_aside_on_record_when_the_table_changes_game(
     last = [(e.kind, e.payload.get("event"), e.payload.get("detail"))
             for e in t.journal.entries()][-2:]
     assert last == [("device_report", "held_set_aside",
-                     "9D: the table now runs another game"), ("bj_table_opened", None, None)]
+                     "9D: the table now runs another game"), ("blackjack.table_opened", None, None)]
     t.perform(bj.shuffle)
     t.perform(lambda st: bj.cut_cards(st, 1, 156, 78))
     t.on_device_event(ev.CardRead(device="SHOE", seq=9, card=cards("KH")[0]))
-    burned = [e.payload for e in t.journal.entries() if e.kind == "bj_burned"]
+    burned = [e.payload for e in t.journal.entries() if e.kind == "blackjack.burned"]
     assert burned == [{"card": "KH"}]
 
 
@@ -282,7 +284,7 @@ def test_changed_configuration_is_journaled_and_keeps_the_coup(tmp_path: Path) -
     s.journal.close()
     new_rules = pb.PuntoBancoRules(chips=RULES.chips, areas=9)
     again = open_session(path, new_rules)
-    assert kinds(again)[-1] == "table_opened"
+    assert kinds(again)[-1] == "punto_banco.table_opened"
     assert again.state.rules.areas == 9
     assert again.state.bets == s.state.bets and again.state.phase is pb.Phase.DEALING
 

@@ -14,8 +14,8 @@ from kiosk.store.journal import Journal
 from kiosk.table import session as session_module, snapshot
 from kiosk.table.fold import fold
 from kiosk.table.records import Snapshot
-from tests.test_replay import _rechain
 from tests.table.helpers import cards, open_session
+from tests.test_replay import _rechain
 
 BANKER_7_TO_5 = cards("4H", "3C", "KD", "4S", "2C")
 

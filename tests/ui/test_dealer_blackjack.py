@@ -111,7 +111,7 @@ def shuffle_cut_burn(ui: UI, session: Session, dealer: Any, cutter: int) -> None
     assert session.state.prep.stage is Stage.BURN
     ui.tap(dealer.ids.burned)
     assert session.state.prep.stage is Stage.READY
-    assert kinds(session)[-3:] == ["bj_shuffled", "bj_cut", "bj_burned"]
+    assert kinds(session)[-3:] == ["blackjack.shuffled", "blackjack.cut", "blackjack.burned"]
 
 
 def both_sizes(ui: UI, name: str) -> Any:
@@ -196,14 +196,14 @@ def test_a_whole_standard_round_with_a_player_behind_a_split_and_a_double(
     ui.screenshot("bj-dealer-split-chooser-800x480")
     ui.tap(chooser.ids.confirm)
     last = entries(session)[-1]
-    assert last.kind == "bj_split"
+    assert last.kind == "blackjack.split"
     assert last.payload["follow"] == [["A", "both"], ["B", "second"]]
     shoe(session, "2S")  # hand 1: 8 2 = 10
     ui.pump(frames=2)
     assert dealer.step.startswith("Box 2, hand 1: 10 against 6")
     ui.tap(dealer.ids.double)  # nobody behind on hand 1: no chooser
     last = entries(session)[-1]
-    assert (last.kind, last.payload["players"]) == ("bj_doubled", ["A"])
+    assert (last.kind, last.payload["players"]) == ("blackjack.doubled", ["A"])
     shoe(session, "9D")  # one card only on a double (item 4d): 19
     shoe(session, "TD")  # hand 2: 8 10 = 18
     ui.pump(frames=2)
@@ -212,7 +212,7 @@ def test_a_whole_standard_round_with_a_player_behind_a_split_and_a_double(
     assert dealer.step.startswith("Box 4: soft 17 / 7 against 6")
     ui.tap(dealer.ids.stand)
     ui.tap(dealer.ids.surrender)  # box 6: 13 against 6, half back (item 4a)
-    assert kinds(session)[-1] == "bj_surrendered"
+    assert kinds(session)[-1] == "blackjack.surrendered"
     assert session.state.phase is bj.Phase.DEALER
     assert dealer.step == "Dealer's second card"
     shoe(session, "TC")  # 16: draws (rule 4.2)
@@ -239,7 +239,7 @@ def test_a_whole_standard_round_with_a_player_behind_a_split_and_a_double(
 
     ui.tap(dealer.ids.primary)
     last = entries(session)[-1]
-    assert last.kind == "bj_round_settled"
+    assert last.kind == "blackjack.round_settled"
     settled = session.state.last_settled
     assert settled is not None
     nets = {(x.box, x.hand, x.player): x.net
@@ -275,7 +275,7 @@ def test_touch_21_check_insurance_and_even_money_against_a_dealer_ace(
     assert close(frame.pixel(*step.to_window(step.x + 3, step.center_y)), theme.INFO)
     ui.screenshot("bj-dealer-touch21-check-800x480")
     ui.tap(dealer.ids.primary)
-    assert kinds(session)[-1] == "bj_blackjacks_checked"
+    assert kinds(session)[-1] == "blackjack.blackjacks_checked"
     # Rule 4.7 / 7.2 item 6: insurance up to half the bet; even money for the blackjack.
     assert session.state.phase is bj.Phase.INSURANCE
     assert on_screen(dealer, dealer.ids.insurance_row)
@@ -287,15 +287,15 @@ def test_touch_21_check_insurance_and_even_money_against_a_dealer_ace(
                   if b.less) == [(3, "A"), (3, "B")]
     ui.screenshot("bj-dealer-touch21-insurance-800x480")
     ui.tap(buttons["Box 1 A\neven money"])
-    assert kinds(session)[-1] == "bj_even_money"
+    assert kinds(session)[-1] == "blackjack.even_money"
     ui.tap(buttons["Box 3 A\ninsure R50"])
     last = entries(session)[-1]
-    assert (last.kind, last.payload["amount"]) == ("bj_insurance_taken", 5000)
+    assert (last.kind, last.payload["amount"]) == ("blackjack.insurance_taken", 5000)
     texts = {b.text for b in dealer.ids.insurance_buttons.children if not b.less}
     assert "Box 3 A\ninsured R50" in texts and "Box 1 A\neven money paid" in texts
     assert dealer.primary_text == "Close insurance"
     ui.tap(dealer.ids.primary)
-    assert kinds(session)[-1] == "bj_insurance_closed"
+    assert kinds(session)[-1] == "blackjack.insurance_closed"
     assert session.state.phase is bj.Phase.PLAYING
     assert dealer.ids.surrender.disabled  # rule 7.2 item 8
     ui.tap(dealer.ids.stand)  # box 3 stands on 16
@@ -375,7 +375,7 @@ def test_shuffle_and_cut_panel_refusals_and_the_rules_in_words(
         ui.tap(button(pad.ids.pad, key))
     ui.tap(button(pad.ids.pad, "OK"))
     last = entries(session)[-1]
-    assert last.kind == "bj_cut"
+    assert last.kind == "blackjack.cut"
     assert (last.payload["box"], last.payload["supervisor"], last.payload["cut_at"],
             last.payload["cutting_card_from_back"]) == (0, "supervisor 307", 52, 156)
     # Rule 4.7: the first card is burned unseen; bets may still be placed meanwhile.
@@ -426,7 +426,7 @@ def test_a_queried_card_after_the_dealer_stands_is_set_aside(
     ui.tap(pad.ids.deal)
     last = entries(session)[-1]
     assert (last.kind, last.payload["card"], last.payload["source"]) == \
-        ("bj_card_dealt", "TS", "keyed")
+        ("blackjack.card_dealt", "TS", "keyed")
     for code in ("TD", "9C"):
         shoe(session, code)
     ui.pump(frames=2)
@@ -436,7 +436,7 @@ def test_a_queried_card_after_the_dealer_stands_is_set_aside(
     assert session.state.phase is bj.Phase.PAYING
     shoe(session, "5C")  # one card too many
     ui.pump(frames=2)
-    assert kinds(session)[-1] == "bj_card_queried"
+    assert kinds(session)[-1] == "blackjack.card_queried"
     assert dealer.step == ("Card not allowed: The dealer has hard 17 and stands on all 17s "
                            "(rule 4.2). Set it aside or void the round")
     assert on_screen(dealer, dealer.ids.query_row)
@@ -452,7 +452,7 @@ def test_a_queried_card_after_the_dealer_stands_is_set_aside(
     assert any(close(c, theme.WARNING) for c in colours)  # outlined in amber
     ui.screenshot("bj-dealer-queried-card-800x480")
     ui.tap(dealer.ids.set_aside)
-    assert kinds(session)[-1] == "bj_card_set_aside"
+    assert kinds(session)[-1] == "blackjack.card_set_aside"
     assert not on_screen(dealer, dealer.ids.query_row)
     assert dealer.primary_text == "Confirm payouts" and not dealer.ids.primary.disabled
     ui.tap(dealer.ids.primary)
@@ -473,7 +473,8 @@ def test_a_round_can_be_voided_with_a_reason(ui: UI, session: Session, dealer: A
     picker = modal(ui, ReasonPicker)
     ui.tap(button(picker.ids.reasons, "Card exposed or dropped"))
     last = entries(session)[-1]
-    assert (last.kind, last.payload["reason"]) == ("bj_round_voided", "Card exposed or dropped")
+    assert (last.kind, last.payload["reason"]) == ("blackjack.round_voided",
+                                                   "Card exposed or dropped")
     assert session.state.round == 2 and dealer.step == "Place your bets"
 
 
@@ -519,7 +520,7 @@ def test_touch_targets_are_at_least_9_mm(ui: UI, session: Session, dealer: Any) 
             assert min(w.width, w.height) >= min_px, (w.text, tuple(w.size))
             seen += 1
     ui.tap(chooser.ids.cancel)
-    assert kinds(session)[-1] == "bj_insurance_closed"  # cancelled: nothing sent
+    assert kinds(session)[-1] == "blackjack.insurance_closed"  # cancelled: nothing sent
     assert seen >= 60
 
 
@@ -541,7 +542,7 @@ def test_a_blackjack_against_a_six_is_paid_at_once(ui: UI, session: Session,
         assert dealer.ids[name].disabled, name
     ui.tap(dealer.ids.pay_blackjack)
     last = entries(session)[-1]
-    assert last.kind == "bj_blackjack_paid"
+    assert last.kind == "blackjack.blackjack_paid"
     assert [(x["player"], x["paid"]) for x in last.payload["settlements"]] == \
         [("A", 15000), ("B", 7500)]
     detail = strip_texts(dealer, 1)[0][1]
@@ -559,7 +560,7 @@ def test_the_dealer_names_the_bet_nearest_the_dealer_as_the_caller(
     assert dealer.player == "B" and not dealer.ids.caller.disabled
     ui.tap(dealer.ids.caller)
     assert [s.player for s in session.state.stakes_on(3)] == ["B", "A"]
-    assert kinds(session)[-1] == "bj_caller_set"
+    assert kinds(session)[-1] == "blackjack.caller_set"
     assert dealer.ids.caller.disabled  # B calls now
     ui.pump()
     assert "B R100" in dealer.tile(3).detail
@@ -590,7 +591,7 @@ def test_once_the_dealers_hand_has_begun_only_an_inspector_voids_the_round(
         ui.tap(button(pad.ids.pad, key))
     ui.tap(button(pad.ids.pad, "OK"))
     last = entries(session)[-1]
-    assert last.kind == "bj_round_voided" and last.payload["inspector"] == "inspector 77"
+    assert last.kind == "blackjack.round_voided" and last.payload["inspector"] == "inspector 77"
 
 
 def test_a_finished_hand_shows_one_total() -> None:

@@ -80,7 +80,7 @@ def test_one_tap_insures_the_most_and_less_enters_the_chips_put_up(
     ui.tap(insure_button(dealer, 5, "A"))
     last = entries(session)[-1]
     assert (last.kind, last.payload["box"], last.payload["player"],
-            last.payload["amount"]) == ("bj_insurance_taken", 5, "A", 10000)
+            last.payload["amount"]) == ("blackjack.insurance_taken", 5, "A", 10000)
     assert insure_button(dealer, 5, "A", less=True).disabled  # insured: nothing to change
     before = len(entries(session))
 
@@ -120,7 +120,7 @@ def test_one_tap_insures_the_most_and_less_enters_the_chips_put_up(
     assert not [w for w in ui.window.children if isinstance(w, InsuranceAmount)]
     last = entries(session)[-1]
     assert (last.kind, last.payload["box"], last.payload["player"],
-            last.payload["amount"]) == ("bj_insurance_taken", 2, "A", 2000)
+            last.payload["amount"]) == ("blackjack.insurance_taken", 2, "A", 2000)
     assert bj.Insurance(2, "A", 2000) in session.state.insurance
     ui.pump(frames=2)
     # The screen shows the amount taken, not the most.
@@ -142,7 +142,7 @@ def test_one_tap_insures_the_most_and_less_enters_the_chips_put_up(
 
     # The dealer has blackjack: the R20 is paid 2:1, R40 (rule 4.7).
     ui.tap(dealer.ids.primary)  # close insurance
-    assert kinds(session)[-1] == "bj_insurance_closed"
+    assert kinds(session)[-1] == "blackjack.insurance_closed"
     ui.tap(dealer.ids.stand)  # box 2: 16
     ui.tap(dealer.ids.stand)  # box 5: 18
     shoe(session, "KD")

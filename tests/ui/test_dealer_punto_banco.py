@@ -124,7 +124,7 @@ def test_a_whole_coup_from_bets_to_confirmed_payouts(ui: UI, session: Session, d
     assert settled is not None and settled.result.winner.value == "player"
     paid = {(x.area, x.kind): (x.outcome.value, x.paid) for x in settled.settlements}
     assert paid == {("3", pb.BetKind.BANKER): ("lose", 0), ("5", pb.BetKind.PLAYER): ("win", 5000)}
-    assert kinds(session)[-1] == "coup_settled"
+    assert kinds(session)[-1] == "punto_banco.coup_settled"
     assert session.state.coup == 2 and dealer.step == "Place your bets"
     assert dealer.ids.player.total == ""
 
@@ -187,7 +187,7 @@ def test_an_unread_card_is_keyed_in_on_the_card_pad(ui: UI, session: Session,
     ui.tap(pad.ids.deal)
     last = list(session.journal.entries())[-1]
     assert (last.kind, last.payload["card"], last.payload["source"]) == \
-        ("card_dealt", "9H", "keyed")
+        ("punto_banco.card_dealt", "9H", "keyed")
     assert [f.code for f in dealer.ids.banker.ids.cards.children[::-1]] == ["9H", "", ""]
 
 
@@ -219,7 +219,7 @@ def test_a_card_the_shoe_cannot_hold_needs_an_inspector(ui: UI, tmp_path: Path) 
     ui.tap(_button(pad.ids.pad, "OK"))
     last = list(session.journal.entries())[-1]
     assert (last.kind, last.payload["source"], last.payload["by"]) == \
-        ("card_dealt", "override", "inspector 4411")
+        ("punto_banco.card_dealt", "override", "inspector 4411")
     journal.close()
 
 

@@ -98,28 +98,29 @@ def _play_a_shoe(tmp_path: Path, game: str, *options: str) -> list[Entry]:
     entries = list(journal.entries())
     journal.close()
     kinds = Counter(e.kind for e in entries)
-    assert kinds["bj_round_settled"] == len(settled)
-    assert kinds["bj_cut"] == 2 and kinds["bj_burned"] == 2 and kinds["bj_cut_card_out"] == 1
-    assert kinds["bj_shuffled"] == 2 and kinds["bj_round_voided"] == 0
-    assert kinds["bj_card_dealt"] >= 2 * 7 * len(settled) // 2
+    assert kinds["blackjack.round_settled"] == len(settled)
+    assert kinds["blackjack.cut"] == 2 and kinds["blackjack.burned"] == 2
+    assert kinds["blackjack.cut_card_out"] == 1
+    assert kinds["blackjack.shuffled"] == 2 and kinds["blackjack.round_voided"] == 0
+    assert kinds["blackjack.card_dealt"] >= 2 * 7 * len(settled) // 2
     opened = entries[0]
-    assert opened.kind == "bj_table_opened" and opened.payload["game"] == game
+    assert opened.kind == "blackjack.table_opened" and opened.payload["game"] == game
     decks = opened.payload["rules"]["decks"]
     # The demo puts the cutting card as deep as rule 4.5 allows, half way from the back...
-    cuts = [e.payload for e in entries if e.kind == "bj_cut"]
+    cuts = [e.payload for e in entries if e.kind == "blackjack.cut"]
     assert [c["cutting_card_from_back"] for c in cuts] == [52 * decks // 2] * 2
     # ...and the shoe says CUT exactly there: the burn and every card before it counted.
-    out_at = next(i for i, e in enumerate(entries) if e.kind == "bj_cut_card_out")
+    out_at = next(i for i, e in enumerate(entries) if e.kind == "blackjack.cut_card_out")
     before = Counter(e.kind for e in entries[:out_at])
-    assert before["bj_burned"] + before["bj_card_dealt"] == 52 * decks - cuts[0][
+    assert before["blackjack.burned"] + before["blackjack.card_dealt"] == 52 * decks - cuts[0][
         "cutting_card_from_back"]
     # Rule 4.1.3: the round the cutting card came out in is finished, then the shuffle.
-    rounds = [e for e in entries if e.kind == "bj_round_settled"]
-    reshuffle = [i for i, e in enumerate(entries) if e.kind == "bj_shuffled"][1]
+    rounds = [e for e in entries if e.kind == "blackjack.round_settled"]
+    reshuffle = [i for i, e in enumerate(entries) if e.kind == "blackjack.shuffled"][1]
     assert entries[out_at].payload["round"] == rounds[-1].payload["round"] == len(settled)
     assert entries.index(rounds[-1]) < reshuffle
-    assert [e.kind for e in entries[reshuffle:] if e.kind.startswith("bj_")] == [
-        "bj_shuffled", "bj_cut", "bj_burned"]
+    assert [e.kind for e in entries[reshuffle:] if e.kind.startswith("blackjack.")] == [
+        "blackjack.shuffled", "blackjack.cut", "blackjack.burned"]
     # Rule 2.8: the journal recomputes to what was recorded, round by round.
     report = replay(entries, str(db))
     assert report.chain_ok and report.differences == 0 and not report.problems, report
@@ -151,7 +152,8 @@ def test_headless_touch_21_plays_a_shoe_through_the_cut_card_shuffle(ui: UI,
     entries = _play_a_shoe(tmp_path, "touch-21")
     kinds = Counter(e.kind for e in entries)
     assert entries[0].payload["rules"]["decks"] == 2  # rule 7.5, the demo's default
-    assert kinds["bj_blackjacks_checked"] == kinds["bj_round_settled"]  # rule 7.2 items 4-5
+    # Rule 7.2 items 4-5: every round checked for blackjacks.
+    assert kinds["blackjack.blackjacks_checked"] == kinds["blackjack.round_settled"]
 
 
 _TENS = frozenset("TJQK")
@@ -173,18 +175,18 @@ def test_headless_blackjack_plays_a_shoe_through_the_cut_card_shuffle(ui: UI,
     rules = entries[0].payload["rules"]
     assert rules["variant"] == "blackjack" and rules["decks"] == 4
     assert rules["dealer_hits_soft_17"] is False  # rule 4.2: the dealer stands on all 17s
-    assert kinds["bj_blackjacks_checked"] == 0  # Touch 21 only (rule 7.2 items 4-5)
-    rounds = [e.payload for e in entries if e.kind == "bj_round_settled"]
+    assert kinds["blackjack.blackjacks_checked"] == 0  # Touch 21 only (rule 7.2 items 4-5)
+    rounds = [e.payload for e in entries if e.kind == "blackjack.round_settled"]
     # Rule 4.7: insurance is offered (and closed) exactly when the dealer's card is an ace;
     # seed 2026's four-deck shoe shows one, so the offer is exercised.
     aces_up = sum(r["dealer_cards"][0][0] == "A" for r in rounds)
     assert aces_up >= 1
-    assert kinds["bj_insurance_closed"] == aces_up
+    assert kinds["blackjack.insurance_closed"] == aces_up
     boxes = [1, 2, 3, 5, 6, 7]  # the demo bets these
     for r in rounds:
         n = r["round"]
         dealt = [e.payload for e in entries
-                 if e.kind == "bj_card_dealt" and e.payload["round"] == n]
+                 if e.kind == "blackjack.card_dealt" and e.payload["round"] == n]
         # Rule 4.2 item 3: one card to each box with a bet, box 1 first, one to the dealer,
         # a second to each box; no hole card: the dealer's next card waits for the players.
         assert [d["box"] for d in dealt[:13]] == [*boxes, 0, *boxes], n

@@ -132,7 +132,7 @@ def test_a_table_reconfigured_for_the_other_game_switches_the_view(
     pb_view = app.screen
     assert isinstance(pb_view, SignageScreen) and pb_view.ids.game_name.text == "PUNTO BANCO"
     journal = session.journal
-    journal.append("bj_table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
+    journal.append("blackjack.table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
     took = _until(ui, lambda: isinstance(app.screen, BlackjackSignage))
     print(f"view switched {took * 1000:.0f} ms after the table was opened for blackjack")
     view = app.screen
@@ -145,7 +145,8 @@ def test_a_table_reconfigured_for_the_other_game_switches_the_view(
     assert close_to(dot_colour(ui, view), theme.TIE)
     ui.screenshot("bj-signage-switched-1920x1080")
     # And back: a punto banco table again, with its plaques (rules 2.2, 2.6).
-    journal.append("table_opened", pb.open_table(pb.PuntoBancoRules(), "PB-01").to_payload())
+    opening = pb.open_table(pb.PuntoBancoRules(), "PB-01")
+    journal.append(opening.kind, opening.to_payload())
     _until(ui, lambda: app.screen is pb_view)
     ui.pump(0.05)
     assert pb_view.ids.game_name.text == "PUNTO BANCO" and pb_view.ids.headline.text == \
@@ -167,7 +168,7 @@ def test_another_games_operations_with_no_opening_give_a_clear_message(
     assert isinstance(view, SignageScreen) and len(view.ids.plaques.children) == 3
     # A blackjack session on this journal that never opened its table: nothing to show it
     # with, so no punto banco limits either, which would no longer be the table's.
-    session.journal.append("bj_shuffled", {"method": "hand", "new_cards": False})
+    session.journal.append("blackjack.shuffled", {"method": "hand", "new_cards": False})
     _until(ui, lambda: view.ids.headline.text == "GAME CHANGING")
     ui.pump(0.05)
     assert app.screen is view and app.feed.other_game is not None
@@ -184,7 +185,7 @@ def test_another_games_operations_with_no_opening_give_a_clear_message(
     assert share(frame, view.ids.history, theme.IVORY) < 0.01
     ui.screenshot("signage-game-changing-800x480")
     # The table is opened for blackjack after all: its view, and no message left behind.
-    session.journal.append("bj_table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
+    session.journal.append("blackjack.table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
     _until(ui, lambda: app.screen is not view)
     assert app.feed.other_game is None and app.screen.ids.game_name.text == "BLACKJACK"
     session.journal.close()

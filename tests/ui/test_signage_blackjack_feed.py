@@ -232,7 +232,7 @@ def test_a_table_reconfigured_for_the_other_game_switches_game_in_the_same_journ
     assert feed.game.family == Game.PUNTO_BANCO
     journal = session.journal
     # The table is opened for blackjack in its journal, and blackjack is played there.
-    journal.append("bj_table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
+    journal.append("blackjack.table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
     change = feed.poll()
     assert change.applied == 1 and not change.refolded
     assert feed.game.family == Game.BLACKJACK and feed.other_game is None
@@ -255,7 +255,8 @@ def test_a_table_reconfigured_for_the_other_game_switches_game_in_the_same_journ
     finally:
         fresh.close()
     # And back to punto banco: a fresh punto banco table (its rules, no roads of before).
-    journal.append("table_opened", pb.open_table(pb.PuntoBancoRules(), "PB-01").to_payload())
+    opening = pb.open_table(pb.PuntoBancoRules(), "PB-01")
+    journal.append(opening.kind, opening.to_payload())
     feed.poll()
     assert feed.game.family == Game.PUNTO_BANCO
     assert feed.state == pb.initial_state(pb.PuntoBancoRules(), "PB-01")
@@ -269,7 +270,7 @@ def test_the_other_games_operations_with_no_opening_are_not_folded(
     coup(session, BANKER_7_TO_5)
     feed.poll()
     kept = feed.state
-    session.journal.append("bj_shuffled", {"method": "hand", "new_cards": False})
+    session.journal.append("blackjack.shuffled", {"method": "hand", "new_cards": False})
     change = feed.poll()
     assert change.state_changed and change.applied == 1 and link(feed) is Link.LIVE
     assert feed.other_game == Game.BLACKJACK and feed.game.family == Game.PUNTO_BANCO

@@ -123,7 +123,7 @@ def test_rows_of_other_layers_and_unknown_kinds_are_skipped(
     session.perform(pb.shuffle)
     session.perform(lambda _s: DeviceReport("SHOE", "hello", "model X"))
     session.journal.append("inspector_note", {"by": "pit boss", "text": "all good"})
-    session.journal.append("bet_placed", {"not": "a bet"})  # a payload that does not fit
+    session.journal.append("punto_banco.bet_placed", {"not": "a bet"})  # a payload unfit
     coup(session, TIE_6_TO_6)
     change = feed.poll()
     assert change.seq == session.journal.count() and link(feed) is Link.LIVE

@@ -21,4 +21,5 @@ SPEC = GameSpec(
     screens="kiosk.ui.games.baccarat",
     default_rules=pb.PuntoBancoRules,
     table_prefix="PB",
+    round_word="coup",
 )

@@ -33,12 +33,14 @@ class Follow(StrEnum):
     SECOND = "second"
 
 
-# --- Operations (kinds start with "bj_": the journal's kinds are global) ---------------
+# --- Operations (kinds are namespaced by the game: "blackjack."; the older "bj_" kinds are
+# still read, as aliases) ---------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class TableOpened(TableOpening):
-    kind: ClassVar[str] = "bj_table_opened"
+    kind: ClassVar[str] = "blackjack.table_opened"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_table_opened",)
     game: str
     table_id: str
     rules: BlackjackRules
@@ -48,7 +50,8 @@ class TableOpened(TableOpening):
 class CardsShuffled(Operation):
     """Rule 4.1 (shuffle and cut): by hand, or in the shuffling device (4.6)."""
 
-    kind: ClassVar[str] = "bj_shuffled"
+    kind: ClassVar[str] = "blackjack.shuffled"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_shuffled",)
     method: str
     new_cards: bool = False
 
@@ -57,7 +60,8 @@ class CardsShuffled(Operation):
 class CutRefused(Operation):
     """Rule 4.3 (shuffle and cut): the player offered the cut refused it."""
 
-    kind: ClassVar[str] = "bj_cut_refused"
+    kind: ClassVar[str] = "blackjack.cut_refused"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_cut_refused",)
     box: int
 
 
@@ -66,7 +70,8 @@ class CardsCut(Operation):
     """Rules 4.4-4.5 (shuffle and cut), as the dealer entered them: where the stack was cut
     (cards from the front) and where the cutting card went (cards from the back)."""
 
-    kind: ClassVar[str] = "bj_cut"
+    kind: ClassVar[str] = "blackjack.cut"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_cut",)
     box: int  # 0 when a supervisor cut (rule 4.3)
     supervisor: str
     cut_at: int
@@ -77,20 +82,23 @@ class CardsCut(Operation):
 class CardBurned(Operation):
     """Rule 4.7 (shuffle and cut): the first card, burned face down and never shown."""
 
-    kind: ClassVar[str] = "bj_burned"
+    kind: ClassVar[str] = "blackjack.burned"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_burned",)
     face_down: ClassVar[bool] = True
     card: Card | None
 
 
 @dataclass(frozen=True, slots=True)
 class CutCardOut(Operation):
-    kind: ClassVar[str] = "bj_cut_card_out"
+    kind: ClassVar[str] = "blackjack.cut_card_out"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_cut_card_out",)
     round: int
 
 
 @dataclass(frozen=True, slots=True)
 class BetPlaced(Operation):
-    kind: ClassVar[str] = "bj_bet_placed"
+    kind: ClassVar[str] = "blackjack.bet_placed"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_bet_placed",)
     round: int
     box: int
     player: str
@@ -99,7 +107,8 @@ class BetPlaced(Operation):
 
 @dataclass(frozen=True, slots=True)
 class BetRemoved(Operation):
-    kind: ClassVar[str] = "bj_bet_removed"
+    kind: ClassVar[str] = "blackjack.bet_removed"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_bet_removed",)
     round: int
     box: int
     player: str
@@ -110,7 +119,8 @@ class BetRemoved(Operation):
 class CallerSet(Operation):
     """Rule 4.2 item 2: the dealer ascertained which bet is nearest and calls the box."""
 
-    kind: ClassVar[str] = "bj_caller_set"
+    kind: ClassVar[str] = "blackjack.caller_set"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_caller_set",)
     round: int
     box: int
     player: str
@@ -120,13 +130,15 @@ class CallerSet(Operation):
 class BettingClosed(Operation):
     """ "No more bets" (rule 4.2 item 3)."""
 
-    kind: ClassVar[str] = "bj_betting_closed"
+    kind: ClassVar[str] = "blackjack.betting_closed"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_betting_closed",)
     round: int
 
 
 @dataclass(frozen=True, slots=True)
 class CardDealt(Operation):
-    kind: ClassVar[str] = "bj_card_dealt"
+    kind: ClassVar[str] = "blackjack.card_dealt"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_card_dealt",)
     round: int
     box: int  # DEALER (0) or the box
     hand: int  # the hand within the box (1 for the dealer)
@@ -137,7 +149,8 @@ class CardDealt(Operation):
 
 @dataclass(frozen=True, slots=True)
 class CardUnread(Operation):
-    kind: ClassVar[str] = "bj_card_unread"
+    kind: ClassVar[str] = "blackjack.card_unread"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_card_unread",)
     round: int
     box: int
     hand: int
@@ -147,7 +160,8 @@ class CardUnread(Operation):
 class CardQueried(CardQuery):
     """A card the shoe dealt that the rules do not allow: flagged, never counted silently."""
 
-    kind: ClassVar[str] = "bj_card_queried"
+    kind: ClassVar[str] = "blackjack.card_queried"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_card_queried",)
     round: int
     box: int
     hand: int
@@ -160,7 +174,8 @@ class CardQueried(CardQuery):
 class CardSetAside(Operation):
     """A queried card taken out of play: it left the shoe but belongs to no hand."""
 
-    kind: ClassVar[str] = "bj_card_set_aside"
+    kind: ClassVar[str] = "blackjack.card_set_aside"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_card_set_aside",)
     round: int
     card: Card
     reason: str
@@ -170,13 +185,15 @@ class CardSetAside(Operation):
 class BlackjacksChecked(Operation):
     """Touch 21 (rule 7.2 items 4-5): the players checked their cards; blackjacks face up."""
 
-    kind: ClassVar[str] = "bj_blackjacks_checked"
+    kind: ClassVar[str] = "blackjack.blackjacks_checked"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_blackjacks_checked",)
     round: int
 
 
 @dataclass(frozen=True, slots=True)
 class InsuranceTaken(Operation):
-    kind: ClassVar[str] = "bj_insurance_taken"
+    kind: ClassVar[str] = "blackjack.insurance_taken"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_insurance_taken",)
     round: int
     box: int
     player: str
@@ -187,7 +204,8 @@ class InsuranceTaken(Operation):
 class EvenMoneyTaken(Operation):
     """Rule 4.7: a blackjack against a dealer ace takes even money, paid at once."""
 
-    kind: ClassVar[str] = "bj_even_money"
+    kind: ClassVar[str] = "blackjack.even_money"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_even_money",)
     round: int
     box: int
     player: str
@@ -196,13 +214,15 @@ class EvenMoneyTaken(Operation):
 
 @dataclass(frozen=True, slots=True)
 class InsuranceClosed(Operation):
-    kind: ClassVar[str] = "bj_insurance_closed"
+    kind: ClassVar[str] = "blackjack.insurance_closed"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_insurance_closed",)
     round: int
 
 
 @dataclass(frozen=True, slots=True)
 class Stood(Operation):
-    kind: ClassVar[str] = "bj_stood"
+    kind: ClassVar[str] = "blackjack.stood"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_stood",)
     round: int
     box: int
     hand: int
@@ -213,7 +233,8 @@ class Doubled(Operation):
     """Rule 4.2 item 4d: the caller doubles; `players` are every bet that doubles with it
     (those behind may decline); the hand takes one card either way."""
 
-    kind: ClassVar[str] = "bj_doubled"
+    kind: ClassVar[str] = "blackjack.doubled"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_doubled",)
     round: int
     box: int
     hand: int
@@ -225,7 +246,8 @@ class Split(Operation):
     """Rule 4.2 item 4e: the caller splits; each player behind splits too or follows one
     hand (`follow`, as (player, Follow) pairs)."""
 
-    kind: ClassVar[str] = "bj_split"
+    kind: ClassVar[str] = "blackjack.split"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_split",)
     round: int
     box: int
     hand: int
@@ -236,7 +258,8 @@ class Split(Operation):
 class Surrendered(Operation):
     """Rule 4.2 item 4a: the players who give up half their bet on the hand."""
 
-    kind: ClassVar[str] = "bj_surrendered"
+    kind: ClassVar[str] = "blackjack.surrendered"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_surrendered",)
     round: int
     box: int
     hand: int
@@ -248,7 +271,8 @@ class Surrendered(Operation):
 class BlackjackPaid(Operation):
     """Rule 4.2 item 5: a blackjack paid straight away (the dealer shows 2 to 9)."""
 
-    kind: ClassVar[str] = "bj_blackjack_paid"
+    kind: ClassVar[str] = "blackjack.blackjack_paid"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_blackjack_paid",)
     round: int
     box: int
     hand: int
@@ -259,7 +283,8 @@ class BlackjackPaid(Operation):
 class RoundSettled(Operation):
     """The dealer confirmed every payout of the round."""
 
-    kind: ClassVar[str] = "bj_round_settled"
+    kind: ClassVar[str] = "blackjack.round_settled"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_round_settled",)
     round: int
     dealer_cards: tuple[Card, ...]
     hands: tuple[tuple[int, int, tuple[Card, ...]], ...]  # (box, hand, cards)
@@ -272,7 +297,8 @@ class RoundVoided(RoundVoid):
     """The round is void: every bet not yet settled goes back untouched, each listed in
     `returned` (journals written before it was recorded have none listed)."""
 
-    kind: ClassVar[str] = "bj_round_voided"
+    kind: ClassVar[str] = "blackjack.round_voided"
+    aliases: ClassVar[tuple[str, ...]] = ("bj_round_voided",)
     round: int
     reason: str
     by: str = ""

@@ -6,11 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shlex
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+import click
+
 from kiosk.config import TableConfig
+from kiosk.console import GameConsole
+from kiosk.rules import punto_banco as pb
+from kiosk.rules.cards import Card
+from kiosk.rules.errors import NotAllowed
+from kiosk.rules.money import format_money
+from kiosk.rules.operations import Operation
+from kiosk.table.session import Severity
 from kiosk.ui import headless
 from kiosk.ui.launcher import KioskOptions
 
@@ -34,7 +45,6 @@ def show_sign(view: Any, state: Any, link: Any) -> None:
     view.show(state, link)
 
 
-console = True  # `tableside run --console`: kiosk/console.py
 PLAYS = "one coup"  # what the headless demo plays, for the CLI
 HEADLESS_PACE = 0.15  # seconds between the simulated shoe's cards there
 DONE = "coup settled"  # the headless demo's report says so when it played its coup
@@ -102,3 +112,149 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
         report.append(f"error: {exc}")
     finally:
         app.stop()
+
+
+# --- The typed console and the scripted demo dealer (kiosk/console.py) ----------------------
+
+CONSOLE_HELP = """\
+Commands (amounts in whole units or like 12.50):
+  shuffle [hand|shuffler]       load a freshly shuffled shoe (rule 5.5)
+  bet AREA KIND AMOUNT          AREA 1-14 or standing; KIND banker|player|tie
+  remove AREA KIND AMOUNT       take a bet back (undo) before no more bets
+  close                         no more bets (the simulated shoe then deals)
+  card CODE                     key in a card (unread card, misread, no shoe)
+  accept NAME                   inspector accepts a queried card
+  void REASON...                void the coup: every bet goes back
+  confirm                       payouts checked and paid: settle the coup
+  collect AREA                  collect the commission an area owes
+  status | help | quit"""
+
+
+def _amount(text: str) -> int:
+    try:
+        cents = Decimal(text) * 100
+    except InvalidOperation:
+        raise click.BadParameter(f"{text!r} is not an amount") from None
+    if cents != cents.to_integral_value():
+        raise click.BadParameter(f"{text!r} is not a whole number of cents")
+    return int(cents)
+
+
+def command(line: str) -> Callable[[pb.PuntoBancoState], Operation] | None:
+    """The action for one typed command; None for commands that only print."""
+    words = shlex.split(line)
+    if not words:
+        return None
+    verb, args = words[0].lower(), words[1:]
+    if verb == "shuffle":
+        method = args[0] if args else "hand"
+        return lambda s: pb.shuffle(s, method)
+    if verb in ("bet", "remove") and len(args) == 3:
+        area, kind, amount = args[0], pb.BetKind(args[1].lower()), _amount(args[2])
+        fn = pb.place_bet if verb == "bet" else pb.remove_bet
+        return lambda s: fn(s, area, kind, amount)
+    if verb == "close":
+        return pb.close_betting
+    if verb == "card" and len(args) == 1:
+        card = Card.parse(args[0])
+        return lambda s: pb.deal_card(s, card, pb.CardSource.KEYED)
+    if verb == "accept" and args:
+        return lambda s: pb.accept_queried_card(s, " ".join(args))
+    if verb == "void" and args:
+        return lambda s: pb.void_coup(s, " ".join(args))
+    if verb == "confirm":
+        return pb.confirm_payouts
+    if verb == "collect" and len(args) == 1:
+        return lambda s: pb.collect_commission(s, args[0])
+    raise NotAllowed(f"unknown command {line!r}; type help")
+
+
+def status_text(session: Any) -> str:
+    st = session.state
+    cur = st.rules.currency
+    bets = ", ".join(f"{b.area}:{b.kind.value} {format_money(b.amount, cur)}" for b in st.bets)
+    owed = ", ".join(f"{a}: {format_money(v, cur)}" for a, v in st.commission_owed)
+    shoe = f"{st.shoe.remaining} cards left" if st.shoe else "no shoe"
+    return (f"Coup {st.coup}, {st.phase.value}, {shoe}. Bets: {bets or 'none'}. "
+            f"Commission owed: {owed or 'none'}.\nNext: {session.next_step()}")
+
+
+def describe(op: Operation, state: pb.PuntoBancoState) -> str | None:
+    cur = state.rules.currency
+    if isinstance(op, pb.CoupSettled):
+        r = op.result
+        lines = [f"Coup {op.coup}: Player {' '.join(c.code for c in op.player_cards)} "
+                 f"({r.player_total})  Banker {' '.join(c.code for c in op.banker_cards)} "
+                 f"({r.banker_total})  -> {r.winner.value.upper()}"]
+        for s in op.settlements:
+            sign = {"win": f"wins {format_money(s.paid, cur)}", "lose": "loses",
+                    "stand_off": "stands off"}[s.outcome.value]
+            extra = f" (rounding {format_money(s.rounding, cur)})" if s.rounding else ""
+            comm = f", commission {format_money(s.commission, cur)} owed" if s.commission else ""
+            lines.append(f"    area {s.area:>8} {s.kind.value:<6} "
+                         f"{format_money(s.stake, cur):>8} {sign}{extra}{comm}")
+        return "\n".join(lines)
+    if isinstance(op, pb.CardDealt):
+        return f"  {op.hand.value:<6} <- {op.card.code} ({op.card.name}, {op.source.value})"
+    if isinstance(op, pb.ShoeShuffled):
+        return f"New shoe: {op.decks} decks shuffled by {op.method} (rule 5.5)"
+    if isinstance(op, pb.BettingClosed):
+        return f"Coup {op.coup}: no more bets"
+    if isinstance(op, pb.CoupVoided):
+        return f"Coup {op.coup} VOID: {op.reason}"
+    return None
+
+
+async def deal(session: Any, shoe: Any, pace: float) -> None:
+    """Pull cards from the simulated shoe until the drawing table is done (rule 5.2).
+
+    An unread card is keyed in from the card itself, as a dealer does."""
+    while session.state.phase is pb.Phase.DEALING:
+        pending = session.state.pending
+        if pending is not None and pending.reason == "unread":
+            card = shoe.sim.dealt[-1].card
+            session.perform(lambda s, c=card: pb.deal_card(s, c, pb.CardSource.KEYED))
+            continue
+        if pending is not None:
+            return  # a queried card needs a person's decision
+        before = len(session.state.player_cards) + len(session.state.banker_cards)
+        if shoe.pull() is None:
+            session.alert(Severity.STOP, "The simulated shoe is empty",
+                          "Void the coup and load a new shoe")
+            return
+        for _ in range(400):  # wait for the card to come back through the driver (2 s)
+            await asyncio.sleep(0.005)
+            now = len(session.state.player_cards) + len(session.state.banker_cards)
+            if now != before or session.state.pending is not None:
+                break
+        await asyncio.sleep(pace)
+
+
+def dealing(state: pb.PuntoBancoState) -> bool:
+    return state.phase is pb.Phase.DEALING
+
+
+async def play_round(session: Any, shoe: Any, rng: Any, pace: float) -> None:
+    """One coup by the scripted dealer: a few bets, no more bets, the cards from the
+    simulated shoe, the payouts confirmed (or the coup void if a card needs a person)."""
+    from kiosk.rules.baccarat.demo import bets
+
+    if session.state.shoe is None:
+        if session.replayed or session.state.coup > 1:
+            shoe.new_shoe()
+        session.perform(lambda s: pb.shuffle(s, "hand"))
+    for bet in bets(session.state.rules, rng):
+        session.attempt(bet)
+    click.echo(session.next_step())
+    session.perform(pb.close_betting)
+    await deal(session, shoe, pace)
+    if session.state.phase is not pb.Phase.PAYING:
+        session.perform(lambda s: pb.void_round(s, "card needs a decision", "demo"))
+        return
+    click.echo(session.next_step())
+    session.perform(pb.confirm_payouts)
+    await asyncio.sleep(pace)
+
+
+console = GameConsole(help=CONSOLE_HELP, command=command, status=status_text,
+                      describe=describe, dealing=dealing, deal=deal, play_round=play_round)

@@ -60,7 +60,7 @@ def test_the_session_holds_shoe_cards_while_insurance_is_open(tmp_path: Path) ->
     assert isinstance(op, bj.RoundSettled)
     assert [s.net for s in op.settlements] == [10000]  # 20 against 18
     kinds = [e.kind for e in journal.entries()]
-    assert kinds.count("bj_card_queried") == 1 and "bj_card_set_aside" in kinds
+    assert kinds.count("blackjack.card_queried") == 1 and "blackjack.card_set_aside" in kinds
     # A restart folds the journal back into the same place.
     again = TableSession(bj.Blackjack(), journal, BlackjackRules(), "BJ-1")
     assert again.state == session.state
@@ -115,7 +115,7 @@ def test_a_table_reconfigured_from_punto_banco_to_blackjack_records_the_new_open
     TableSession(pb.PuntoBanco(), journal, pb.PuntoBancoRules(), "T-1")
     session = TableSession(bj.Blackjack(), journal, BlackjackRules(), "T-1")
     kinds = [e.kind for e in journal.entries()]
-    assert kinds == ["table_opened", "bj_table_opened"]
+    assert kinds == ["punto_banco.table_opened", "blackjack.table_opened"]
     assert "now runs blackjack" in session.alerts[-1].message
     again = TableSession(bj.Blackjack(), journal, BlackjackRules(), "T-1")
     assert [e.kind for e in journal.entries()] == kinds  # nothing more on a plain restart
