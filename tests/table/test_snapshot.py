@@ -83,3 +83,22 @@ def test_a_forged_snapshot_is_found_by_replay_and_an_unreadable_one_ignored(
         assert last is not None
         j.append(Snapshot.kind, {**rows[i].payload, "covers": last.seq, "layout": 99})
         assert snapshot.fold_journal(j).state == fold(rows).state
+
+
+def test_the_signage_feed_starts_from_the_last_snapshot(every_20: None,
+                                                        tmp_path: Path) -> None:
+    from kiosk.ui.signage.feed import JournalFeed
+
+    path = tmp_path / "j.db"
+    s = open_session(path)
+    _coups(s, 5)
+    feed = JournalFeed(path)
+    change = feed.poll()
+    assert change.refolded is False and change.seq == s.journal.count()
+    last_snapshot = max(e.seq for e in load_entries(path) if e.kind == Snapshot.kind)
+    assert change.applied == s.journal.count() - last_snapshot  # only the rows after it
+    assert feed.state == s.state and feed.game is not None and feed.game.name == "punto-banco"
+    _coups(s, 1)  # and it follows on from there, row by row
+    assert feed.poll().applied == 9 and feed.state == s.state
+    feed.close()
+    s.journal.close()

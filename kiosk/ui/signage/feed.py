@@ -34,6 +34,8 @@ from kiosk.rules.registry import GameSpec
 from kiosk.store.canonical import loads_strict
 from kiosk.store.journal import Journal, JournalError
 from kiosk.table.fold import EMPTY, Folded, FoldError, OtherGame, step
+from kiosk.table.records import Snapshot
+from kiosk.table.snapshot import restore
 from kiosk.ui.signage.link import SILENT_AFTER, Link, heartbeat_path
 
 log = logging.getLogger(__name__)
@@ -285,8 +287,8 @@ class JournalFeed:
         None if row `_seq` is no longer the row we folded (checked by its hash). Nothing is
         kept until the whole batch is read, so a failure half-way leaves the last good state.
         """
-        if from_scratch:
-            fold, seq, row_hash = _Fold(), 0, ""
+        if from_scratch or not self._seq:  # nothing folded yet: from the last snapshot
+            fold, seq, row_hash = self._from_snapshot()
         else:
             fold, seq, row_hash = self._folded, self._seq, self._hash
         applied = 0
@@ -305,6 +307,22 @@ class JournalFeed:
         if check:  # row `_seq` is gone
             return None
         return fold, seq, row_hash, applied
+
+    def _from_snapshot(self) -> tuple[_Fold, int, str]:
+        """Where a fold from scratch starts: the journal's last snapshot this build can read
+        (kiosk/table/snapshot.py), so the signage starts as fast on a long journal as on a
+        short one; the first row when there is none."""
+        assert self._journal is not None
+        row = self._journal.last_of_kind(Snapshot.kind)
+        if row is None:
+            return _Fold(), 0, ""
+        try:
+            snap = operation_from_record(row.kind, row.payload)
+            assert isinstance(snap, Snapshot)
+            return _Fold(restore(snap)), row.seq, row.hash
+        except UnreadableInput as exc:
+            log.warning("signage feed: %s; folding from the first row", exc)
+            return _Fold(), 0, ""
 
     def _commit(self, fold: _Fold, seq: int, row_hash: str) -> None:
         self._folded, self._seq, self._hash = fold, seq, row_hash
