@@ -101,7 +101,7 @@ def child(t0: float, size: str, trace_memory: bool = False, finish: bool = True,
 
     from hardware.shoe.reader import ShoeReader
     from kiosk.console import SimulatedShoe
-    from kiosk.rules import punto_banco as pb
+    from kiosk.rules.baccarat import engine as pb
     from kiosk.store.journal import Journal
     from kiosk.table.session import TableSession
     from kiosk.ui.card_face import CardFace

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hardware.shoe.line_dialect import encode_frame
 from hardware.shoe.reader import ShoeReader
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.money import ChipRule
 from kiosk.rules.operations import Operation
 from kiosk.shoe import SeededShoe

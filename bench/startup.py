@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card, Rank, Suit
 from kiosk.rules.money import ChipRule
 from kiosk.rules.operations import Operation

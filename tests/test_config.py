@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.config import EXAMPLE, ConfigError, load, parse
+from kiosk.rules.baccarat.engine import BetKind, CommissionMode
 from kiosk.rules.money import RoundingFavour
-from kiosk.rules.punto_banco import BetKind, CommissionMode
 
 
 def test_example_loads_with_money_in_cents(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from kiosk.cli import main
 from kiosk.replay import load_entries, replay
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.operations import operation_from_record
 from kiosk.store.canonical import canonical_json, chain_hash
 from kiosk.store.export import export_jsonl, read_jsonl

@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from kiosk.rules.outcomes import Winner
-from kiosk.rules.punto_banco import (
+from kiosk.rules.baccarat.engine import (
     CommissionMode,
     Hand,
     PuntoBancoRules,
@@ -20,6 +19,7 @@ from kiosk.rules.punto_banco import (
     total,
     winner_of,
 )
+from kiosk.rules.baccarat.outcomes import Winner
 
 DEAL = 6  # a coup uses at most six cards
 

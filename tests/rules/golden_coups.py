@@ -19,10 +19,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.baccarat.engine import BetKind, BetSettlement, CardDealt
 from kiosk.rules.cards import Card
 from kiosk.rules.operations import Operation, decode, operation_from_record
-from kiosk.rules.punto_banco import BetKind, BetSettlement, CardDealt
 
 GOLDEN = Path(__file__).parent / "golden"
 

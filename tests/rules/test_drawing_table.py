@@ -1,5 +1,5 @@
 """The punto banco drawing table of rule 5.2, transcribed by hand from the rule text and checked
-exhaustively against the engine (kiosk/rules/punto_banco.py).
+exhaustively against the engine (kiosk/rules/baccarat/engine.py).
 
 The expected table below is copied from rules/mpumalanga-table-games.txt, section 5.2, and is
 deliberately NOT derived from the engine's constants. Interpretations (documented in the
@@ -15,10 +15,10 @@ import itertools
 
 import pytest
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.baccarat.engine import BetKind, CardDealt, Hand, Phase
 from kiosk.rules.cards import Card, Rank, Suit
 from kiosk.rules.errors import NotAllowed
-from kiosk.rules.punto_banco import BetKind, CardDealt, Hand, Phase
 
 # --- Rule 5.2, transcribed ------------------------------------------------------------------
 

@@ -14,10 +14,11 @@ from fractions import Fraction
 
 import pytest
 
-from kiosk.rules import odds as odds_module, punto_banco as pb
+from kiosk.rules import odds as odds_module
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.baccarat.engine import CommissionMode, PuntoBancoRules
+from kiosk.rules.baccarat.outcomes import Winner
 from kiosk.rules.odds import baccarat_odds, shoe_counts
-from kiosk.rules.outcomes import Winner
-from kiosk.rules.punto_banco import CommissionMode, PuntoBancoRules
 
 
 def falling(n: int, k: int) -> int:

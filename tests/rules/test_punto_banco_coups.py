@@ -12,13 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from kiosk.rules import punto_banco as pb
-from kiosk.rules.cards import Card
-from kiosk.rules.errors import ImpossibleCard, NotAllowed, UnreadableInput
-from kiosk.rules.money import ChipRule, RoundingFavour
-from kiosk.rules.operations import Operation, operation_from_record
-from kiosk.rules.outcomes import Winner
-from kiosk.rules.punto_banco import (
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.baccarat.engine import (
     BetKind,
     CardDealt,
     CardQueried,
@@ -29,6 +24,11 @@ from kiosk.rules.punto_banco import (
     Phase,
     PuntoBancoRules,
 )
+from kiosk.rules.baccarat.outcomes import Winner
+from kiosk.rules.cards import Card
+from kiosk.rules.errors import ImpossibleCard, NotAllowed, UnreadableInput
+from kiosk.rules.money import ChipRule, RoundingFavour
+from kiosk.rules.operations import Operation, operation_from_record
 from tests.rules.golden_coups import Table, fold, golden_names, load, replay, roundtrip, rules_of
 
 # --- Golden coups ----------------------------------------------------------------------------

@@ -17,12 +17,8 @@ from fractions import Fraction
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kiosk.rules import punto_banco as pb
-from kiosk.rules.cards import Card, deck
-from kiosk.rules.errors import ImpossibleCard, NotAllowed
-from kiosk.rules.money import ChipRule, RoundingFavour
-from kiosk.rules.operations import Operation
-from kiosk.rules.punto_banco import (
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.baccarat.engine import (
     BetKind,
     CardDealt,
     CardQueried,
@@ -33,6 +29,10 @@ from kiosk.rules.punto_banco import (
     Phase,
     PuntoBancoRules,
 )
+from kiosk.rules.cards import Card, deck
+from kiosk.rules.errors import ImpossibleCard, NotAllowed
+from kiosk.rules.money import ChipRule, RoundingFavour
+from kiosk.rules.operations import Operation
 from tests.rules.golden_coups import fold, roundtrip
 from tests.rules.test_drawing_table import expected_banker_draws, expected_player_draws
 

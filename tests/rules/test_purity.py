@@ -48,9 +48,9 @@ RULE_FILES = sorted(RULES.rglob("*.py"))
 
 
 def test_the_rules_package_is_there():
-    names = {p.name for p in RULE_FILES}
-    assert {"punto_banco.py", "money.py", "cards.py", "operations.py", "odds.py",
-            "outcomes.py", "errors.py"} <= names
+    names = {str(p.relative_to(RULES)) for p in RULE_FILES}
+    assert {"baccarat/engine.py", "money.py", "cards.py", "operations.py", "odds.py",
+            "baccarat/outcomes.py", "errors.py", "registry.py", "game.py"} <= names
 
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)

@@ -1,4 +1,4 @@
-"""The five punto banco roads: hand-worked shoes and properties (kiosk/rules/roads.py).
+"""The five punto banco roads: hand-worked shoes and properties (kiosk/rules/baccarat/roads.py).
 
 Results are written as letters: B banker, P player, T tie (rule 5.7, "egalitie").
 Positions are (col, row) on the grid, or (logical col, row in the run) where so named.
@@ -12,8 +12,8 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kiosk.rules.outcomes import CoupResult, Winner
-from kiosk.rules.roads import (
+from kiosk.rules.baccarat.outcomes import CoupResult, Winner
+from kiosk.rules.baccarat.roads import (
     ROWS,
     BigRoad,
     Colour,

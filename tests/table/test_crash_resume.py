@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.operations import operation_from_record
 from kiosk.store.journal import Journal, verify
 from tests.table.helpers import open_session

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from kiosk.console import _demo_config, run_demo
 from kiosk.replay import replay
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.operations import operation_from_record
 from kiosk.store.journal import iter_entries, verify
 

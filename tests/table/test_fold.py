@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.replay import load_entries
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.game import ForeignRecord

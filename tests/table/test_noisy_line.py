@@ -15,7 +15,7 @@ from pathlib import Path
 from hardware import events as ev
 from hardware.shoe.line_dialect import encode_frame
 from hardware.shoe.reader import ShoeReader
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.table.session import COALESCE_SECONDS
 from tests.table.helpers import RULES, open_session

@@ -15,7 +15,7 @@ from gpiozero import Device  # type: ignore[import-untyped]
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from hardware.gpio import LampState, LightState, PinMap
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.table.panel_link import PanelLink, lamp_for
 from tests.table.helpers import RULES, Session, kinds, open_session

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hardware import events as ev
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.errors import NotAllowed
 from kiosk.store.journal import JournalWriteError, WriteFailure
 from kiosk.table.session import Severity

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.replay import load_entries, replay
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.store.journal import Journal
 from kiosk.table import session as session_module, snapshot
 from kiosk.table.fold import fold

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hardware import events as ev
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal

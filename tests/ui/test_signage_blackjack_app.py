@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.blackjack import engine as bj
 from kiosk.ui import theme
 from kiosk.ui.signage.feed import Link

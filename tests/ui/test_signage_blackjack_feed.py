@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.cards import Card

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.store.journal import Journal
 from kiosk.table.session import DeviceReport

@@ -18,7 +18,7 @@ from typing import Any
 import click.testing
 import pytest
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from tests.table.helpers import open_session
 from tests.ui.conftest import ROOT
 from tests.ui.test_signage_feed import BANKER_7_TO_5, coup, deal

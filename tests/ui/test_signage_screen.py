@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import Card
-from kiosk.rules.outcomes import CoupResult, Winner
 from kiosk.ui import theme
 from kiosk.ui.signage.feed import Link
 from tests.table.helpers import RULES, open_session

@@ -1,2 +1,3 @@
-"""Punto banco (section 5 of the Mpumalanga rules): its configuration, replay audit and
-registration. The engine is `kiosk.rules.punto_banco`, the roads `kiosk.rules.roads`."""
+"""Punto banco (section 5 of the Mpumalanga rules), the game's package: the engine
+(`engine.py`), the coup's result (`outcomes.py`), the roads (`roads.py`), its configuration,
+replay audit, simulated dealer and registration (`spec.py`)."""

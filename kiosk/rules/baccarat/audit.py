@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules import punto_banco as pb
 from kiosk.rules.audit import CoupReplay, ReplayReport, Row, codes
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import encode
 

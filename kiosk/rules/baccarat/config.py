@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kiosk.rules.punto_banco import BetKind, CommissionMode, Limit, PuntoBancoRules
+from kiosk.rules.baccarat.engine import BetKind, CommissionMode, Limit, PuntoBancoRules
 from kiosk.rules.registry import HouseSettings, SectionReader
 
 SECTION = "punto_banco"

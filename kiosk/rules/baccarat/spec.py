@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.rules import punto_banco as pb
-from kiosk.rules.baccarat import audit, config
+from kiosk.rules.baccarat import audit, config, engine as pb
 from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in
 
 SPEC = GameSpec(

@@ -7,7 +7,7 @@ from typing import Any
 
 from kivy.app import App
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.table.session import TableSession
 from kiosk.ui import theme
 from kiosk.ui.dealer.punto_banco import PuntoBancoDealer

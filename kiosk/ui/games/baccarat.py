@@ -16,7 +16,7 @@ import click
 
 from kiosk.config import TableConfig
 from kiosk.console import GameConsole
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed
 from kiosk.rules.money import format_money
@@ -53,7 +53,7 @@ DONE = "coup settled"  # the headless demo's report says so when it played its c
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
                          panel: Any) -> None:
     """Play one coup by touching the dealer screen, then screenshot both screens."""
-    from kiosk.rules import punto_banco as pb
+    from kiosk.rules.baccarat import engine as pb
     from kiosk.ui.capture import render, save_png
 
     out = opts.out or Path("artifacts/demo")

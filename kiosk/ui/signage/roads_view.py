@@ -1,6 +1,6 @@
 """The five punto banco roads drawn as players know them from casino scoreboards.
 
-The rules are silent on roads (see `kiosk.rules.roads`); the marks follow the convention:
+The rules are silent on roads (see `kiosk.rules.baccarat.roads`); the marks follow the convention:
 bead plate, filled circles lettered B/P/T in red/blue/green; big road, hollow red/blue rings
 with a green slash for each tie; big eye boy, hollow rings; small road, filled dots;
 cockroach pig, slashes. The derived roads use half-size cells. Each grid shows its newest
@@ -18,8 +18,8 @@ from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
-from kiosk.rules.outcomes import CoupResult, Winner
-from kiosk.rules.roads import ROWS, Colour, DerivedRoad, Roads
+from kiosk.rules.baccarat.outcomes import CoupResult, Winner
+from kiosk.rules.baccarat.roads import ROWS, Colour, DerivedRoad, Roads
 from kiosk.ui import theme
 
 BEAD_PLATE = "bead_plate"

@@ -31,10 +31,10 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from kiosk.rules import punto_banco as pb
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import Card
 from kiosk.rules.money import format_money
-from kiosk.rules.outcomes import CoupResult, Winner
 from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.signage.link import LINK_WORDS, Link

@@ -109,7 +109,7 @@ def test_rule_7_2_item_2_the_players_say_who_calls_the_box() -> None:
 
 def test_a_table_reconfigured_from_punto_banco_to_blackjack_records_the_new_opening(
         tmp_path: Path) -> None:
-    from kiosk.rules import punto_banco as pb
+    from kiosk.rules.baccarat import engine as pb
 
     journal = Journal.open(tmp_path / "t.db", "T-1")
     TableSession(pb.PuntoBanco(), journal, pb.PuntoBancoRules(), "T-1")

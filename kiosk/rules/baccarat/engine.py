@@ -16,12 +16,12 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
 from kiosk.rules.errors import ImpossibleCard, NotAllowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
-from kiosk.rules.outcomes import CoupResult, Winner
 
 GAME = "punto-banco"
 STANDING = "standing"  # rule 5.2: the area designated for standing players

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from kiosk.rules.outcomes import CoupResult, Winner
+from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 
 ROWS: Final = 6
 """Rows in every road's grid."""
