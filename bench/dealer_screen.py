@@ -105,8 +105,8 @@ def child(t0: float, size: str, trace_memory: bool = False, finish: bool = True,
     from kiosk.store.journal import Journal
     from kiosk.table.session import TableSession
     from kiosk.ui.card_face import CardFace
-    from kiosk.ui.dealer.app import DealerApp
     from kiosk.ui.dealer.punto_banco import PuntoBancoDealer
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
 
     prof = FrameProfiler()
     prof.install(((PuntoBancoDealer, "refresh", "refresh"), (CardFace, "_redraw", "cards"),
@@ -120,7 +120,7 @@ def child(t0: float, size: str, trace_memory: bool = False, finish: bool = True,
     session = TableSession(pb.PuntoBanco(), journal, pb.PuntoBancoRules(), "BENCH")
     session.perform(lambda s: pb.shuffle(s))
     session.perform(lambda s: pb.place_bet(s, "1", pb.BetKind.BANKER, 10_000))
-    app = DealerApp(session, table_name="Bench")
+    app = PuntoBancoDealerApp(session, table_name="Bench")
     out: dict[str, Any] = {}
     frames = array("d")  # a timestamp per turn of the loop: tens of thousands, kept small
     memory: dict[str, dict[str, float]] = {}

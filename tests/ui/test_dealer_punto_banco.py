@@ -44,9 +44,9 @@ def session(tmp_path: Path) -> Iterator[Session]:
 
 @pytest.fixture
 def dealer(ui: UI, session: Session) -> Any:
-    from kiosk.ui.dealer.app import DealerApp
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
 
-    app = start_app(ui, DealerApp(session, table_name="Punto Banco 1"))
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="Punto Banco 1"))
     return app.screen
 
 
@@ -192,15 +192,15 @@ def test_an_unread_card_is_keyed_in_on_the_card_pad(ui: UI, session: Session,
 
 
 def test_a_card_the_shoe_cannot_hold_needs_an_inspector(ui: UI, tmp_path: Path) -> None:
-    from kiosk.ui.dealer.app import DealerApp
     from kiosk.ui.dealer.choices import BadgePad
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
 
     # One deck: a second ace of spades is impossible (rule 5.4) and is never taken silently.
     rules = pb.PuntoBancoRules(decks=1, chips=ChipRule(500))
     journal = Journal.open(tmp_path / "one.db", "PB-02")
     session: Session = TableSession(pb.PuntoBanco(), journal, rules, "PB-02")
     session.perform(lambda s: pb.shuffle(s))
-    dealer = start_app(ui, DealerApp(session)).screen
+    dealer = start_app(ui, PuntoBancoDealerApp(session)).screen
     _bets_closed(ui, session, dealer)
     shoe(session, "AS")
     shoe(session, "AS")

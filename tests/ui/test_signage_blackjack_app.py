@@ -67,11 +67,11 @@ def test_a_blackjack_table_gets_the_blackjack_view_with_its_link_mark(
         ui: UI, tmp_path: Path) -> None:
     from kiosk.ui.signage.blackjack_view import BlackjackSignage
     from kiosk.ui.signage.kivy_app import shown_texts
-    from kiosk.ui.signage.signage import SignageScreen
+    from kiosk.ui.signage.punto_banco_view import PuntoBancoSignage
 
     path = tmp_path / "table.db"
     app = _app(ui, path)  # no journal yet: the welcome screen, waiting
-    assert isinstance(app.screen, SignageScreen) and app.feed.link is Link.WAITING
+    assert isinstance(app.screen, PuntoBancoSignage) and app.feed.link is Link.WAITING
     session = open_bj(path)  # the dealer app opens a blackjack table
     took = _until(ui, lambda: isinstance(app.screen, BlackjackSignage))
     print(f"view shown {took * 1000:.0f} ms after the table opened")
@@ -122,7 +122,7 @@ def test_a_blackjack_table_gets_the_blackjack_view_with_its_link_mark(
 def test_a_table_reconfigured_for_the_other_game_switches_the_view(
         ui: UI, tmp_path: Path) -> None:
     from kiosk.ui.signage.blackjack_view import BlackjackSignage
-    from kiosk.ui.signage.signage import SignageScreen
+    from kiosk.ui.signage.punto_banco_view import PuntoBancoSignage
 
     path = tmp_path / "table.db"
     session = open_session(path)  # punto banco
@@ -130,7 +130,7 @@ def test_a_table_reconfigured_for_the_other_game_switches_the_view(
     coup(session, BANKER_7_TO_5)
     app = _app(ui, path, (1920, 1080))
     pb_view = app.screen
-    assert isinstance(pb_view, SignageScreen) and pb_view.ids.game_name.text == "PUNTO BANCO"
+    assert isinstance(pb_view, PuntoBancoSignage) and pb_view.ids.game_name.text == "PUNTO BANCO"
     journal = session.journal
     journal.append("blackjack.table_opened", bj.open_table(BJ_RULES, "PB-01").to_payload())
     took = _until(ui, lambda: isinstance(app.screen, BlackjackSignage))
@@ -157,7 +157,7 @@ def test_a_table_reconfigured_for_the_other_game_switches_the_view(
 
 def test_another_games_operations_with_no_opening_give_a_clear_message(
         ui: UI, tmp_path: Path) -> None:
-    from kiosk.ui.signage.signage import SignageScreen
+    from kiosk.ui.signage.punto_banco_view import PuntoBancoSignage
 
     path = tmp_path / "table.db"
     session = open_session(path)
@@ -165,7 +165,7 @@ def test_another_games_operations_with_no_opening_give_a_clear_message(
     coup(session, BANKER_7_TO_5)
     app = _app(ui, path)
     view = app.screen
-    assert isinstance(view, SignageScreen) and len(view.ids.plaques.children) == 3
+    assert isinstance(view, PuntoBancoSignage) and len(view.ids.plaques.children) == 3
     # A blackjack session on this journal that never opened its table: nothing to show it
     # with, so no punto banco limits either, which would no longer be the table's.
     session.journal.append("blackjack.shuffled", {"method": "hand", "new_cards": False})

@@ -53,7 +53,7 @@ def _state(*ops: Any) -> pb.PuntoBancoState:
 
 
 def test_headline_follows_the_dealers_calls() -> None:
-    from kiosk.ui.signage.signage import Tone, headline
+    from kiosk.ui.signage.punto_banco_view import Tone, headline
 
     assert headline(None).tone == Tone.WAIT
     state = _state()
@@ -72,7 +72,7 @@ def test_headline_follows_the_dealers_calls() -> None:
 
 
 def test_result_words_and_details() -> None:
-    from kiosk.ui.signage.signage import result_detail, result_words
+    from kiosk.ui.signage.punto_banco_view import result_detail, result_words
 
     tie = CoupResult(Winner.TIE, 6, 6)
     assert result_words(tie) == "Tie 6 to 6"
@@ -82,7 +82,7 @@ def test_result_words_and_details() -> None:
 
 
 def test_limits_and_odds_come_from_the_tables_configuration() -> None:
-    from kiosk.ui.signage.signage import limit_rows
+    from kiosk.ui.signage.punto_banco_view import limit_rows
 
     rules = pb.PuntoBancoRules(
         limits=(pb.Limit(pb.BetKind.BANKER, 2_500, 1_000_000),

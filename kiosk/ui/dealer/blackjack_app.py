@@ -1,5 +1,5 @@
 """The dealer's Kivy app for a blackjack (or Touch 21) table: one window, the blackjack
-screen, fed by the table session (as `DealerApp` is for punto banco)."""
+screen, fed by the table session (as `PuntoBancoDealerApp` is for punto banco)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from kiosk.ui.dealer.blackjack import BlackjackDealer
 class BlackjackDealerApp(App):
     """Shows the blackjack table session on the dealer's touchscreen.
 
-    `on_new_shoe` is accepted for the same constructor shape as `DealerApp`; the blackjack
+    `on_new_shoe` is accepted for the same constructor shape as `PuntoBancoDealerApp`; the blackjack
     screen's shuffle goes through the shuffle-and-cut panel, which calls it when the dealer
     starts a new shoe."""
 

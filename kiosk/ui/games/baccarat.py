@@ -29,16 +29,16 @@ log = logging.getLogger(__name__)
 
 
 def dealer_app(session: Any, cfg: TableConfig, shoe: Any, new_shoe: Callable[[], None]) -> Any:
-    from kiosk.ui.dealer.app import DealerApp
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
 
-    return DealerApp(session, table_name=cfg.name, chip_values=cfg.chip_values,
+    return PuntoBancoDealerApp(session, table_name=cfg.name, chip_values=cfg.chip_values,
                      on_new_shoe=new_shoe)
 
 
 def sign() -> Any:
-    from kiosk.ui.signage.signage import SignageScreen
+    from kiosk.ui.signage.punto_banco_view import PuntoBancoSignage
 
-    return SignageScreen()
+    return PuntoBancoSignage()
 
 
 def show_sign(view: Any, state: Any, link: Any) -> None:

@@ -3,7 +3,7 @@ display, following the table's journal (DESIGN.md: "The signage is its own proce
 
 - `feed.JournalFeed`: follows the journal another process writes, folds it into the state of
   the game its table was opened for.
-- `signage.SignageScreen`: punto banco's limits and odds (rules 2.2, 2.6), the call, the hands,
+- `signage.PuntoBancoSignage`: punto banco's limits and odds (rules 2.2, 2.6), the call, the hands,
   the roads.
 - `blackjack_view.BlackjackSignage`: blackjack's and Touch 21's limits, odds, the dealer's
   drawing rule, the call, the dealer's cards and the shoe (never the burned card).

@@ -85,8 +85,8 @@ class SignageApp(App):  # type: ignore[misc]
         self._other_game: str | None = None
 
     def load_kv(self, filename: str | None = None) -> bool:
-        # Kivy would also load signage.kv here (it is named after this App); the screen's
-        # module loads it once already.
+        # Kivy would look for signage.kv here (named after this App); each game's view
+        # module loads its own .kv once.
         return False
 
     def build(self) -> SignageRoot:

@@ -39,7 +39,7 @@ from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.signage.link import LINK_WORDS, Link
 from kiosk.ui.signage.roads_view import RoadsView
-from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class signage.kv uses)
+from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class the .kv uses)
 
 KV = Path(__file__).with_suffix(".kv")
 GAME_NAME = "Punto Banco"
@@ -296,7 +296,7 @@ class Plaque(BoxLayout):  # type: ignore[misc]
     unit = NumericProperty(10.0)
 
 
-class SignageScreen(BoxLayout):  # type: ignore[misc]
+class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
     """The whole players' screen; call `show(state, link)` whenever either changes."""
 
     table_name = StringProperty("")
@@ -388,7 +388,7 @@ class SignageScreen(BoxLayout):  # type: ignore[misc]
 
 
 def load_kv() -> None:
-    """Load signage.kv once (the rules for the classes above)."""
+    """Load punto_banco_view.kv once (the rules for the classes above)."""
     if str(KV) not in Builder.files:
         Builder.load_file(str(KV))
 

@@ -13,7 +13,7 @@ from kiosk.ui import theme
 from kiosk.ui.dealer.punto_banco import PuntoBancoDealer
 
 
-class DealerApp(App):
+class PuntoBancoDealerApp(App):
     """Shows the table session on the dealer's touchscreen."""
 
     def __init__(self, session: TableSession[pb.PuntoBancoState], *, table_name: str = "",
