@@ -1021,3 +1021,36 @@ class PuntoBanco:
 
     def next_step(self, state: PuntoBancoState) -> str:
         return next_step(state)
+
+
+def legal_actions(state: PuntoBancoState) -> frozenset[str]:
+    """The dealer's acts allowed now, by name, without probing each card or amount: the
+    dealer screen enables its buttons from this set. `place_bet` means some bet is allowed
+    (its amount and area are checked when made); `deal_card` that a card may be keyed in."""
+    rules = state.rules
+    out: set[str] = set()
+    checks = {
+        "shuffle": (verify_shuffle, ()),
+        "close_betting": (verify_close_betting, ()),
+        "confirm_payouts": (verify_complete, ()),
+        "void_round": (verify_void, ("reason to be given",)),
+        "unread_card": (verify_unread, ()),
+        "accept_queried_card": (verify_accept_queried, ("inspector",)),
+        "burn": (verify_burn, (None,)),
+        "cut_card_out": (verify_cut_card_out, ()),
+    }
+    for name, (verify, args) in checks.items():
+        if _can(verify, state, *args):
+            out.add(name)
+    if state.phase is Phase.BETTING and any(
+            _can(verify_place_bet, state, area, kind, rules.limit(kind).minimum)
+            for area in rules.area_ids() for kind in BetKind):
+        out.add("place_bet")
+    if state.phase is Phase.BETTING and state.bets:
+        out.add("remove_bet")
+    if (state.phase is Phase.DEALING and next_hand(state) is not None
+            and state.shoe is not None and state.shoe.remaining > 0):
+        out.add("deal_card")
+    if any(_can(verify_collect_commission, state, area) for area, _ in state.commission_owed):
+        out.add("collect_commission")
+    return frozenset(out)

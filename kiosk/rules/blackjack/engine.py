@@ -1821,3 +1821,51 @@ def cut_card_words(state: BlackjackState) -> str:
     return ("Cutting card out: the cards are shuffled at the end of this round (rule 4.1.3 "
             "shuffle and cut)")
 
+
+
+def legal_actions(state: BlackjackState) -> frozenset[str]:
+    """The dealer's acts allowed now, by name, without probing each card, box or amount:
+    the dealer screen enables its buttons from this set. An act that needs a box or a player
+    is in the set when it is allowed for one of them; `deal_card` means a card may be keyed
+    in for the hand whose turn it is."""
+    out: set[str] = set()
+    checks: dict[str, tuple[Any, tuple[Any, ...]]] = {
+        "shuffle": (verify_shuffle, ()),
+        "close_betting": (verify_close_betting, ()),
+        "confirm_payouts": (verify_complete, ()),
+        "void_round": (verify_void, ("reason to be given", "inspector to be named")),
+        "unread_card": (verify_unread, ()),
+        "accept_queried_card": (verify_accept_queried, ("inspector",)),
+        "set_aside_card": (verify_set_aside, ()),
+        "check_blackjacks": (verify_check_blackjacks, ()),
+        "close_insurance": (verify_close_insurance, ()),
+        "stand": (verify_stand, ()),
+        "pay_blackjack": (verify_pay_blackjack, ()),
+        "burn": (verify_burn, (None,)),
+        "cut_card_out": (verify_cut_card_out, ()),
+    }
+    for name, (verify, args) in checks.items():
+        if _can(verify, state, *args):
+            out.add(name)
+    flags = decision_flags(state)
+    if flags is not None:
+        for name, allowed in zip(("double", "split", "surrender"), flags, strict=True):
+            if allowed:
+                out.add(name)
+    if state.phase is Phase.BETTING and any(
+            _can(verify_place_bet, state, box, state.rules.minimum)
+            for box in range(1, state.rules.boxes + 1)):
+        out.add("place_bet")
+    if state.phase is Phase.BETTING and state.stakes:
+        out.add("remove_bet")
+    if (_can(_verify_target, state, None, 1, CardSource.KEYED)
+            and state.shoe is not None and state.shoe.remaining > 0):
+        out.add("deal_card")
+    seated = {(s.box, s.player) for s in state.stakes} | {
+        (h.box, b.player) for h in state.hands for b in h.bets}
+    if any(_can(verify_insurance, state, box, player, max_insurance(state, box, player))
+           for box, player in seated):
+        out.add("insure")
+    if any(_can(verify_even_money, state, box, player) for box, player in seated):
+        out.add("take_even_money")
+    return frozenset(out)

@@ -32,7 +32,7 @@ from kivy.uix.widget import Widget
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import DECK, Stage
 from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
-from kiosk.rules.cards import Card, deck
+from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
@@ -800,9 +800,9 @@ class BlackjackDealer(BoxLayout):
         self._show_insurance(state)
         self._show_query(state)
         self._show_primary(state)
-        self.can_key_card = any(bj.can_deal_card(state, c, bj.CardSource.KEYED)
-                                for c in deck())
-        self.can_void = bj.can_void_round(state)
+        legal = bj.legal_actions(state)
+        self.can_key_card = "deal_card" in legal
+        self.can_void = "void_round" in legal
         self.can_burn = bj.burn_due(state)
         method = "shuffler" if rules.shuffler else "hand"
         self.can_new_shoe = prep.stage is Stage.READY and bj.can_shuffle(state, method)
@@ -895,11 +895,12 @@ class BlackjackDealer(BoxLayout):
         allowed = bj.decisions(state)
         self.can_draw = "draw" in allowed and self.on_draw is not None
         self.draw_hint = "Draw: deal a card" if "draw" in allowed and not self.has_draw else ""
-        self.can_stand = bj.can_stand(state)
-        self.can_double = bj.can_double(state)
-        self.can_split = bj.can_split(state)
-        self.can_surrender = bj.can_surrender(state)
-        self.can_pay_blackjack = bj.can_pay_blackjack(state)
+        legal = bj.legal_actions(state)
+        self.can_stand = "stand" in legal
+        self.can_double = "double" in legal
+        self.can_split = "split" in legal
+        self.can_surrender = "surrender" in legal
+        self.can_pay_blackjack = "pay_blackjack" in legal
         if self.can_pay_blackjack:
             self.draw_hint = f"Blackjack pays {bj.format_ratio_words(state.rules)}"
 

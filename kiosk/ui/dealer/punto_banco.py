@@ -359,9 +359,9 @@ class PuntoBancoDealer(BoxLayout):
                 pb.verify_close_betting(state)
             except TablesideError as exc:
                 self.step_detail = str(exc)
-        self.can_key_card = any(pb.can_deal_card(state, c, pb.CardSource.KEYED)
-                                for c in _ONE_OF_EACH_VALUE)
-        self.can_void = pb.can_void_coup(state)
+        legal = pb.legal_actions(state)
+        self.can_key_card = "deal_card" in legal
+        self.can_void = "void_round" in legal
         self.can_shuffle = pb.can_shuffle(state) and (state.shoe is None or state.cut_card_out
                                                       or state.coup == 1 or not state.bets)
         self.can_collect = pb.can_collect_commission(state, area)
@@ -388,10 +388,6 @@ class PuntoBancoDealer(BoxLayout):
         self.alert_tone = SEVERITY_TONE[best.severity]
         self.alert_dark_text = best.severity is Severity.WARNING
         self.alert_shown = True
-
-
-# One card of each baccarat value: enough to ask the engine whether any card may be keyed now.
-_ONE_OF_EACH_VALUE = tuple(Card.parse(c) for c in ("AS", "2S", "5H", "9D", "KC"))
 
 
 def _chip_label(cents: int, currency: str) -> str:

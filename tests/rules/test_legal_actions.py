@@ -1,0 +1,82 @@
+"""`legal_actions(state)` answers what the dealer may do now without probing every card, box
+or amount; at every state of the golden journals it agrees with the `can_` queries asked
+one by one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.replay import load_entries
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.blackjack import engine as bj
+from kiosk.rules.cards import deck
+from kiosk.rules.operations import operation_from_record
+from kiosk.table.fold import EMPTY, step
+
+GOLDEN = Path(__file__).parents[1] / "golden_journals"
+CARDS = list(deck())
+
+
+def states(name: str) -> Iterator[Any]:
+    folded = EMPTY
+    for e in load_entries(GOLDEN / f"{name}.jsonl"):
+        folded = step(folded, operation_from_record(e.kind, e.payload), e.seq)
+        yield folded.state
+
+
+def test_punto_banco_legal_actions_agree_with_the_queries() -> None:
+    seen: set[str] = set()
+    for state in states("pb"):
+        legal = pb.legal_actions(state)
+        seen |= legal
+        rules = state.rules
+        assert ("deal_card" in legal) == any(
+            pb.can_deal_card(state, c, pb.CardSource.KEYED) for c in CARDS)
+        assert ("place_bet" in legal) == any(
+            pb.can_place_bet(state, area, kind, amount)
+            for area in rules.area_ids() for kind in pb.BetKind
+            for amount in (rules.limit(kind).minimum, rules.chips.smallest_chip))
+        assert ("close_betting" in legal) == pb.can_close_betting(state)
+        assert ("confirm_payouts" in legal) == pb.can_confirm_payouts(state)
+        assert ("void_round" in legal) == pb.can_void_round(state)
+        assert ("shuffle" in legal) == pb.can_shuffle(state)
+        assert ("collect_commission" in legal) == any(
+            pb.can_collect_commission(state, area) for area in rules.area_ids())
+    assert {"shuffle", "place_bet", "close_betting", "deal_card", "confirm_payouts",
+            "void_round", "remove_bet"} <= seen
+
+
+@pytest.mark.parametrize("name", ["bj", "t21", "bj_rules"])
+def test_blackjack_legal_actions_agree_with_the_queries(name: str) -> None:
+    seen: set[str] = set()
+    for state in states(name):
+        legal = bj.legal_actions(state)
+        seen |= legal
+        boxes = range(1, state.rules.boxes + 1)
+        players = "ABCDE"
+        assert ("deal_card" in legal) == any(
+            bj.can_deal_card(state, c, bj.CardSource.KEYED) for c in CARDS)
+        assert ("insure" in legal) == any(
+            bj.can_insure(state, box, p) for box in boxes for p in players)
+        assert ("take_even_money" in legal) == any(
+            bj.can_take_even_money(state, box, p) for box in boxes for p in players)
+        assert ("place_bet" in legal) == any(
+            bj.can_place_bet(state, box, state.rules.minimum, p) for box in boxes
+            for p in players)
+        for act, can in (("stand", bj.can_stand), ("double", bj.can_double),
+                         ("split", bj.can_split), ("surrender", bj.can_surrender),
+                         ("pay_blackjack", bj.can_pay_blackjack),
+                         ("close_betting", bj.can_close_betting),
+                         ("confirm_payouts", bj.can_confirm_payouts),
+                         ("void_round", bj.can_void_round), ("shuffle", bj.can_shuffle),
+                         ("set_aside_card", bj.can_set_aside),
+                         ("close_insurance", bj.can_close_insurance)):
+            assert (act in legal) == can(state), (act, bj.next_step(state))
+    assert {"stand", "place_bet", "close_betting", "deal_card", "confirm_payouts"} <= seen
+    if name == "bj_rules":  # the hand-written rounds cover every decision
+        assert {"double", "split", "surrender", "insure", "take_even_money",
+                "pay_blackjack", "close_insurance"} <= seen
