@@ -19,7 +19,6 @@ from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
-    ColorProperty,
     ListProperty,
     NumericProperty,
     ObjectProperty,
@@ -36,12 +35,13 @@ from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
-from kiosk.table.session import Alert, Severity, TableSession
+from kiosk.table.session import TableSession
 from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
+from kiosk.ui.dealer.base import VOID_REASONS, DealerScreen, chip_buttons, default_chip_values
 from kiosk.ui.dealer.blackjack_dialogs import (
     BehindChooser,
     InsuranceAmount,
@@ -57,26 +57,11 @@ Builder.load_file(str(Path(__file__).with_name("blackjack.kv")))
 
 Session = TableSession[bj.BlackjackState]
 
-CHIP_TONES = (theme.rgb("#e8e8e8"), theme.rgb("#c62828"), theme.rgb("#2e7d32"),
-              theme.rgb("#1b1b1b"), theme.rgb("#6a1b9a"), theme.rgb("#ef8f00"))
-CHIP_SERIES = tuple(units * 100 for units in (1, 2, 5, 10, 25, 50, 100, 500, 1000, 5000))
-VOID_REASONS = ("Misdeal: cards out of order", "Card exposed or dropped",
-                "Shoe or card reader fault", "Inspector's decision")
-SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
-                 Severity.STOP: theme.STOP}
 PLAYERS = "ABCDEFG"  # rule 4.2 item 2: the first bet on a box calls it, the others play behind
 HALF_DECK = DECK // 2  # the cut is entered in half decks (26 cards)
 PAY = "#7ee08a"
 TAKE = "#ff8a80"
 NOTE = "#f2d38a"
-
-
-def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
-    """Five chip buttons: the house's smallest chip and the next usual values that are whole
-    numbers of it (as on the punto banco screen)."""
-    values = [smallest_chip]
-    values += [v for v in CHIP_SERIES if v > smallest_chip and v % smallest_chip == 0]
-    return tuple(values[:5])
 
 
 # --- Words (pure: tested without drawing) ------------------------------------------------
@@ -298,35 +283,15 @@ class BjBoxTile(ButtonBehavior, BoxLayout):
         return [w for w in self.ids.hands.children[::-1] if isinstance(w, BjHandStrip)]
 
 
-class BlackjackDealer(BoxLayout):
+class BlackjackDealer(DealerScreen):
     """The whole dealer screen for one blackjack (or Touch 21) table."""
 
-    unit = NumericProperty(1.0)  # 1.0 at 800x480; everything scales with the screen
-    touch = NumericProperty(48.0)  # the smallest touch target in px (9 mm)
-    header = StringProperty("")
-    shoe_status = StringProperty("")
-    shoe_ok = BooleanProperty(True)
-    step = StringProperty("")
-    step_detail = StringProperty("")
-    step_tone = ColorProperty(theme.FELT_DARK)
-    step_dark_text = BooleanProperty(False)
-    alert_text = StringProperty("")
-    alert_tone = ColorProperty(theme.INFO)
-    alert_shown = BooleanProperty(False)
-    alert_dark_text = BooleanProperty(False)
-    inspector_text = StringProperty("Call inspector")
-    inspector_called = BooleanProperty(False)
     game_name = StringProperty("Blackjack")
     dealer_rule = StringProperty("")
     dealer_total = StringProperty("")
     selected_box = NumericProperty(1)
     player = StringProperty("A")  # whose chips go on the selected box
     player_text = StringProperty("Player A")
-    primary_text = StringProperty("No more bets")
-    primary_enabled = BooleanProperty(False)
-    can_undo = BooleanProperty(False)
-    can_key_card = BooleanProperty(False)
-    can_void = BooleanProperty(False)
     can_new_shoe = BooleanProperty(False)
     can_burn = BooleanProperty(False)
     # shuffle and cut
@@ -372,9 +337,7 @@ class BlackjackDealer(BoxLayout):
         self.on_new_shoe = on_new_shoe
         self.on_draw = on_draw
         self.px_per_mm = px_per_mm
-        self._undo: list[tuple[int, int, str, int]] = []  # (round, box, player, amount)
-        self._alerts_seen = 0  # the alerts from opening the table too (a restart's news)
-        self._shown_alert: Alert | None = None
+        self.start_screen()
         self._insurance_key: tuple[Any, ...] = ()
         self._insurance_binds: list[tuple[str, int]] = []
         super().__init__(**kwargs)
@@ -420,15 +383,7 @@ class BlackjackDealer(BoxLayout):
 
     def _chips(self) -> list[ChipButton]:
         """The house's chip buttons (the bet row's, and the insurance amount's)."""
-        cur = self.session.state.rules.currency
-        chips = []
-        for i, value in enumerate(self.chip_values):
-            chip = ChipButton(value=value, text=_chip_label(value, cur),
-                              tone=CHIP_TONES[i % len(CHIP_TONES)])
-            if i == 0:
-                chip.color = theme.INK
-            chips.append(chip)
-        return chips
+        return chip_buttons(self.chip_values, self.session.state.rules.currency)
 
     def _build_boxes(self) -> None:
         grid = self.ids.boxes
@@ -463,20 +418,6 @@ class BlackjackDealer(BoxLayout):
 
     # --- actions (each one the engine checks) -------------------------------------------
 
-    def act(self, action: Callable[[bj.BlackjackState], Operation]) -> Operation | None:
-        """Send one action; a refusal is shown in the engine's words and changes nothing."""
-        try:
-            op: Operation = self.session.perform(action)
-            return op
-        except TablesideError as exc:
-            self.session.alert(Severity.WARNING, str(exc))
-            return None
-        except Exception as exc:  # a bug or a full disk must not close the dealer's screen
-            log.exception("action failed")
-            self.session.alert(Severity.STOP, f"Not recorded: {exc}",
-                               "Call a technician; nothing was changed")
-            return None
-
     def select_box(self, box: int) -> None:
         self.selected_box = box
         stakes = self.session.state.stakes_on(box)
@@ -506,23 +447,9 @@ class BlackjackDealer(BoxLayout):
 
     def add_chip(self, amount: int) -> None:
         box, player = self.selected_box, self.player
-        op = self.act(lambda s: bj.place_bet(s, box, amount, player))
-        if op is not None:
-            self._undo.append((self.session.state.round, box, player, amount))
-
-    def undo(self) -> None:
-        last = self._undo_top()
-        if last is None:
-            return
-        _round, box, player, amount = last
-        if self.act(lambda s: bj.remove_bet(s, box, amount, player)) is not None:
-            self._undo.pop()
-
-    def _undo_top(self) -> tuple[int, int, str, int] | None:
-        rnd = self.session.state.round
-        while self._undo and self._undo[-1][0] != rnd:
-            self._undo.pop()  # chips of an earlier round cannot be taken back
-        return self._undo[-1] if self._undo else None
+        self.place_chips(lambda s: bj.place_bet(s, box, amount, player),
+                         lambda s: bj.remove_bet(s, box, amount, player),
+                         lambda s: bj.can_remove_bet(s, box, amount, player))
 
     def primary(self) -> None:
         """The big button: what closes the current phase."""
@@ -717,30 +644,6 @@ class BlackjackDealer(BoxLayout):
                  on_done=lambda badge: self.act(lambda s: bj.void_round(
                      s, reason, "dealer", f"inspector {badge}"))).open()
 
-    def call_inspector(self, source: str = "screen") -> None:
-        try:
-            self.session.call_inspector(source)
-        except TablesideError as exc:
-            self.session.alert(Severity.STOP, f"Not recorded: {exc}", "Call a technician")
-
-    def inspector_button(self) -> None:
-        if not self.session.inspector_called:
-            self.call_inspector("screen")
-            return
-        BadgePad(title="Inspector attended: badge number",
-                 on_done=lambda badge: self._attended(badge)).open()
-
-    def _attended(self, badge: str) -> None:
-        try:
-            self.session.inspector_attended(f"inspector {badge}")
-        except TablesideError as exc:
-            self.session.alert(Severity.WARNING, str(exc))
-
-    def dismiss_alert(self) -> None:
-        self._shown_alert = None
-        self.alert_shown = False
-        self.alert_text = ""
-
     # --- showing the state -------------------------------------------------------------------
 
     def _on_session(self, _state: Any, _op: Operation | None) -> None:
@@ -806,9 +709,8 @@ class BlackjackDealer(BoxLayout):
         self.can_burn = bj.burn_due(state)
         method = "shuffler" if rules.shuffler else "hand"
         self.can_new_shoe = prep.stage is Stage.READY and bj.can_shuffle(state, method)
-        self.inspector_called = s.inspector_called
-        self.inspector_text = "Inspector here" if s.inspector_called else "Call inspector"
-        self._show_alerts()
+        self.show_inspector()
+        self.show_alerts()
 
     def _header(self, state: bj.BlackjackState) -> None:
         name = self.table_name
@@ -882,8 +784,7 @@ class BlackjackDealer(BoxLayout):
                             else f"Player {player} behind")
         self.ids.behind.disabled = state.phase is not bj.Phase.BETTING or len(
             self._player_options()) < 2
-        top = self._undo_top()
-        self.can_undo = top is not None and bj.can_remove_bet(state, top[1], top[3], top[2])
+        self.can_undo = self.undo_allowed()
         self.can_call = bj.can_set_caller(state, self.selected_box, self.player)
         if state.phase is bj.Phase.BETTING and state.stakes and state.pending is None \
                 and not self.step_detail:
@@ -1013,24 +914,6 @@ class BlackjackDealer(BoxLayout):
         else:
             self.insure(box, player)
 
-    def _show_alerts(self) -> None:
-        s = self.session
-        fresh = s.alerts_since(self._alerts_seen)
-        self._alerts_seen = s.alerts_raised
-        if not fresh:
-            return
-        order = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
-        best = max(fresh, key=lambda a: order[a.severity])
-        if self._shown_alert is not None and \
-                order[self._shown_alert.severity] > order[best.severity]:
-            return
-        self._shown_alert = best
-        way = f". {best.way_forward}" if best.way_forward else ""
-        self.alert_text = f"{best.message}{way}"
-        self.alert_tone = SEVERITY_TONE[best.severity]
-        self.alert_dark_text = best.severity is Severity.WARNING
-        self.alert_shown = True
-
     def buttons(self) -> Iterable[Widget]:
         """Every touch target on screen now (for the 9 mm check)."""
         for w in self.walk():
@@ -1038,8 +921,3 @@ class BlackjackDealer(BoxLayout):
                 yield w
 
 
-def _chip_label(cents: int, currency: str) -> str:
-    units, part = divmod(cents, 100)
-    if part:
-        return format_money(cents, "")
-    return f"{units // 1000}k" if units >= 1000 and units % 1000 == 0 else str(units)

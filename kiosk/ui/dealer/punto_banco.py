@@ -16,9 +16,7 @@ from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
-    ListProperty,
     NumericProperty,
-    ObjectProperty,
     StringProperty,
 )
 from kivy.uix.boxlayout import BoxLayout
@@ -28,16 +26,17 @@ from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
-from kiosk.table.session import Alert, Severity, TableSession
+from kiosk.table.session import TableSession
 from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CardFace
+from kiosk.ui.dealer.base import VOID_REASONS, DealerScreen, chip_buttons, default_chip_values
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
 from kiosk.ui.perf_present import flush_each_frame
-from kiosk.ui.widgets import AreaTile, ChipButton
+from kiosk.ui.widgets import AreaTile
 
 log = logging.getLogger(__name__)
 Builder.load_file(str(Path(__file__).with_name("punto_banco.kv")))
@@ -45,24 +44,6 @@ Builder.load_file(str(Path(__file__).with_name("punto_banco.kv")))
 Session = TableSession[pb.PuntoBancoState]
 
 KIND_SHORT = {pb.BetKind.BANKER: "B", pb.BetKind.PLAYER: "P", pb.BetKind.TIE: "T"}
-CHIP_TONES = (theme.rgb("#e8e8e8"), theme.rgb("#c62828"), theme.rgb("#2e7d32"),
-              theme.rgb("#1b1b1b"), theme.rgb("#6a1b9a"), theme.rgb("#ef8f00"))
-VOID_REASONS = ("Misdeal: cards out of order", "Card exposed or dropped",
-                "Shoe or card reader fault", "Inspector's decision")
-SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
-                 Severity.STOP: theme.STOP}
-
-
-# The usual casino chip values, in cents.
-CHIP_SERIES = tuple(units * 100 for units in (1, 2, 5, 10, 25, 50, 100, 500, 1000, 5000))
-
-
-def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
-    """Five chip buttons: the house's smallest chip and the next usual values that are whole
-    numbers of it (R5: 5, 10, 25, 50, 100)."""
-    values = [smallest_chip]
-    values += [v for v in CHIP_SERIES if v > smallest_chip and v % smallest_chip == 0]
-    return tuple(values[:5])
 
 
 class HandView(BoxLayout):
@@ -89,36 +70,14 @@ class HandView(BoxLayout):
         self.total = total
 
 
-class PuntoBancoDealer(BoxLayout):
+class PuntoBancoDealer(DealerScreen):
     """The whole dealer screen for one punto banco table."""
 
-    unit = NumericProperty(1.0)  # 1.0 at 800x480; everything scales with the screen
-    touch = NumericProperty(48.0)  # the smallest touch target in px (9 mm)
-    header = StringProperty("")
-    shoe_status = StringProperty("")
-    shoe_ok = BooleanProperty(True)
-    step = StringProperty("")
-    step_detail = StringProperty("")  # why the next step cannot be taken yet, in the rules' words
-    step_tone = ColorProperty(theme.FELT_DARK)
-    step_dark_text = BooleanProperty(False)  # dark ink on the gold and amber banners
-    alert_text = StringProperty("")
-    alert_tone = ColorProperty(theme.INFO)
-    alert_shown = BooleanProperty(False)
-    alert_dark_text = BooleanProperty(False)
     selected_area = StringProperty("1")
     selected_kind = StringProperty(pb.BetKind.BANKER.value)
-    primary_text = StringProperty("No more bets")
-    primary_enabled = BooleanProperty(False)
-    inspector_text = StringProperty("Call inspector")
-    inspector_called = BooleanProperty(False)
-    can_undo = BooleanProperty(False)
-    can_key_card = BooleanProperty(False)
-    can_void = BooleanProperty(False)
     can_shuffle = BooleanProperty(False)
     can_collect = BooleanProperty(False)
     can_accept = BooleanProperty(False)
-    chip_values = ListProperty([])
-    session = ObjectProperty(None, allownone=True)
 
     def __init__(self, session: Session, *, table_name: str = "",
                  chip_values: tuple[int, ...] = (),
@@ -127,9 +86,7 @@ class PuntoBancoDealer(BoxLayout):
         self.table_name = table_name or session.table_id
         self.on_new_shoe = on_new_shoe
         self.px_per_mm = px_per_mm
-        self._undo: list[tuple[int, str, pb.BetKind, int]] = []  # (coup, area, kind, amount)
-        self._alerts_seen = 0  # the alerts from opening the table too (a restart's news)
-        self._shown_alert: Alert | None = None
+        self.start_screen()
         super().__init__(**kwargs)
         self.session = session
         rules = session.state.rules
@@ -154,12 +111,7 @@ class PuntoBancoDealer(BoxLayout):
     def _build_chips(self) -> None:
         box = self.ids.chips
         box.clear_widgets()
-        cur = self.session.state.rules.currency
-        for i, value in enumerate(self.chip_values):
-            chip = ChipButton(value=value, text=_chip_label(value, cur),
-                              tone=CHIP_TONES[i % len(CHIP_TONES)])
-            if i == 0:
-                chip.color = theme.INK
+        for chip in chip_buttons(self.chip_values, self.session.state.rules.currency):
             chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
             box.add_widget(chip)
 
@@ -179,19 +131,6 @@ class PuntoBancoDealer(BoxLayout):
 
     # --- actions (each one the engine checks) ------------------------------------------
 
-    def act(self, action: Callable[[pb.PuntoBancoState], Operation]) -> Operation | None:
-        """Send one action; a refusal is shown in the engine's words and changes nothing."""
-        try:
-            return self.session.perform(action)
-        except TablesideError as exc:
-            self.session.alert(Severity.WARNING, str(exc))
-            return None
-        except Exception as exc:  # a bug or a full disk must not close the dealer's screen
-            log.exception("action failed")
-            self.session.alert(Severity.STOP, f"Not recorded: {exc}",
-                               "Call a technician; nothing was changed")
-            return None
-
     def select_area(self, area: str) -> None:
         self.selected_area = area
         self.refresh()
@@ -202,23 +141,9 @@ class PuntoBancoDealer(BoxLayout):
 
     def add_chip(self, amount: int) -> None:
         area, kind = self.selected_area, pb.BetKind(self.selected_kind)
-        op = self.act(lambda s: pb.place_bet(s, area, kind, amount))
-        if op is not None:
-            self._undo.append((self.session.state.coup, area, kind, amount))
-
-    def undo(self) -> None:
-        last = self._undo_top()
-        if last is None:
-            return
-        _coup, area, kind, amount = last
-        if self.act(lambda s: pb.remove_bet(s, area, kind, amount)) is not None:
-            self._undo.pop()
-
-    def _undo_top(self) -> tuple[int, str, pb.BetKind, int] | None:
-        coup = self.session.state.coup
-        while self._undo and self._undo[-1][0] != coup:
-            self._undo.pop()  # chips of an earlier coup cannot be taken back
-        return self._undo[-1] if self._undo else None
+        self.place_chips(lambda s: pb.place_bet(s, area, kind, amount),
+                         lambda s: pb.remove_bet(s, area, kind, amount),
+                         lambda s: pb.can_remove_bet(s, area, kind, amount))
 
     def primary(self) -> None:
         """The big button: "No more bets" while betting, "Confirm payouts" when paying."""
@@ -231,26 +156,6 @@ class PuntoBancoDealer(BoxLayout):
     def no_more_bets(self) -> None:
         """Rule 5.6. The table's physical button calls exactly this."""
         self.act(pb.close_betting)
-
-    def call_inspector(self, source: str = "screen") -> None:
-        """The screen's and the table's "call inspector" buttons both come here."""
-        try:
-            self.session.call_inspector(source)
-        except TablesideError as exc:
-            self.session.alert(Severity.STOP, f"Not recorded: {exc}", "Call a technician")
-
-    def inspector_button(self) -> None:
-        if not self.session.inspector_called:
-            self.call_inspector("screen")
-            return
-        BadgePad(title="Inspector attended: badge number",
-                 on_done=lambda badge: self._attended(badge)).open()
-
-    def _attended(self, badge: str) -> None:
-        try:
-            self.session.inspector_attended(f"inspector {badge}")
-        except TablesideError as exc:
-            self.session.alert(Severity.WARNING, str(exc))
 
     def new_shoe(self) -> None:
         if not pb.can_shuffle(self.session.state):
@@ -268,7 +173,7 @@ class PuntoBancoDealer(BoxLayout):
     def open_void(self) -> None:
         ReasonPicker(title="Void this coup: every bet goes back", reasons=VOID_REASONS,
                      on_done=lambda reason: self.act(
-                         lambda s: pb.void_coup(s, reason, "dealer"))).open()
+                         lambda s: pb.void_round(s, reason, "dealer"))).open()
 
     def open_accept(self) -> None:
         BadgePad(title="Inspector accepts the queried card: badge number",
@@ -278,11 +183,6 @@ class PuntoBancoDealer(BoxLayout):
     def collect(self) -> None:
         area = self.selected_area
         self.act(lambda s: pb.collect_commission(s, area))
-
-    def dismiss_alert(self) -> None:
-        self._shown_alert = None
-        self.alert_shown = False
-        self.alert_text = ""
 
     # --- showing the state ---------------------------------------------------------------
 
@@ -341,8 +241,7 @@ class PuntoBancoDealer(BoxLayout):
         for button in self.ids.kinds.children:
             button.selected = button.kind == self.selected_kind
             button.disabled = state.phase is not pb.Phase.BETTING
-        top = self._undo_top()
-        self.can_undo = top is not None and pb.can_remove_bet(state, *top[1:])
+        self.can_undo = self.undo_allowed()
         # The big button and the others.
         if state.phase is pb.Phase.PAYING:
             self.primary_text = "Confirm payouts"
@@ -366,36 +265,8 @@ class PuntoBancoDealer(BoxLayout):
                                                       or state.coup == 1 or not state.bets)
         self.can_collect = pb.can_collect_commission(state, area)
         self.can_accept = state.pending is not None and state.pending.reason == "impossible"
-        self.inspector_called = s.inspector_called
-        self.inspector_text = "Inspector here" if s.inspector_called else "Call inspector"
-        self._show_alerts()
-
-    def _show_alerts(self) -> None:
-        s = self.session
-        fresh = s.alerts_since(self._alerts_seen)
-        self._alerts_seen = s.alerts_raised
-        if not fresh:
-            return
-        # Show the most serious of the new ones; a STOP is never replaced by an INFO.
-        order = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
-        best = max(fresh, key=lambda a: order[a.severity])
-        if self._shown_alert is not None and \
-                order[self._shown_alert.severity] > order[best.severity]:
-            return
-        self._shown_alert = best
-        way = f". {best.way_forward}" if best.way_forward else ""
-        self.alert_text = f"{best.message}{way}"
-        self.alert_tone = SEVERITY_TONE[best.severity]
-        self.alert_dark_text = best.severity is Severity.WARNING
-        self.alert_shown = True
-
-
-def _chip_label(cents: int, currency: str) -> str:
-    units, part = divmod(cents, 100)
-    if part:
-        return format_money(cents, "")
-    return f"{units // 1000}k" if units >= 1000 and units % 1000 == 0 else str(units)
-
+        self.show_inspector()
+        self.show_alerts()
 
 def _area_title(area: str) -> str:
     return "Standing" if area == pb.STANDING else f"Area {area}"

@@ -1,0 +1,192 @@
+"""What every game's dealer screen shares: the alert banner, the inspector's button, the chip
+rack, undo of the last chips, and `act` (the session's `attempt`: a refusal is shown in the
+engine's words and changes nothing). Each game's screen adds its own layout and buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.boxlayout import BoxLayout
+
+from kiosk.rules.errors import TablesideError
+from kiosk.rules.money import format_money
+from kiosk.rules.operations import Operation
+from kiosk.table.session import Alert, Severity
+from kiosk.ui import theme
+from kiosk.ui.dealer.choices import BadgePad
+from kiosk.ui.widgets import ChipButton
+
+SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
+                 Severity.STOP: theme.STOP}
+CHIP_TONES = (theme.rgb("#e8e8e8"), theme.rgb("#c62828"), theme.rgb("#2e7d32"),
+              theme.rgb("#1b1b1b"), theme.rgb("#6a1b9a"), theme.rgb("#ef8f00"))
+CHIP_SERIES = tuple(units * 100 for units in (1, 2, 5, 10, 25, 50, 100, 500, 1000, 5000))
+"""The usual casino chip values, in cents."""
+VOID_REASONS = ("Misdeal: cards out of order", "Card exposed or dropped",
+                "Shoe or card reader fault", "Inspector's decision")
+_ORDER = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
+
+Undo = tuple[int, Callable[[Any], Operation], Callable[[Any], bool]]
+"""(the round the chips went on in, the act that takes them back, whether it may now)"""
+
+
+def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
+    """Five chip buttons: the house's smallest chip and the next usual values that are whole
+    numbers of it (R5: 5, 10, 25, 50, 100)."""
+    values = [smallest_chip]
+    values += [v for v in CHIP_SERIES if v > smallest_chip and v % smallest_chip == 0]
+    return tuple(values[:5])
+
+
+def chip_label(cents: int, currency: str) -> str:
+    """A chip's face: whole units, thousands as "k", odd cents as money."""
+    units, part = divmod(cents, 100)
+    if part:
+        return format_money(cents, "")
+    return f"{units // 1000}k" if units >= 1000 and units % 1000 == 0 else str(units)
+
+
+def chip_buttons(values: list[int], currency: str) -> list[ChipButton]:
+    """The house's chip buttons, coloured as chips are."""
+    chips = []
+    for i, value in enumerate(values):
+        chip = ChipButton(value=value, text=chip_label(value, currency),
+                          tone=CHIP_TONES[i % len(CHIP_TONES)])
+        if i == 0:
+            chip.color = theme.INK
+        chips.append(chip)
+    return chips
+
+
+class DealerScreen(BoxLayout):
+    """The base of every game's dealer screen. A subclass sets `session` and calls
+    `start_screen()` from its `__init__`, and shows state in `refresh()`."""
+
+    unit = NumericProperty(1.0)  # 1.0 at 800x480; everything scales with the screen
+    touch = NumericProperty(48.0)  # the smallest touch target in px (9 mm)
+    header = StringProperty("")
+    shoe_status = StringProperty("")
+    shoe_ok = BooleanProperty(True)
+    step = StringProperty("")
+    step_detail = StringProperty("")  # why the next step cannot be taken yet, in the rules' words
+    step_tone = ColorProperty(theme.FELT_DARK)
+    step_dark_text = BooleanProperty(False)  # dark ink on the gold and amber banners
+    alert_text = StringProperty("")
+    alert_tone = ColorProperty(theme.INFO)
+    alert_shown = BooleanProperty(False)
+    alert_dark_text = BooleanProperty(False)
+    primary_text = StringProperty("No more bets")
+    primary_enabled = BooleanProperty(False)
+    inspector_text = StringProperty("Call inspector")
+    inspector_called = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_key_card = BooleanProperty(False)
+    can_void = BooleanProperty(False)
+    chip_values = ListProperty([])
+    session = ObjectProperty(None, allownone=True)
+
+    _undo: list[Undo]
+    _alerts_seen: int
+    _shown_alert: Alert | None
+
+    def start_screen(self) -> None:
+        """Before the first refresh: nothing to undo, every alert raised so far still to show
+        (a restart's news)."""
+        self._undo = []
+        self._alerts_seen = 0
+        self._shown_alert = None
+
+    # --- acts -----------------------------------------------------------------------------
+
+    def act(self, action: Callable[[Any], Operation]) -> Operation | None:
+        """Send one action; a refusal is shown in the engine's words and changes nothing."""
+        return self.session.attempt(action)  # type: ignore[no-any-return]
+
+    def place_chips(self, place: Callable[[Any], Operation],
+                    take_back: Callable[[Any], Operation],
+                    may_take_back: Callable[[Any], bool]) -> None:
+        """Chips on the layout, remembered so that `undo` takes them back in this round."""
+        if self.act(place) is not None:
+            rnd = self.session.game.round_number(self.session.state)
+            self._undo.append((rnd, take_back, may_take_back))
+
+    def undo(self) -> None:
+        top = self._undo_top()
+        if top is not None and self.act(top[1]) is not None:
+            self._undo.pop()
+
+    def _undo_top(self) -> Undo | None:
+        rnd = self.session.game.round_number(self.session.state)
+        while self._undo and self._undo[-1][0] != rnd:
+            self._undo.pop()  # chips of an earlier round cannot be taken back
+        return self._undo[-1] if self._undo else None
+
+    def undo_allowed(self) -> bool:
+        top = self._undo_top()
+        return top is not None and top[2](self.session.state)
+
+    # --- the inspector --------------------------------------------------------------------
+
+    def call_inspector(self, source: str = "screen") -> None:
+        """The screen's and the table's "call inspector" buttons both come here."""
+        try:
+            self.session.call_inspector(source)
+        except TablesideError as exc:
+            self.session.alert(Severity.STOP, f"Not recorded: {exc}", "Call a technician")
+
+    def inspector_button(self) -> None:
+        if not self.session.inspector_called:
+            self.call_inspector("screen")
+            return
+        BadgePad(title="Inspector attended: badge number",
+                 on_done=lambda badge: self._attended(badge)).open()
+
+    def _attended(self, badge: str) -> None:
+        try:
+            self.session.inspector_attended(f"inspector {badge}")
+        except TablesideError as exc:
+            self.session.alert(Severity.WARNING, str(exc))
+
+    def show_inspector(self) -> None:
+        called = self.session.inspector_called
+        self.inspector_called = called
+        self.inspector_text = "Inspector here" if called else "Call inspector"
+
+    # --- alerts ---------------------------------------------------------------------------
+
+    def dismiss_alert(self) -> None:
+        self._shown_alert = None
+        self.alert_shown = False
+        self.alert_text = ""
+
+    def show_alerts(self) -> None:
+        """The most serious of the alerts raised since the last look; a STOP shown is never
+        replaced by an INFO."""
+        s = self.session
+        fresh = s.alerts_since(self._alerts_seen)
+        self._alerts_seen = s.alerts_raised
+        if not fresh:
+            return
+        best = max(fresh, key=lambda a: _ORDER[a.severity])
+        if self._shown_alert is not None and \
+                _ORDER[self._shown_alert.severity] > _ORDER[best.severity]:
+            return
+        self._shown_alert = best
+        way = f". {best.way_forward}" if best.way_forward else ""
+        self.alert_text = f"{best.message}{way}"
+        self.alert_tone = SEVERITY_TONE[best.severity]
+        self.alert_dark_text = best.severity is Severity.WARNING
+        self.alert_shown = True
+
+    def refresh(self, *_args: Any) -> None:  # pragma: no cover - each game's screen
+        raise NotImplementedError
