@@ -783,7 +783,8 @@ def void_round(state: PuntoBancoState, reason: str, by: str = "") -> CoupVoided:
 
 
 verify_void_round = verify_void
-# The coup's own words, as the dealer screen and older callers say them.
+# The coup's own words (rule 5's), as older callers say them.
+verify_void_coup = verify_void
 can_void_coup = can_void_round
 void_coup = void_round
 
@@ -1054,3 +1055,8 @@ def legal_actions(state: PuntoBancoState) -> frozenset[str]:
     if any(_can(verify_collect_commission, state, area) for area, _ in state.commission_owed):
         out.add("collect_commission")
     return frozenset(out)
+
+
+# One name for each act in every game: verify_x, can_x (the same arguments) and x.
+verify_deal_card = verify_card
+verify_confirm_payouts = verify_complete

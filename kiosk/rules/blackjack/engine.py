@@ -1027,8 +1027,8 @@ def verify_double(state: BlackjackState, players: Iterable[str] = ()) -> None:
     _raise(_double_refusal(state, players))
 
 
-def can_double(state: BlackjackState) -> bool:
-    return _double_refusal(state, explain=False) is None
+def can_double(state: BlackjackState, players: Iterable[str] = ()) -> bool:
+    return _double_refusal(state, players, explain=False) is None
 
 
 def double(state: BlackjackState, behind: Iterable[str] = ()) -> Doubled:
@@ -1079,8 +1079,8 @@ def verify_split(state: BlackjackState, follow: Mapping[str, Follow] | None = No
     _raise(_split_refusal(state, follow or ()))
 
 
-def can_split(state: BlackjackState) -> bool:
-    return _split_refusal(state, explain=False) is None
+def can_split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> bool:
+    return _split_refusal(state, follow or (), explain=False) is None
 
 
 def split(state: BlackjackState, follow: Mapping[str, Follow] | None = None) -> Split:
@@ -1129,8 +1129,8 @@ def verify_surrender(state: BlackjackState, players: Iterable[str] = ()) -> None
     _raise(_surrender_refusal(state, players))
 
 
-def can_surrender(state: BlackjackState) -> bool:
-    return _surrender_refusal(state, explain=False) is None
+def can_surrender(state: BlackjackState, players: Iterable[str] = ()) -> bool:
+    return _surrender_refusal(state, players, explain=False) is None
 
 
 def surrender(state: BlackjackState, behind: Iterable[str] = ()) -> Surrendered:
@@ -1274,10 +1274,11 @@ def void_needs_inspector(state: BlackjackState) -> bool:
 verify_void_round = verify_void
 
 
-def can_void_round(state: BlackjackState) -> bool:
+def can_void_round(state: BlackjackState, reason: str = "reason to be given",
+                   inspector: str = "inspector to be named") -> bool:
     """Whether a round is in play that could be voided (the reason, and an inspector when
-    `void_needs_inspector`, are given after)."""
-    return _can(verify_void, state, "reason to be given", "inspector to be named")
+    `void_needs_inspector`, may be given after)."""
+    return _can(verify_void, state, reason, inspector)
 
 
 def void_round(state: BlackjackState, reason: str, by: str = "", inspector: str = ""
@@ -1869,3 +1870,10 @@ def legal_actions(state: BlackjackState) -> frozenset[str]:
     if any(_can(verify_even_money, state, box, player) for box, player in seated):
         out.add("take_even_money")
     return frozenset(out)
+
+
+# One name for each act in every game: verify_x, can_x (the same arguments) and x.
+verify_deal_card = verify_card
+verify_insure = verify_insurance
+verify_take_even_money = verify_even_money
+verify_confirm_payouts = verify_complete
