@@ -595,7 +595,7 @@ def test_once_the_dealers_hand_has_begun_only_an_inspector_voids_the_round(
 
 
 def test_a_finished_hand_shows_one_total() -> None:
-    from kiosk.ui.dealer.blackjack import hand_total_words
+    from kiosk.ui.dealer.blackjack_words import hand_total_words
 
     a, eight, seven = Card.parse("AS"), Card.parse("8C"), Card.parse("7D")
     playing = bj.PlayerHand(3, 1, (bj.HandBet("A", 5000),), (a, eight), (1, 8))

@@ -301,3 +301,25 @@ def test_a_greyed_out_button_looks_greyed_out_without_rendering_its_text_again(
     assert close(frame.pixel(*fill), theme.DISABLED)
     assert not close(frame.pixel(*fill), green.tone)
     assert green.texture is chip_text
+
+
+def test_an_areas_words_while_betting_and_when_paying() -> None:
+    """The tile's words come from a pure presenter (tested without drawing): the bets, then
+    each bet's payout, take or stand-off, and the commission owed (rule 5.7)."""
+    from kiosk.rules.money import ChipRule
+    from kiosk.ui.dealer.punto_banco_words import area_words
+
+    rules = pb.PuntoBancoRules(chips=ChipRule(500))
+    state = pb.initial_state(rules, "PB-01")
+    state = pb.apply(state, pb.shuffle(state))
+    for area, kind, amount in (("1", pb.BetKind.BANKER, 5_500), ("1", pb.BetKind.TIE, 1_000),
+                               ("2", pb.BetKind.PLAYER, 5_000)):
+        state = pb.apply(state, pb.place_bet(state, area, kind, amount))
+    assert area_words(state, "1") == "B R55\nT R10"
+    state = pb.apply(state, pb.close_betting(state))
+    for code in ("4H", "3C", "KD", "4S", "2C"):  # banker 7 beats player 6
+        state = pb.apply(state, pb.shoe_card(state, Card.parse(code)))
+    paying = pb.settlement(state)
+    assert area_words(state, "1", paying) == (
+        "B R55 [color=#7ee08a]pay R50[/color]\nT R10 [color=#ff8a80]take[/color]")
+    assert area_words(state, "2", paying) == "P R50 [color=#ff8a80]take[/color]"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +29,8 @@ from kivy.uix.widget import Widget
 
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import DECK, Stage
-from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
+from kiosk.rules.blackjack.settle import Outcome
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.table.session import TableSession
@@ -48,6 +46,14 @@ from kiosk.ui.dealer.blackjack_dialogs import (
     due_words,
     keyed_allowed,
 )
+from kiosk.ui.dealer.blackjack_words import (
+    HandShown,
+    allowed,
+    decks_words,
+    hands_shown,
+    insurance_lines,
+    stake_lines,
+)
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
 from kiosk.ui.widgets import ChipButton, TableButton
@@ -59,137 +65,6 @@ Session = TableSession[bj.BlackjackState]
 
 PLAYERS = "ABCDEFG"  # rule 4.2 item 2: the first bet on a box calls it, the others play behind
 HALF_DECK = DECK // 2  # the cut is entered in half decks (26 cards)
-PAY = "#7ee08a"
-TAKE = "#ff8a80"
-NOTE = "#f2d38a"
-
-
-# --- Words (pure: tested without drawing) ------------------------------------------------
-
-
-def decks_words(halves: int) -> str:
-    """A position entered in half decks: "½ deck", "1 deck", "1½ decks"."""
-    whole, half = divmod(halves, 2)
-    text = (str(whole) if whole else "") + ("½" if half else "")
-    return f"{text} deck" if halves <= 2 else f"{text} decks"
-
-
-def settlement_words(x: Settlement, currency: str) -> str:
-    """One player's settlement on one hand, as the dealer pays it (markup colours)."""
-
-    def m(cents: int) -> str:
-        return format_money(cents, currency)
-
-    who = x.player
-    if x.kind is BetKind.INSURANCE:
-        if x.outcome is Outcome.WIN:
-            return f"{who} insurance [color={PAY}]pay {m(x.paid)}[/color]"
-        return f"{who} insurance [color={TAKE}]take[/color]"
-    if x.outcome is Outcome.WIN:
-        return f"{who} [color={PAY}]pay {m(x.paid)}[/color]"
-    if x.outcome is Outcome.BLACKJACK:
-        return f"{who} blackjack [color={PAY}]pay {m(x.paid)}[/color]"
-    if x.outcome is Outcome.EVEN_MONEY:
-        return f"{who} even money [color={PAY}]pay {m(x.paid)}[/color]"
-    if x.outcome is Outcome.PUSH:
-        return f"{who} [color={NOTE}]push[/color]"
-    if x.outcome is Outcome.RETURNED:
-        return f"{who} [color={NOTE}]returned {m(x.returned)}[/color]"
-    if x.outcome is Outcome.SURRENDER:
-        return f"{who} [color={NOTE}]surrender {m(x.returned)} back[/color]"
-    back = f", return {m(x.returned)}" if x.returned else ""
-    return f"{who} [color={TAKE}]take{back}[/color]"
-
-
-def stake_lines(state: bj.BlackjackState, box: int) -> list[str]:
-    """The bets on a box before the deal: the first calls it (rule 4.2 item 2)."""
-    cur = state.rules.currency
-    lines = []
-    for i, s in enumerate(state.stakes_on(box)):
-        role = "calls" if i == 0 else "behind"
-        lines.append(f"{s.player} {format_money(s.amount, cur)} [color={NOTE}]{role}[/color]")
-    return lines
-
-
-def bet_words(b: bj.HandBet, currency: str) -> str:
-    text = f"{b.player} {format_money(b.stake, currency)}"
-    if b.doubled:
-        text += " doubled"
-    if not b.original:
-        text += " split"
-    return text
-
-
-def hand_total_words(h: bj.PlayerHand) -> str:
-    if not h.points:
-        return ""
-    if h.blackjack:
-        return "Blackjack"
-    t = h.total
-    if h.finished and not t.bust:
-        return str(t.best)  # a finished hand has one total: "19", not "soft 19 / 9"
-    return str(t)
-
-
-@dataclass(frozen=True, slots=True)
-class HandShown:
-    """One hand as a box tile draws it."""
-
-    cards: tuple[tuple[str, bool, bool], ...]  # (code, face down, needs a decision)
-    total: str
-    detail: str
-    turn: bool
-
-
-def hands_shown(state: bj.BlackjackState, box: int) -> list[HandShown]:
-    """The hands of a box with their bets, or when the round is complete their settlement."""
-    cur = state.rules.currency
-    paying = state.phase is bj.Phase.PAYING and state.pending is None
-    open_rows = bj.settlement(state) if paying else ()
-    current = state.current
-    pending = state.pending
-    out = []
-    for h in state.hands:
-        if h.box != box:
-            continue
-        cards = [(c.code, False, False) for c in h.cards]
-        if pending is not None and (pending.box, pending.hand) == (h.box, h.number):
-            cards.append((pending.card.code if pending.card else "", pending.card is None,
-                          True))
-        lines = []
-        for b in h.bets:
-            earlier = [x for x in state.paid if (x.box, x.hand, x.player) ==
-                       (h.box, h.number, b.player) and x.kind is BetKind.HAND]
-            now = [x for x in open_rows if (x.box, x.hand, x.player) ==
-                   (h.box, h.number, b.player) and x.kind is BetKind.HAND]
-            if earlier and not b.active:
-                lines += [settlement_words(x, cur) for x in earlier]
-            elif now:
-                lines += [settlement_words(x, cur) for x in now]
-            else:
-                lines.append(bet_words(b, cur))
-        turn = (current is not None and state.phase is bj.Phase.PLAYING
-                and (current.box, current.number) == (h.box, h.number))
-        out.append(HandShown(tuple(cards), hand_total_words(h), "\n".join(lines), turn))
-    return out
-
-
-def insurance_lines(state: bj.BlackjackState, box: int) -> list[str]:
-    cur = state.rules.currency
-    if state.phase is bj.Phase.PAYING and state.pending is None:
-        return [settlement_words(x, cur) for x in bj.settlement(state)
-                if x.box == box and x.kind is BetKind.INSURANCE]
-    return [f"{i.player} insured {format_money(i.amount, cur)}" for i in state.insurance
-            if i.box == box]
-
-
-def _allowed(verify: Callable[..., None], *args: Any) -> tuple[bool, str]:
-    """The engine's `verify_` as (allowed, its sentence when not)."""
-    try:
-        verify(*args)
-    except TablesideError as exc:
-        return False, str(exc)
-    return True, ""
 
 
 # --- Widgets -----------------------------------------------------------------------------------
@@ -607,7 +482,7 @@ class BlackjackDealer(DealerScreen):
         InsuranceAmount(
             title=f"Insurance on box {box}, player {player}: up to {format_money(most, cur)}",
             most=most, currency=cur, chips=self._chips(),
-            refusal=lambda amount: _allowed(bj.verify_insurance, self.session.state, box,
+            refusal=lambda amount: allowed(bj.verify_insurance, self.session.state, box,
                                             player, amount)[1],
             on_done=lambda amount: self.insure(box, player, amount)).open()
 
@@ -764,10 +639,10 @@ class BlackjackDealer(DealerScreen):
             return
         box = self._cutter()
         self.cutter = box
-        self.can_cut, why = _allowed(bj.verify_cut_cards, state, box, self.cut_at,
+        self.can_cut, why = allowed(bj.verify_cut_cards, state, box, self.cut_at,
                                      self.from_back)
         self.can_refuse = bj.can_refuse_cut(state, box)
-        self.can_supervisor_cut, why_sup = _allowed(
+        self.can_supervisor_cut, why_sup = allowed(
             bj.verify_cut_cards, state, None, self.cut_at, self.from_back, "supervisor")
         if prep.supervisor_must_cut():
             why = why_sup
@@ -788,7 +663,7 @@ class BlackjackDealer(DealerScreen):
         self.can_call = bj.can_set_caller(state, self.selected_box, self.player)
         if state.phase is bj.Phase.BETTING and state.stakes and state.pending is None \
                 and not self.step_detail:
-            ok, why = _allowed(bj.verify_close_betting, state)
+            ok, why = allowed(bj.verify_close_betting, state)
             if not ok and state.prep.stage in (Stage.BURN, Stage.READY):
                 self.step_detail = why  # e.g. under the table minimum (rule 2.2)
 
@@ -888,7 +763,7 @@ class BlackjackDealer(DealerScreen):
         shown = f"{p.card.name.capitalize()}: " if p.card is not None else ""
         self.query_text = f"{shown}{p.message}"
         self.can_set_aside = bj.can_set_aside(state)
-        self.can_accept, _ = _allowed(bj.verify_accept_queried, state, "inspector")
+        self.can_accept, _ = allowed(bj.verify_accept_queried, state, "inspector")
 
     def _show_primary(self, state: bj.BlackjackState) -> None:
         phase = state.phase
@@ -897,10 +772,10 @@ class BlackjackDealer(DealerScreen):
             self.primary_enabled = bj.can_close_betting(state)
         elif phase is bj.Phase.CHECK:
             self.primary_text = "Blackjacks checked"
-            self.primary_enabled, _ = _allowed(bj.verify_check_blackjacks, state)
+            self.primary_enabled, _ = allowed(bj.verify_check_blackjacks, state)
         elif phase is bj.Phase.INSURANCE:
             self.primary_text = "Close insurance"
-            self.primary_enabled, _ = _allowed(bj.verify_close_insurance, state)
+            self.primary_enabled, _ = allowed(bj.verify_close_insurance, state)
         elif phase is bj.Phase.PAYING:
             self.primary_text = "Confirm payouts"
             self.primary_enabled = bj.can_confirm_payouts(state)

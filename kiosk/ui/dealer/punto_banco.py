@@ -24,7 +24,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
-from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.table.session import TableSession
 from kiosk.ui import (
@@ -35,6 +34,7 @@ from kiosk.ui.card_face import CardFace
 from kiosk.ui.dealer.base import VOID_REASONS, DealerScreen, chip_buttons, default_chip_values
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
+from kiosk.ui.dealer.punto_banco_words import area_title, area_words
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.widgets import AreaTile
 
@@ -43,7 +43,6 @@ Builder.load_file(str(Path(__file__).with_name("punto_banco.kv")))
 
 Session = TableSession[pb.PuntoBancoState]
 
-KIND_SHORT = {pb.BetKind.BANKER: "B", pb.BetKind.PLAYER: "P", pb.BetKind.TIE: "T"}
 
 
 class HandView(BoxLayout):
@@ -121,7 +120,7 @@ class PuntoBancoDealer(DealerScreen):
         area_ids = self.session.state.rules.area_ids()
         grid.cols = 5  # 7-14 areas and the standing area: two or three rows
         for area in area_ids:
-            tile = AreaTile(area=area, title=_area_title(area))
+            tile = AreaTile(area=area, title=area_title(area))
             tile.bind(on_release=lambda t: self.select_area(t.area))
             self.bind(unit=tile.setter("unit"))
             tile.unit = self.unit
@@ -192,8 +191,6 @@ class PuntoBancoDealer(DealerScreen):
     def refresh(self, *_args: Any) -> None:
         s: Session = self.session
         state = s.state
-        rules = state.rules
-        cur = rules.currency
         shoe = f"{state.shoe.remaining} cards in the shoe" if state.shoe else "No shoe loaded"
         if state.cut_card_out:
             shoe += " · last coup"
@@ -222,17 +219,7 @@ class PuntoBancoDealer(DealerScreen):
         for tile in self.ids.areas.children:
             tile.selected = tile.area == self.selected_area
             owed = state.owed_by(tile.area)
-            lines: list[str] = []
-            if settlements:
-                lines = [_settled_line(x, cur) for x in settlements if x.area == tile.area]
-            else:
-                for kind in pb.BetKind:
-                    amount = state.bet_total(tile.area, kind)
-                    if amount:
-                        lines.append(f"{KIND_SHORT[kind]} {format_money(amount, cur)}")
-            if owed:
-                lines.append(f"[color=#f2a900]owes {format_money(owed, cur)}[/color]")
-            tile.detail = "\n".join(lines)
+            tile.detail = area_words(state, tile.area, settlements)
             tile.attention = bool(owed) and state.phase is pb.Phase.BETTING
         # Bet entry, enabled by the engine for the selected area and kind.
         area, kind = self.selected_area, pb.BetKind(self.selected_kind)
@@ -267,19 +254,3 @@ class PuntoBancoDealer(DealerScreen):
         self.can_accept = state.pending is not None and state.pending.reason == "impossible"
         self.show_inspector()
         self.show_alerts()
-
-def _area_title(area: str) -> str:
-    return "Standing" if area == pb.STANDING else f"Area {area}"
-
-
-def _settled_line(x: pb.BetSettlement, currency: str) -> str:
-    kind = KIND_SHORT[x.kind]
-    stake = format_money(x.stake, currency)
-    if x.outcome is pb.Outcome.WIN:
-        text = f"{kind} {stake} [color=#7ee08a]pay {format_money(x.paid, currency)}[/color]"
-        if x.commission:
-            text += f"\n[color=#f2a900]+{format_money(x.commission, currency)} comm.[/color]"
-        return text
-    if x.outcome is pb.Outcome.STAND_OFF:
-        return f"{kind} {stake} [color=#b8cfc2]stands off[/color]"
-    return f"{kind} {stake} [color=#ff8a80]take[/color]"
