@@ -125,3 +125,29 @@ def test_thirteen_thousand_frames_of_garbage_write_a_handful_of_rows(tmp_path: P
     # took: hello/restarted, frames lost, state, card/burn/unread/cut refused.
     assert rows["device_report"] <= 10, rows
     assert rows["alerts"] <= 10, rows
+
+
+def test_the_shufflers_reports_are_journaled_and_shown(tmp_path: Path) -> None:
+    """Faults, damaged cards and counts from the shuffler were parsed and dropped; they are
+    on record now, a fault and a wrong count stop the dealer (the mini baccarat shuffler
+    malfunction procedure), a right count is only recorded."""
+    s = _session(tmp_path / "j.db", Clock())
+    before = s.alerts_raised
+    s.on_device_event(ev.ShuffleCount(device="SHUF", seq=1, cards=416))  # 8 decks: right
+    s.on_device_event(ev.ShuffleCount(device="SHUF", seq=2, cards=415))
+    s.on_device_event(ev.ShufflerFault(device="SHUF", seq=3, code=ev.FaultCode.JAM,
+                                       text="card jam at the elevator"))
+    s.on_device_event(ev.CardsDamaged(device="SHUF", seq=4, cards=2))
+    reports = [(e.payload["device"], e.payload["event"], e.payload["detail"])
+               for e in s.journal.entries() if e.kind == "device_report"]
+    assert reports == [
+        ("SHUF", "count", "416 cards counted"),
+        ("SHUF", "count_wrong", "415 cards counted, 416 in 8 decks"),
+        ("SHUF", "fault", "JAM: card jam at the elevator"),
+        ("SHUF", "damaged", "2 damaged card(s)"),
+    ]
+    shown = [(a.severity.value, a.message) for a in list(s.alerts)[-3:]]
+    assert s.alerts_raised - before == 3
+    assert shown == [("stop", "The shuffler counted 415 cards; 8 decks are 416"),
+                     ("stop", "The shuffler reports a fault: JAM: card jam at the elevator"),
+                     ("warning", "The shuffler found 2 damaged card(s)")]
