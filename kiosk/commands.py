@@ -49,8 +49,8 @@ def _size(text: str) -> tuple[int, int]:
               help="--headless, a game that plays a shoe: rounds to play at most (it stops "
                    "once the cutting card has brought a shuffle)")
 @click.option("--decks", type=click.IntRange(1, 16),
-              help="decks in the shoe instead of the game's default, within its rules "
-                   "(punto banco 5.4, blackjack 4.5, Touch 21 7.5)")
+              help="decks in the shoe instead of the game's default, as many as its rules "
+                   "allow (the rules refuse any other count, with the clause)")
 def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: float,
          journal_path: str | None, fresh: bool, no_signage: bool, game: str,
          rounds: int, decks: int | None) -> None:

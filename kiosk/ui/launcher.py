@@ -39,8 +39,8 @@ class KioskOptions:
     seed: int = 2026
     pin_factory: str | None = None  # None: the config's [gpio] factory; "mock" in the demo
     report: list[str] = field(default_factory=list)  # what the headless run did, for the CLI
-    rounds: int = 12  # blackjack --headless: at most this many rounds (stops after a cut-card
-    # shuffle)
+    rounds: int = 12  # --headless, a game that plays a shoe: at most this many rounds (it stops
+    # after a cut-card shuffle)
 
 
 def display_available() -> bool:
