@@ -56,7 +56,10 @@ signage_height = 1080
 SECTIONS = ("table", "chips", "devices", "display", "gpio")
 """The sections every table has; each game adds its own (`GameSpec.config.section`)."""
 
-DEVICE_ROLES = ("shoe",)
+DEVICE_ROLES = {"shoe": ("line", "plain"), "shuffler": ("line",)}
+"""The device roles a table can have, each with the dialects its protocol speaks (the shoe
+and shuffler line protocol, shared/specs/shoe-shuffler-protocol.md). The SS2 roulette wheel
+joins here with its game."""
 
 
 def _ids(spec: GameSpec) -> tuple[str, str]:
@@ -83,9 +86,18 @@ class ConfigError(UnreadableInput):
 
 @dataclass(frozen=True, slots=True)
 class DeviceConfig:
+    """One `[devices.<role>]` section: where the device is (a pyserial URL, or "simulated"
+    for the simulator on a pseudo-terminal) and the protocol it speaks."""
+
+    role: str = "shoe"
     port: str = "simulated"
-    dialect: str = "line"
+    dialect: str = "line"  # the shoe's dialect (spec: line or plain)
     baudrate: int = 9600
+
+    @property
+    def protocol(self) -> str:
+        """The registered protocol's name (hardware/protocols): role and dialect."""
+        return f"{self.role}-{self.dialect}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,11 +117,20 @@ class TableConfig:
     game: str
     rules: Any  # the game's rules object (`GameSpec.config.parse`)
     journal: Path
-    shoe: DeviceConfig = field(default_factory=DeviceConfig)
+    devices: tuple[DeviceConfig, ...] = (DeviceConfig(),)  # one per [devices.<role>]
     source: Path | None = None
     chip_values: tuple[int, ...] = ()  # cents; empty: the dealer screen's defaults
     display: DisplayConfig = field(default_factory=DisplayConfig)
     gpio: PinMap = field(default_factory=PinMap)
+
+    def device(self, role: str) -> DeviceConfig | None:
+        """The `[devices.<role>]` configured, or None."""
+        return next((d for d in self.devices if d.role == role), None)
+
+    @property
+    def shoe(self) -> DeviceConfig:
+        """The card shoe (a simulated one when none is configured)."""
+        return self.device("shoe") or DeviceConfig()
 
 
 def load(path: str | Path) -> TableConfig:
@@ -145,13 +166,7 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
                            "house")
     house = HouseSettings(ChipRule(smallest, RoundingFavour(favour)), currency)
     rules = spec.config.parse(reader, house)
-    devices = reader.section("devices", required=False)
-    shoe = reader.table(devices, "devices", "shoe")
-    shoe_cfg = DeviceConfig(
-        port=reader.text(shoe, "devices.shoe", "port", "simulated"),
-        dialect=reader.choice(shoe, "devices.shoe", "dialect", ["line", "plain"], "line"),
-        baudrate=reader.integer(shoe, "devices.shoe", "baudrate", 9600),
-    )
+    device_cfgs = _devices(reader, spec)
     chip_values = _chip_values(reader, chips, smallest)
     shown = reader.section("display", required=False)
     display = DisplayConfig(
@@ -174,10 +189,29 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
     if path is not None and not journal.is_absolute():
         journal = path.parent / journal
     config = TableConfig(table_id=table_id, name=reader.text(table, "table", "name", table_id),
-                         game=spec.name, rules=rules, journal=journal, shoe=shoe_cfg,
+                         game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio)
     reader.check_unknown(spec)
     return config
+
+
+def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
+    """`[devices.<role>]`: each device the table has; a role the game needs and the file does
+    not name is the simulator."""
+    devices = reader.section("devices", required=False)
+    out = []
+    for role, dialects in DEVICE_ROLES.items():
+        sec = reader.table(devices, "devices", role)
+        if not sec and role not in spec.devices:
+            continue
+        where = f"devices.{role}"
+        out.append(DeviceConfig(
+            role=role,
+            port=reader.text(sec, where, "port", "simulated"),
+            dialect=reader.choice(sec, where, "dialect", list(dialects), dialects[0]),
+            baudrate=reader.integer(sec, where, "baudrate", 9600),
+        ))
+    return tuple(out)
 
 
 def _chip_values(reader: _Reader, chips: dict[str, Any], smallest: int) -> tuple[int, ...]:

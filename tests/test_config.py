@@ -158,3 +158,21 @@ def test_games_lists_every_registered_game_with_its_rule_sections() -> None:
                                "2, 5.1-5.7; [punto_banco], devices: shoe")
     assert lines[1].startswith("blackjack    Blackjack: rules 2, 4.1-4.7")
     assert lines[2].startswith("touch-21     Touch 21 (also touch21): rules 2, 7.1-7.7")
+
+
+def test_each_device_has_its_own_section_with_its_protocol() -> None:
+    """`[devices.<role>]`: the shoe (simulated unless configured) and a shuffler when the
+    table has one; a role or a dialect the protocols do not know is refused."""
+    cfg = parse(EXAMPLE)
+    assert [(d.role, d.port, d.protocol) for d in cfg.devices] == [
+        ("shoe", "simulated", "shoe-line")]
+    assert cfg.device("shuffler") is None
+    text = EXAMPLE + '\n[devices.shuffler]\nport = "/dev/tableside-shuffler"\nbaudrate = 19200\n'
+    cfg = parse(text)
+    shuffler = cfg.device("shuffler")
+    assert shuffler is not None and (shuffler.port, shuffler.baudrate, shuffler.protocol) == (
+        "/dev/tableside-shuffler", 19200, "shuffler-line")
+    with pytest.raises(ConfigError, match=r"devices.shuffler.dialect: must be one of line"):
+        parse(text + 'dialect = "plain"\n')
+    with pytest.raises(ConfigError, match=r"unknown key \(did you mean shuffler\?\)"):
+        parse(EXAMPLE + '\n[devices.shufler]\nport = "x"\n')
