@@ -1,0 +1,103 @@
+"""Bets (rules 2.2, 4.2 items 1-2; Touch 21 7.2 items 1-2): on the seven boxes, the first bet
+nearest the dealer calling the box, players behind; "no more bets" (item 3).
+"""
+
+from __future__ import annotations
+
+from kiosk.rules.blackjack import cut
+from kiosk.rules.blackjack.cut import Stage, sc
+from kiosk.rules.blackjack.helpers import _can, _m
+from kiosk.rules.blackjack.operations import BetPlaced, BetRemoved, BettingClosed, CallerSet
+from kiosk.rules.blackjack.state import BlackjackState, Phase
+from kiosk.rules.errors import NotAllowed
+
+
+def verify_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> None:
+    rules = state.rules
+    if state.phase is not Phase.BETTING:
+        raise NotAllowed("No more bets: the round is being dealt", clause="4.2 item 3")
+    if not 1 <= box <= rules.boxes:
+        raise NotAllowed(f"There is no box {box}: the layout has boxes 1 to {rules.boxes}",
+                         clause="4.3")
+    if not player.strip():
+        raise NotAllowed("Say whose bet it is")
+    if amount <= 0:
+        raise NotAllowed("A bet must be more than nothing")
+    rules.chips.verify_stake(amount)
+    after = state.stake_of(box, player) + amount
+    if after > rules.maximum:
+        raise NotAllowed(f"Box {box}: {_m(state, after)} is over the table maximum of "
+                         f"{_m(state, rules.maximum)}", clause="2.2")
+
+
+def can_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> bool:
+    return _can(verify_place_bet, state, box, amount, player)
+
+
+def place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> BetPlaced:
+    """Rules 4.6, 7.6: a bet on a box; a second player's bet on a box plays behind (4.2
+    item 2)."""
+    verify_place_bet(state, box, amount, player)
+    return BetPlaced(round=state.round, box=box, player=player.strip(), amount=amount)
+
+
+def verify_remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> None:
+    if state.phase is not Phase.BETTING:
+        raise NotAllowed("Bets cannot be taken back after no more bets", clause="4.6")
+    if amount <= 0 or state.stake_of(box, player) < amount:
+        raise NotAllowed(f"Box {box} has no {_m(state, amount)} bet of player {player} to "
+                         f"take back")
+
+
+def can_remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> bool:
+    return _can(verify_remove_bet, state, box, amount, player)
+
+
+def remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> BetRemoved:
+    verify_remove_bet(state, box, amount, player)
+    return BetRemoved(round=state.round, box=box, player=player, amount=amount)
+
+
+def verify_set_caller(state: BlackjackState, box: int, player: str) -> None:
+    if state.phase is not Phase.BETTING:
+        raise NotAllowed("The caller of a box is settled before no more bets",
+                         clause="4.2 item 2")
+    if state.stake_of(box, player) <= 0:
+        raise NotAllowed(f"Player {player} has no bet on box {box}")
+
+
+def can_set_caller(state: BlackjackState, box: int, player: str) -> bool:
+    """Whether `player` could be made the caller of `box` now and is not already."""
+    stakes = state.stakes_on(box)
+    return (_can(verify_set_caller, state, box, player) and bool(stakes)
+            and stakes[0].player != player)
+
+
+def set_caller(state: BlackjackState, box: int, player: str) -> CallerSet:
+    """Rule 4.2 item 2: the bet nearest the dealer calls the box."""
+    verify_set_caller(state, box, player)
+    return CallerSet(round=state.round, box=box, player=player)
+
+
+def verify_close_betting(state: BlackjackState) -> None:
+    rules = state.rules
+    if state.phase is not Phase.BETTING:
+        raise NotAllowed("Bets are already closed", clause="4.2 item 3")
+    if state.prep.stage not in (Stage.BURN, Stage.READY):
+        raise NotAllowed("The cards are not ready: " + cut.step_words(state.prep, rules.shuffler),
+                         clause=sc("4.1"))
+    if not state.stakes:
+        raise NotAllowed("No box has a bet", clause="4.2 item 3")
+    for s in state.stakes:
+        if s.amount < rules.minimum:
+            raise NotAllowed(f"Box {s.box}, player {s.player}: {_m(state, s.amount)} is under "
+                             f"the table minimum of {_m(state, rules.minimum)}", clause="2.2")
+
+
+def can_close_betting(state: BlackjackState) -> bool:
+    return _can(verify_close_betting, state)
+
+
+def close_betting(state: BlackjackState) -> BettingClosed:
+    verify_close_betting(state)
+    return BettingClosed(round=state.round)

@@ -1,0 +1,29 @@
+"""Small pieces every blackjack act uses: a refusal turned into a bool, whether the round has
+begun, money in the table's currency.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.rules.blackjack.state import BlackjackState
+from kiosk.rules.errors import NotAllowed
+from kiosk.rules.money import format_money
+
+
+def _can(verify: Any, *args: Any, **kwargs: Any) -> bool:
+    try:
+        verify(*args, **kwargs)
+    except NotAllowed:
+        return False
+    return True
+
+
+def _round_started(state: BlackjackState) -> bool:
+    """A card of this round has left the shoe: dealt, or waiting for the dealer (unread or
+    queried)."""
+    return state.round_cards > 0 or state.pending is not None
+
+
+def _m(state: BlackjackState, cents: int) -> str:
+    return format_money(cents, state.rules.currency)

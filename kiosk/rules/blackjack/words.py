@@ -1,0 +1,214 @@
+"""What the dealer reads and what the screens ask: the next step in words, the decisions open,
+the acts allowed now (`legal_actions`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.rules.blackjack import cut
+from kiosk.rules.blackjack.betting import verify_close_betting, verify_place_bet
+from kiosk.rules.blackjack.cut import Stage
+from kiosk.rules.blackjack.dealing import (
+    _target_words,
+    _verify_target,
+    verify_accept_queried,
+    verify_burn,
+    verify_card,
+    verify_cut_card_out,
+    verify_set_aside,
+    verify_unread,
+)
+from kiosk.rules.blackjack.decisions import (
+    _decision_refusal,
+    _pair,
+    can_double,
+    can_split,
+    can_surrender,
+    verify_pay_blackjack,
+    verify_stand,
+)
+from kiosk.rules.blackjack.helpers import _can, _round_started
+from kiosk.rules.blackjack.house import BlackjackRules, Variant
+from kiosk.rules.blackjack.insurance import (
+    max_insurance,
+    verify_check_blackjacks,
+    verify_close_insurance,
+    verify_even_money,
+    verify_insurance,
+)
+from kiosk.rules.blackjack.operations import CardSource
+from kiosk.rules.blackjack.payouts import verify_complete, verify_void
+from kiosk.rules.blackjack.preparation import prep_now, verify_shuffle
+from kiosk.rules.blackjack.state import NOBODY, BlackjackState, Phase
+from kiosk.rules.blackjack.turns import _initial_target, _needs_pay
+
+
+def next_step(state: BlackjackState) -> str:
+    """The one next thing the dealer must do."""
+    rules = state.rules
+    if state.pending is not None:
+        p = state.pending
+        where = "" if p.box == NOBODY else f" for {_target_words(state, (p.box, p.hand))}"
+        if p.reason == "unread":
+            return f"Key in the unread card{where}"
+        if p.reason == "impossible":
+            return f"Queried card{where}: key the right card, or an inspector accepts it"
+        return f"Card not allowed: {p.message}. Set it aside or void the round"
+    if state.prep.stage is not Stage.READY and not _round_started(state):
+        words = cut.step_words(prep_now(state), rules.shuffler)
+        if state.prep.stage is Stage.BURN and state.phase is Phase.BETTING:
+            return f"Place your bets. {words}"
+        return words
+    if state.phase is Phase.BETTING:
+        return "Place your bets"
+    if state.phase is Phase.DEALING:
+        i = _initial_target(state)
+        if i == -1:
+            return "Dealer's card"
+        n = len(state.hands)
+        h = state.hands[i]
+        return f"Box {h.box}: {'first' if len(state.dealer) == 0 and i < n else 'second'} card"
+    if state.phase is Phase.CHECK:
+        return "Players check their cards; a blackjack is turned face up (rule 7.2 items 4-5)"
+    if state.phase is Phase.INSURANCE:
+        return "Dealer shows an ace: insurance? (blackjacks: even money?) Then close insurance"
+    if state.phase is Phase.PLAYING:
+        cur = state.current
+        assert cur is not None
+        h = cur
+        if _needs_pay(state, h):
+            return f"Pay the blackjack on {h.label}: {format_ratio_words(rules)}"
+        if len(h.cards) < 2:
+            return f"{h.label.capitalize()}: its second card"
+        if h.doubled:
+            return f"{h.label.capitalize()} doubled: one card only"
+        up = state.dealer_points[0]
+        options = ["draw", "stand"]
+        if can_double(state):
+            options.append("double")
+        if can_split(state):
+            options.append("split")
+        if can_surrender(state):
+            options.append("surrender")
+        return (f"{h.label.capitalize()}: {h.total} against {_up_words(up)}: "
+                f"{', '.join(options)}?")
+    if state.phase is Phase.DEALER:
+        if len(state.dealer) < 2:
+            return "Dealer's second card"
+        return f"Dealer draws ({state.dealer_total}): {rules.dealer_rule.lower()}"
+    t = state.dealer_total
+    head = ("Dealer has blackjack" if state.dealer_blackjack
+            else f"Dealer {t if t.bust else t.best}" if state.dealer_points
+            else "No dealer card needed")
+    return f"Round complete: {head}. Pay and confirm"
+
+
+def format_ratio_words(rules: BlackjackRules) -> str:
+    r = rules.blackjack_odds
+    return f"{r.numerator}:{r.denominator}"
+
+
+def _up_words(points: int) -> str:
+    return "an ace" if points == 1 else str(points)
+
+
+def decision_flags(state: BlackjackState) -> tuple[bool, bool, bool] | None:
+    """(can double, can split, can surrender) for the hand in turn, or None when it cannot
+    decide now: `decisions` in one pass, for a strategy asking many times a second."""
+    if _decision_refusal(state, explain=False) is not None:
+        return None
+    h = state.current
+    assert h is not None
+    rules = state.rules
+    two = len(h.points) == 2
+    double = two and not (h.split and (not rules.double_after_split or h.split_aces))
+    split = (two and _pair(rules, h) and not h.split_aces
+             and sum(1 for x in state.hands if x.box == h.box) < rules.max_hands)
+    surrender = (two and rules.surrender and rules.variant is Variant.STANDARD
+                 and not h.split and state.dealer_points[0] != 1)
+    return double, split, surrender
+
+
+def decisions(state: BlackjackState) -> tuple[str, ...]:
+    """The decisions the rules allow the hand in turn now (the dealer screen's buttons)."""
+    if _decision_refusal(state, explain=False) is not None:
+        return ()
+    out = ["draw", "stand"]
+    if can_double(state):
+        out.append("double")
+    if can_split(state):
+        out.append("split")
+    if can_surrender(state):
+        out.append("surrender")
+    return tuple(out)
+
+
+def cut_card_words(state: BlackjackState) -> str:
+    """What the cutting card means now (rules 4.1.2, 4.1.3 shuffle and cut)."""
+    if state.prep.stage is Stage.SHUFFLE:
+        return ("Cutting card out before the round: shuffle now (rule 4.1.2 shuffle and "
+                "cut); the bets stay")
+    return ("Cutting card out: the cards are shuffled at the end of this round (rule 4.1.3 "
+            "shuffle and cut)")
+
+
+def legal_actions(state: BlackjackState) -> frozenset[str]:
+    """The dealer's acts allowed now, by name, without probing each card, box or amount:
+    the dealer screen enables its buttons from this set. An act that needs a box or a player
+    is in the set when it is allowed for one of them; `deal_card` means a card may be keyed
+    in for the hand whose turn it is."""
+    out: set[str] = set()
+    checks: dict[str, tuple[Any, tuple[Any, ...]]] = {
+        "shuffle": (verify_shuffle, ()),
+        "close_betting": (verify_close_betting, ()),
+        "confirm_payouts": (verify_complete, ()),
+        "void_round": (verify_void, ("reason to be given", "inspector to be named")),
+        "unread_card": (verify_unread, ()),
+        "accept_queried_card": (verify_accept_queried, ("inspector",)),
+        "set_aside_card": (verify_set_aside, ()),
+        "check_blackjacks": (verify_check_blackjacks, ()),
+        "close_insurance": (verify_close_insurance, ()),
+        "stand": (verify_stand, ()),
+        "pay_blackjack": (verify_pay_blackjack, ()),
+        "burn": (verify_burn, (None,)),
+        "cut_card_out": (verify_cut_card_out, ()),
+    }
+    for name, (verify, args) in checks.items():
+        if _can(verify, state, *args):
+            out.add(name)
+    flags = decision_flags(state)
+    if flags is not None:
+        for name, allowed in zip(("double", "split", "surrender"), flags, strict=True):
+            if allowed:
+                out.add(name)
+    if state.phase is Phase.BETTING and any(
+            _can(verify_place_bet, state, box, state.rules.minimum)
+            for box in range(1, state.rules.boxes + 1)):
+        out.add("place_bet")
+    if state.phase is Phase.BETTING and state.stakes:
+        out.add("remove_bet")
+    if (_can(_verify_target, state, None, 1, CardSource.KEYED)
+            and state.shoe is not None and state.shoe.remaining > 0):
+        out.add("deal_card")
+    seated = {(s.box, s.player) for s in state.stakes} | {
+        (h.box, b.player) for h in state.hands for b in h.bets}
+    if any(_can(verify_insurance, state, box, player, max_insurance(state, box, player))
+           for box, player in seated):
+        out.add("insure")
+    if any(_can(verify_even_money, state, box, player) for box, player in seated):
+        out.add("take_even_money")
+    return frozenset(out)
+
+
+# One name for each act in every game: verify_x, can_x (the same arguments) and x.
+verify_deal_card = verify_card
+
+
+verify_insure = verify_insurance
+
+
+verify_take_even_money = verify_even_money
+
+
+verify_confirm_payouts = verify_complete
