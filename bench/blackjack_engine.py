@@ -3,15 +3,12 @@
 Prints figures; asserts nothing (target: >= 5,000 rounds/s here, on one core). Every action
 goes through verify + Operation + apply as the table session runs it, the shuffle and cut
 included; the strategy is the one computed for the rules (kiosk/rules/blackjack/strategy.py).
-Also prints the figure on both cores (the `tableside odds blackjack` set-up), the operations
-per round, and the same figures for the source run as plain Python (TABLESIDE_PURE=1), next
-to the compiled engine the kiosk runs (kiosk/native.py).
+Also prints the figure on both cores (the `tableside odds blackjack` set-up) and the
+operations per round. The engine is the plain Python a regulator reads; nothing is compiled.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -19,7 +16,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kiosk import native
 from kiosk.house_edge import Simulator, strategy_for
 from kiosk.rules.blackjack.house import BlackjackRules
 
@@ -39,8 +35,7 @@ def _worker(seed: int) -> float:
 
 
 def main() -> None:
-    engine = "compiled (mypyc)" if native.active() else "plain Python"
-    print(f"engine: {engine}")
+    print("engine: plain Python")
     n = 20_000
     for name, rules in (("standard, 6 decks", BlackjackRules()),
                         ("Touch 21, 2 decks", BlackjackRules.touch_21())):
@@ -52,10 +47,6 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=2) as pool:
         both = sum(pool.map(_worker, (11, 12)))
     print(f"both cores (two processes): {both:,.0f} rounds/s")
-    if native.active() and "--compiled-only" not in sys.argv:
-        print("\nthe same source as plain Python (TABLESIDE_PURE=1):", flush=True)
-        subprocess.run([sys.executable, __file__, "--compiled-only"], check=True,
-                       env={**os.environ, native.PURE_ENV: "1"})
 
 
 if __name__ == "__main__":

@@ -19,13 +19,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.cards import Card, deck
-from kiosk.rules.frozen import by_constructor
 from kiosk.rules.operations import Operation
 
 Z95 = 1.959964  # two-sided 95% normal quantile
@@ -47,8 +46,6 @@ class Tally:
     net_sq: float = 0.0  # sum over rounds of (round net / unit)^2
     unit: int = 1
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # the workers send their tallies back, compiled too
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.rounds + other.rounds, self.hands + other.hands,

@@ -6,7 +6,7 @@ set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top"
 
-apt_pkgs=(python3 python3-venv python3-dev gcc libgl1 libegl1 libgl1-mesa-dri libmtdev1 git)
+apt_pkgs=(python3 python3-venv python3-dev libgl1 libegl1 libgl1-mesa-dri libmtdev1 git)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -34,10 +34,6 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
   .venv/bin/python -m pip install -q -e '.[dev]'
   echo "$want" > "$stamp"
 fi
-
-# The blackjack engine compiled with mypyc (kiosk/native.py): rebuilt when its source
-# changed, a no-op otherwise. Without a compiler the same source runs as Python.
-.venv/bin/python -c 'import sys; from kiosk.native import main; sys.exit(main())' || true
 
 # Kivy stays inside the repo and never parses our argv; gpiozero falls back to mock
 # pins when no real GPIO chip is there (see hardware/gpio/factory.py).

@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from kiosk.rules.errors import ImpossibleCard, UnreadableInput
-from kiosk.rules.frozen import by_constructor
 
 
 class Rank(StrEnum):
@@ -61,8 +59,6 @@ class Card:
     # hashes a card on every count and the generated hash builds and hashes a (rank, suit) tuple.
     index: int = field(init=False, repr=False, compare=False)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + RANKS.index(self.rank))
@@ -129,8 +125,6 @@ class ShoeContents:
     seen: dict[Card, int] = field(default_factory=dict)
     dealt: int = 0
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     def __post_init__(self) -> None:
         if not 1 <= self.decks <= 16:

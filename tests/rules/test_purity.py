@@ -78,3 +78,41 @@ def test_rules_module_is_pure(path):
 def test_the_checker_catches_impure_imports(source, caught):
     # the purity test itself must be able to fail
     assert impure(imported_modules(source)) == caught
+
+
+PROBE = r"""
+import json, sys
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" else None)
+meta, hooks = list(sys.meta_path), list(sys.path_hooks)
+import kiosk.rules, kiosk.rules.registry
+import kiosk.rules.baccarat.engine, kiosk.rules.blackjack.engine
+print(json.dumps({
+    "meta_path_added": [repr(f) for f in sys.meta_path if f not in meta],
+    "path_hooks_added": [repr(h) for h in sys.path_hooks if h not in hooks],
+    "opened_outside_the_source": sorted({p for p in opened if p.endswith((".so", ".pyd"))
+                                         or "/build/" in p}),
+    "impure_modules": sorted(m for m in sys.modules
+                             if m.split(".")[0] in ("kivy", "gpiozero", "serial",
+                                                    "sqlite_utils", "sqlite3", "random",
+                                                    "httpx", "hardware")),
+}))
+"""
+
+
+def test_importing_the_rules_has_no_side_effects() -> None:
+    """In a clean interpreter: no import hook installed, nothing read from a build directory
+    or a compiled extension of ours, nothing of devices, storage or randomness imported."""
+    import json
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=root, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    found = json.loads(proc.stdout)
+    assert found == {"meta_path_added": [], "path_hooks_added": [],
+                     "opened_outside_the_source": [], "impure_modules": []}
+    compiled = [p.name for p in (root / "kiosk").rglob("*") if p.suffix in (".so", ".pyd")]
+    assert compiled == []

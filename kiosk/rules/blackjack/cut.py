@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
 from kiosk.rules.errors import NotAllowed
-from kiosk.rules.frozen import by_constructor
 
 DECK = 52
 SUPERVISOR = "supervisor"
@@ -66,8 +64,6 @@ class ShoePrep:
 
     # --- who cuts (rules 4.2, 4.3) ---------------------------------------------------
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     def first_offer(self) -> tuple[int | None, str]:
         """The box the cut is offered to first and the clause that says so; None when the

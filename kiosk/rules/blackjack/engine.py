@@ -178,7 +178,6 @@ from kiosk.rules.blackjack.preparation import (
     verify_shuffle as verify_shuffle,
 )
 from kiosk.rules.blackjack.state import (
-    _COMPILED as _COMPILED,
     _FRESH_PREP as _FRESH_PREP,
     DEALER as DEALER,
     NOBODY as NOBODY,

@@ -43,7 +43,6 @@ from kiosk.rules.blackjack.operations import (
 )
 from kiosk.rules.blackjack.preparation import prep_now
 from kiosk.rules.blackjack.state import (
-    _COMPILED,
     DEALER,
     BlackjackState,
     HandBet,
@@ -66,64 +65,25 @@ from kiosk.rules.operations import Operation, TableRecord
 
 
 def _replace(state: BlackjackState, **changes: Any) -> BlackjackState:
-    """`dataclasses.replace` without its cost (the fold's hot path). In Python: a copy of the
-    instance dict, no `__init__`. Compiled (kiosk/native.py) the objects have no __dict__ and
-    a frozen dataclass's `__init__` stays interpreted: a new object's fields are stored
-    directly, which compiled code may do (from Python the object is as frozen as any). A
-    test holds this list to the dataclass's fields."""
-    if not _COMPILED:
-        new = object.__new__(BlackjackState)
-        fields = state.__dict__.copy()
-        fields.update(changes)
-        object.__setattr__(new, "__dict__", fields)
-        return new
-    g = changes.get
-    new = BlackjackState.__new__(BlackjackState)
-    new.rules = g("rules", state.rules)  # type: ignore[misc]
-    new.table_id = g("table_id", state.table_id)  # type: ignore[misc]
-    new.round = g("round", state.round)  # type: ignore[misc]
-    new.phase = g("phase", state.phase)  # type: ignore[misc]
-    new.prep = g("prep", state.prep)  # type: ignore[misc]
-    new.shoe = g("shoe", state.shoe)  # type: ignore[misc]
-    new.stakes = g("stakes", state.stakes)  # type: ignore[misc]
-    new.hands = g("hands", state.hands)  # type: ignore[misc]
-    new.dealer = g("dealer", state.dealer)  # type: ignore[misc]
-    new.dealer_points = g("dealer_points", state.dealer_points)  # type: ignore[misc]
-    new.turn = g("turn", state.turn)  # type: ignore[misc]
-    new.insurance = g("insurance", state.insurance)  # type: ignore[misc]
-    new.paid = g("paid", state.paid)  # type: ignore[misc]
-    new.pending = g("pending", state.pending)  # type: ignore[misc]
-    new.shuffle_after_round = g("shuffle_after_round", state.shuffle_after_round)  # type: ignore[misc]
-    new.cut_card_place = g("cut_card_place", state.cut_card_place)  # type: ignore[misc]
-    new.cut_card_waiting = g("cut_card_waiting", state.cut_card_waiting)  # type: ignore[misc]
-    new.last_target = g("last_target", state.last_target)  # type: ignore[misc]
-    new.round_cards = g("round_cards", state.round_cards)  # type: ignore[misc]
-    new.last_settled = g("last_settled", state.last_settled)  # type: ignore[misc]
-    new.rounds_in_shoe = g("rounds_in_shoe", state.rounds_in_shoe)  # type: ignore[misc]
+    """`dataclasses.replace` without its cost (the fold's hot path): a copy of the instance
+    dict with the changes, no `__init__` (the state's values were checked when they were
+    made). A test holds it to `dataclasses.replace`."""
+    new = object.__new__(BlackjackState)
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)
     return new
 
 
 def _hand(box: int, number: int, bets: tuple[HandBet, ...], cards: tuple[Card, ...],
           points: tuple[int, ...], split: bool, split_aces: bool, doubled: bool, stood: bool
           ) -> PlayerHand:
-    """`PlayerHand(...)` with every field, stored directly when compiled (as `_replace`)."""
-    if not _COMPILED:
-        return PlayerHand(box, number, bets, cards, points, split, split_aces, doubled, stood)
-    h = PlayerHand.__new__(PlayerHand)
-    h.box = box  # type: ignore[misc]
-    h.number = number  # type: ignore[misc]
-    h.bets = bets  # type: ignore[misc]
-    h.cards = cards  # type: ignore[misc]
-    h.points = points  # type: ignore[misc]
-    h.split = split  # type: ignore[misc]
-    h.split_aces = split_aces  # type: ignore[misc]
-    h.doubled = doubled  # type: ignore[misc]
-    h.stood = stood  # type: ignore[misc]
-    return h
+    """`PlayerHand(...)` with every field."""
+    return PlayerHand(box, number, bets, cards, points, split, split_aces, doubled, stood)
 
 
 def _hand_replace(h: PlayerHand, **changes: Any) -> PlayerHand:
-    g = changes.get  # the constructor: `dataclasses.replace` is slow, compiled or not
+    g = changes.get  # the constructor: `dataclasses.replace` is slow
     return _hand(g("box", h.box), g("number", h.number), g("bets", h.bets),
                       g("cards", h.cards), g("points", h.points), g("split", h.split),
                       g("split_aces", h.split_aces), g("doubled", h.doubled),

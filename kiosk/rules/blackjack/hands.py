@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from kiosk.rules.cards import Card, Rank
-from kiosk.rules.frozen import by_constructor
 
 # Point values; an ace is 1 here and counted as 11 by `Total` when that does not bust.
 POINTS: dict[Rank, int] = {
@@ -33,8 +31,6 @@ class Total:
     hard: int
     soft: bool
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def best(self) -> int:

@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
 
-from kiosk.rules.frozen import by_constructor
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 
 BOXES = 7  # rules 4.3, 7.3: seven marked boxes
@@ -86,8 +84,6 @@ class BlackjackRules:
         if self.minimum % self.chips.smallest_chip or self.maximum % self.chips.smallest_chip:
             raise ValueError("the limits must be whole chips of the smallest chip")
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle (the odds workers) and copy, compiled too
 
     @classmethod
     def touch_21(cls, **changes: object) -> BlackjackRules:

@@ -1,9 +1,9 @@
 """The blackjack journal's records: what happened at the table, in the words of the rules.
 
 Each is a frozen Operation the engine (`engine.py`) builds after verifying it and folds with
-`apply`; the journal stores them, sync ships them, and replay folds them again. They live
-apart from the engine so the engine can be compiled (kiosk/native.py) while the records stay
-ordinary Python classes the journal's registry (kiosk/rules/operations.py) knows by kind.
+`apply`; the journal stores them, sync ships them, and replay folds them again. The
+journal's registry (kiosk/rules/operations.py) knows them by kind; the game registry
+(kiosk/rules/registry.py) knows them as blackjack's.
 """
 
 from __future__ import annotations

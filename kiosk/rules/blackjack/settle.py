@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
 
-from kiosk.rules.frozen import by_constructor
 from kiosk.rules.money import ChipRule
 
 
@@ -50,8 +48,6 @@ class Settlement:
     returned: int
     rounding: Fraction = Fraction(0)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def net(self) -> int:

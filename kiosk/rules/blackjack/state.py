@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
 
 from kiosk.rules.blackjack.cut import ShoePrep
 from kiosk.rules.blackjack.hands import Total, is_blackjack, total_of_points
@@ -17,7 +16,6 @@ from kiosk.rules.blackjack.operations import RoundSettled
 from kiosk.rules.blackjack.settle import Settlement
 from kiosk.rules.cards import Card, ShoeContents
 from kiosk.rules.errors import NotAllowed
-from kiosk.rules.frozen import by_constructor
 
 DEALER = 0  # the dealer's hand, where a box number would go
 
@@ -48,8 +46,6 @@ class Stake:
     player: str
     amount: int
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +59,6 @@ class HandBet:
     surrendered: bool = False
     settled: bool = False  # paid at once (a blackjack, even money)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def stake(self) -> int:
@@ -87,8 +81,6 @@ class PlayerHand:
     doubled: bool = False  # rule 4.2 item 4d: one card only
     stood: bool = False
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def total(self) -> Total:
@@ -148,8 +140,6 @@ class Insurance:
     player: str
     amount: int
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +152,6 @@ class PendingCard:
     card: Card | None = None
     message: str = ""
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
 
 _FRESH_PREP = ShoePrep()  # rule 4.1.1 (shuffle and cut): shuffle before play starts
@@ -196,8 +184,6 @@ class BlackjackState:
     last_settled: RoundSettled | None = None
     rounds_in_shoe: int = 0
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
     @property
     def dealer_total(self) -> Total:
@@ -249,5 +235,3 @@ class BlackjackState:
         return Fraction(self.shoe.size - self.prep.cutting_card_from_back, self.shoe.size)
 
 
-# Whether this module runs compiled (kiosk/native.py): its objects then have no __dict__.
-_COMPILED = not hasattr(BlackjackState(BlackjackRules()), "__dict__")

@@ -24,10 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any
 
 from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes
-from kiosk.rules.frozen import by_constructor
 
 VALUES = tuple(range(1, 11))  # card points: ace 1, ten-value 10
 DEALER_TOTALS = (17, 18, 19, 20, 21)
@@ -82,8 +80,6 @@ class DealerOdds:
     finals: tuple[float, float, float, float, float, float]
     blackjack: float
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return by_constructor(self)  # pickle and copy, compiled too (kiosk/rules/frozen.py)
 
 
 def dealer_odds(shoe: Sequence[int], up: int, hits_soft_17: bool) -> DealerOdds:

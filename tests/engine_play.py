@@ -1,6 +1,6 @@
-"""Seeded random blackjack play, printed step by step, for tests/test_native_same_rules.py.
+"""Seeded random blackjack play, printed step by step, for tests/test_engine_transcript.py.
 
-    python -m tests.native_play SEED ROUNDS [FUZZ]    (from the repository's root)
+    python -m tests.engine_play SEED ROUNDS [FUZZ]    (from the repository's root)
 
 plays about ROUNDS rounds spread over several house rule sets, choosing at every step among
 legal and illegal actions (bets over and under the limits, decisions out of turn, shoe cards
@@ -14,9 +14,9 @@ replace) are printed, a table session plays on a real journal (shoe cards as dev
 and is reopened and replayed, and the basic strategy, the combinatorial house edge (floats
 to the last digit) and a short simulation are printed for two rule sets.
 
-The same seed must print the same lines whether the engine runs compiled (kiosk/native.py)
-or as plain Python (TABLESIDE_PURE=1). The first line says which ran; the last one counts
-what happened.
+The same seed must print the same lines as the golden transcript kept in tests/golden/
+(PYTHONHASHSEED=0 for the hashes of text). The first line names the transcript; the last one
+counts what happened.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import json
 import logging
 import random
 import sys
-import sysconfig
 import tempfile
 import types
 import typing
@@ -39,10 +38,6 @@ from pathlib import Path
 from typing import Any
 
 from hardware import events as ev
-from kiosk import (
-    native,  # importing kiosk installs the compiled engine (kiosk/native.py)
-    shoe as _shoe,  # noqa: F401  (compiled too: the first line says where it came from)
-)
 from kiosk.house_edge import Simulator, strategy_for
 from kiosk.replay import replay
 from kiosk.rules.blackjack import engine as bj
@@ -663,7 +658,7 @@ def session_play(rng: random.Random, rounds: int, counts: Counter[str]) -> None:
         journal.close()
 
 
-# --- the strategy and the simulation (compiled too: floats, not only ints) ------------
+# --- the strategy and the simulation (floats, not only ints) -----------------------------
 
 
 def strategy(counts: Counter[str]) -> None:
@@ -682,12 +677,7 @@ def main(argv: list[str]) -> int:
     seed, rounds = int(argv[0]), int(argv[1])
     logging.basicConfig(level=logging.ERROR)  # the session's alerts are printed, not logged
     fuzz = int(argv[2]) if len(argv) > 2 else 1500
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    modules = [rel[:-3].replace("/", ".") for rel in native.SOURCES]
-    out({"mode": "compiled" if native.active() else "pure", "compiled_objects": bj._COMPILED,
-         "compiled_modules": [m for m in modules
-                              if (getattr(sys.modules.get(m), "__file__", None) or "").endswith(
-                                  suffix)]})
+    out({"transcript": "blackjack engine", "seed": seed, "rounds": rounds, "fuzz": fuzz})
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     samples: list[bj.BlackjackState] = []
