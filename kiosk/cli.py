@@ -43,7 +43,7 @@ def odds_punto_banco(decks: int, commission_mode: str, as_json: bool) -> None:
     """Count every ordered 6-card deal (unused cards counted) through the table's drawing
     rules (5.2) and print each bet's probability and house edge (5.7)."""
     from kiosk.rules.baccarat.engine import CommissionMode, PuntoBancoRules
-    from kiosk.rules.odds import baccarat_odds
+    from kiosk.rules.baccarat.odds import baccarat_odds
 
     result = baccarat_odds(decks)
     rules = PuntoBancoRules(decks=decks, commission_mode=CommissionMode(commission_mode))
