@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-from fractions import Fraction
 from typing import Any
 
 import click
@@ -29,110 +28,34 @@ def main() -> None:
 # --- odds ---------------------------------------------------------------------------------
 
 
-@main.group()
-def odds() -> None:
-    """Exact odds and house edges computed from the engine's own rules."""
+class _GamesOdds(click.Group):
+    """`tableside odds GAME`: each game's own odds command (its screens module's
+    `odds_command`, kiosk/ui/games/), found through the registry when asked for."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in _registry().names() if self.get_command(ctx, name)]
 
-@odds.command("punto-banco")
-@click.option("--decks", type=click.IntRange(1, 16), default=8, show_default=True)
-@click.option("--commission", "commission_mode", type=click.Choice(["net", "commission"]),
-              default="net", show_default=True, help="rule 5.7 banker payout mode")
-@click.option("--json", "as_json", is_flag=True, help="print JSON")
-def odds_punto_banco(decks: int, commission_mode: str, as_json: bool) -> None:
-    """Count every ordered 6-card deal (unused cards counted) through the table's drawing
-    rules (5.2) and print each bet's probability and house edge (5.7)."""
-    from kiosk.rules.baccarat.engine import CommissionMode, PuntoBancoRules
-    from kiosk.rules.baccarat.odds import baccarat_odds
-
-    result = baccarat_odds(decks)
-    rules = PuntoBancoRules(decks=decks, commission_mode=CommissionMode(commission_mode))
-    edges = result.house_edges(rules)
-    counts = {"banker": result.banker, "player": result.player, "tie": result.tie}
-    if as_json:
-        click.echo(json.dumps({
-            "decks": decks, "total": result.total, "counts": counts,
-            "probability": {k: _ratio(Fraction(v, result.total)) for k, v in counts.items()},
-            "house_edge": {k: _ratio(v) for k, v in edges.items()},
-            "payouts": dict(rules.odds()),
-        }, indent=2))
-        return
-    click.echo(f"Punto banco, {decks} deck{'s' if decks != 1 else ''}: "
-               f"{result.total:,} ordered 6-card deals")
-    for k, v in counts.items():
-        click.echo(f"  {k:<7} {v:>26,}   p = {float(Fraction(v, result.total)):.8f}")
-    click.echo("House edge at the configured payouts:")
-    for name, pay in rules.odds():
-        click.echo(f"  {name:<7} {pay:<28} {float(edges[name.lower()] * 100):.4f}%")
-
-
-@odds.command("blackjack")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="the table's configuration (game blackjack or touch-21); default: the "
-                   "standard game's defaults")
-@click.option("--touch-21", "touch", is_flag=True, help="without --config: Touch 21's defaults")
-@click.option("--target", type=float, default=0.1, show_default=True,
-              help="95%% confidence half-width to reach, in percent")
-@click.option("--max-seconds", type=float, default=540.0, show_default=True)
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--strategy", "show_strategy", is_flag=True, help="print the strategy charts")
-@click.option("--json", "as_json", is_flag=True, help="print JSON")
-def odds_blackjack(config_path: str | None, touch: bool, target: float, max_seconds: float,
-                   workers: int, seed: int, show_strategy: bool, as_json: bool) -> None:
-    """The house edge of the configured blackjack rules: the engine itself plays seven boxes
-    of basic strategy (computed for those rules) until the 95% interval is within --target,
-    beside the combinatorial figure for the same strategy (docs/blackjack-odds.md)."""
-    from kiosk.house_edge import estimate
-    from kiosk.rules.blackjack.analysis import house_edge
-    from kiosk.rules.blackjack.house import BlackjackRules
-    from kiosk.rules.blackjack.strategy import basic_strategy, describe
-
-    if config_path:
-        from kiosk.config import load
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from kiosk.rules.registry import UnknownGame
+        from kiosk.ui.games import screens
 
         try:
-            cfg = load(config_path)
-        except TablesideError as exc:
-            _fail(exc)
-        if not isinstance(cfg.rules, BlackjackRules):
-            _fail(ValueError(f"{config_path} configures {cfg.game}, not blackjack"))
-        rules = cfg.rules
-    else:
-        rules = BlackjackRules.touch_21() if touch else BlackjackRules()
-    analytic = house_edge(rules)
-
-    def progress(tally: Any, elapsed: float) -> None:
-        if not as_json:
-            click.echo(f"  {tally.rounds:>10,} rounds  {elapsed:6.0f} s  edge "
-                       f"{tally.edge * 100:.3f}% +/- {tally.half_width * 100:.3f}%", err=True)
-
-    if not as_json:
-        click.echo(f"{rules.game_name}: {describe(rules)}")
-        if show_strategy:
-            click.echo(basic_strategy(rules).table())
-    tally, seconds = estimate(rules, target=target / 100, max_seconds=max_seconds,
-                              workers=workers, seed=seed, progress=progress)
-    met = tally.half_width * 100 <= target
-    if as_json:
-        click.echo(json.dumps({
-            "game": rules.game_name, "rules": describe(rules), "rounds": tally.rounds,
-            "hands": tally.hands, "seconds": round(seconds, 1),
-            "house_edge_percent": round(tally.edge * 100, 4),
-            "half_width_percent": round(tally.half_width * 100, 4),
-            "target_met": met, "combinatorial_percent": round(analytic * 100, 4),
-        }, indent=2))
-        return
-    click.echo(f"Simulated through the engine: {tally.hands:,} hands in {tally.rounds:,} "
-               f"rounds, {seconds:.0f} s")
-    click.echo(f"  house edge {tally.edge * 100:.3f}% +/- {tally.half_width * 100:.3f}% "
-               f"(95%){'' if met else '  (target not reached in the time allowed)'}")
-    click.echo(f"Combinatorial, same strategy: {analytic * 100:.3f}%")
+            spec = _registry().get(cmd_name)
+        except UnknownGame:
+            return None
+        command = getattr(screens(spec), "odds_command", None) if spec.screens else None
+        return command if isinstance(command, click.Command) else None
 
 
-def _ratio(f: Fraction) -> dict[str, Any]:
-    return {"exact": f"{f.numerator}/{f.denominator}", "decimal": f"{float(f):.10f}",
-            "percent": f"{float(f * 100):.4f}"}
+def _registry() -> Any:
+    from kiosk.rules.registry import GAMES
+
+    return GAMES
+
+
+@main.group(cls=_GamesOdds)
+def odds() -> None:
+    """Exact odds and house edges computed from the engine's own rules."""
 
 
 # --- journal ------------------------------------------------------------------------------

@@ -5,10 +5,12 @@ screen is made, so the console and the CLI can import this module without it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import shlex
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -258,3 +260,43 @@ async def play_round(session: Any, shoe: Any, rng: Any, pace: float) -> None:
 
 console = GameConsole(help=CONSOLE_HELP, command=command, status=status_text,
                       describe=describe, dealing=dealing, deal=deal, play_round=play_round)
+
+
+# --- `tableside odds ...` (kiosk/cli.py finds it through the registry) ------------------------
+
+
+@click.command("punto-banco")
+@click.option("--decks", type=click.IntRange(1, 16), default=8, show_default=True)
+@click.option("--commission", "commission_mode", type=click.Choice(["net", "commission"]),
+              default="net", show_default=True, help="rule 5.7 banker payout mode")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def odds_command(decks: int, commission_mode: str, as_json: bool) -> None:
+    """Count every ordered 6-card deal (unused cards counted) through the table's drawing
+    rules (5.2) and print each bet's probability and house edge (5.7)."""
+    from kiosk.rules.baccarat.engine import CommissionMode, PuntoBancoRules
+    from kiosk.rules.baccarat.odds import baccarat_odds
+
+    result = baccarat_odds(decks)
+    rules = PuntoBancoRules(decks=decks, commission_mode=CommissionMode(commission_mode))
+    edges = result.house_edges(rules)
+    counts = {"banker": result.banker, "player": result.player, "tie": result.tie}
+    if as_json:
+        click.echo(json.dumps({
+            "decks": decks, "total": result.total, "counts": counts,
+            "probability": {k: _ratio(Fraction(v, result.total)) for k, v in counts.items()},
+            "house_edge": {k: _ratio(v) for k, v in edges.items()},
+            "payouts": dict(rules.odds()),
+        }, indent=2))
+        return
+    click.echo(f"Punto banco, {decks} deck{'s' if decks != 1 else ''}: "
+               f"{result.total:,} ordered 6-card deals")
+    for k, v in counts.items():
+        click.echo(f"  {k:<7} {v:>26,}   p = {float(Fraction(v, result.total)):.8f}")
+    click.echo("House edge at the configured payouts:")
+    for name, pay in rules.odds():
+        click.echo(f"  {name:<7} {pay:<28} {float(edges[name.lower()] * 100):.4f}%")
+
+
+def _ratio(f: Fraction) -> dict[str, Any]:
+    return {"exact": f"{f.numerator}/{f.denominator}", "decimal": f"{float(f):.10f}",
+            "percent": f"{float(f * 100):.4f}"}

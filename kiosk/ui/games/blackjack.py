@@ -5,12 +5,16 @@ through a cut-card shuffle. Kivy is imported only when a screen is made."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import click
+
 from kiosk.config import TableConfig
+from kiosk.rules.errors import TablesideError
 from kiosk.ui import headless
 from kiosk.ui.launcher import KioskOptions
 
@@ -176,3 +180,75 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
         report.append(f"error: {exc}")
     finally:
         app.stop()
+
+
+# --- `tableside odds ...` (kiosk/cli.py finds it through the registry) ------------------------
+
+
+@click.command("blackjack")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="the table's configuration (game blackjack or touch-21); default: the "
+                   "standard game's defaults")
+@click.option("--touch-21", "touch", is_flag=True, help="without --config: Touch 21's defaults")
+@click.option("--target", type=float, default=0.1, show_default=True,
+              help="95%% confidence half-width to reach, in percent")
+@click.option("--max-seconds", type=float, default=540.0, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--strategy", "show_strategy", is_flag=True, help="print the strategy charts")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def odds_command(config_path: str | None, touch: bool, target: float, max_seconds: float,
+                   workers: int, seed: int, show_strategy: bool, as_json: bool) -> None:
+    """The house edge of the configured blackjack rules: the engine itself plays seven boxes
+    of basic strategy (computed for those rules) until the 95% interval is within --target,
+    beside the combinatorial figure for the same strategy (docs/blackjack-odds.md)."""
+    from kiosk.cli import _fail
+    from kiosk.house_edge import estimate
+    from kiosk.rules.blackjack.analysis import house_edge
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.rules.blackjack.strategy import basic_strategy, describe
+
+    if config_path:
+        from kiosk.config import load
+
+        try:
+            cfg = load(config_path)
+        except TablesideError as exc:
+            _fail(exc)
+        if not isinstance(cfg.rules, BlackjackRules):
+            _fail(ValueError(f"{config_path} configures {cfg.game}, not blackjack"))
+        rules = cfg.rules
+    elif touch:
+        rules = BlackjackRules.touch_21()
+    else:  # the defaults of the game asked for: `tableside odds touch-21` is Touch 21's
+        from kiosk.rules.registry import game
+
+        rules = game(click.get_current_context().info_name or "blackjack").rules()
+    analytic = house_edge(rules)
+
+    def progress(tally: Any, elapsed: float) -> None:
+        if not as_json:
+            click.echo(f"  {tally.rounds:>10,} rounds  {elapsed:6.0f} s  edge "
+                       f"{tally.edge * 100:.3f}% +/- {tally.half_width * 100:.3f}%", err=True)
+
+    if not as_json:
+        click.echo(f"{rules.game_name}: {describe(rules)}")
+        if show_strategy:
+            click.echo(basic_strategy(rules).table())
+    tally, seconds = estimate(rules, target=target / 100, max_seconds=max_seconds,
+                              workers=workers, seed=seed, progress=progress)
+    met = tally.half_width * 100 <= target
+    if as_json:
+        click.echo(json.dumps({
+            "game": rules.game_name, "rules": describe(rules), "rounds": tally.rounds,
+            "hands": tally.hands, "seconds": round(seconds, 1),
+            "house_edge_percent": round(tally.edge * 100, 4),
+            "half_width_percent": round(tally.half_width * 100, 4),
+            "target_met": met, "combinatorial_percent": round(analytic * 100, 4),
+        }, indent=2))
+        return
+    click.echo(f"Simulated through the engine: {tally.hands:,} hands in {tally.rounds:,} "
+               f"rounds, {seconds:.0f} s")
+    click.echo(f"  house edge {tally.edge * 100:.3f}% +/- {tally.half_width * 100:.3f}% "
+               f"(95%){'' if met else '  (target not reached in the time allowed)'}")
+    click.echo(f"Combinatorial, same strategy: {analytic * 100:.3f}%")
