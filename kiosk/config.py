@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from hardware.gpio.errors import PinMapError
 from hardware.gpio.pinmap import PinMap
+from hardware.protocols import roles
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
@@ -56,10 +57,9 @@ signage_height = 1080
 SECTIONS = ("table", "chips", "devices", "display", "gpio")
 """The sections every table has; each game adds its own (`GameSpec.config.section`)."""
 
-DEVICE_ROLES = {"shoe": ("line", "plain"), "shuffler": ("line",)}
-"""The device roles a table can have, each with the dialects its protocol speaks (the shoe
-and shuffler line protocol, shared/specs/shoe-shuffler-protocol.md). The SS2 roulette wheel
-joins here with its game."""
+DEVICE_ROLES = roles()
+"""The device roles a table can have, each with the dialects its protocols speak
+(hardware/protocols.py: the shoe's two, the shuffler's line protocol)."""
 
 
 def _ids(spec: GameSpec) -> tuple[str, str]:

@@ -23,6 +23,8 @@ from typing import Any
 
 import click
 
+from hardware.link import SerialLink
+from hardware.protocols import protocol
 from hardware.shoe.reader import ShoeReader
 from hardware.simulators.shoe import ShoeSimulator
 from kiosk.config import TableConfig
@@ -164,6 +166,19 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
     return session
 
 
+def other_links(cfg: TableConfig, session: Any) -> list[SerialLink]:
+    """A serial link for each configured device besides the card shoe (a shuffler), with
+    the protocol its `[devices.<role>]` names; a simulated one is not started (the demo's
+    shoe deals shuffled cards itself)."""
+    links = []
+    for device in cfg.devices:
+        if device.role == "shoe" or device.port == "simulated":
+            continue
+        links.append(SerialLink(device.port, protocol(device.protocol), session.on_device_event,
+                                baudrate=device.baudrate))
+    return links
+
+
 def restart_simulated_shoe(session: Any, shoe: SimulatedShoe) -> None:
     """The simulator cannot resume a half-dealt round's shoe order: the round in play is void
     and the cards are shuffled again (a new simulated shoe), as the game's demo says."""
@@ -222,7 +237,9 @@ async def run_console(cfg: TableConfig) -> None:
         shoe = SimulatedShoe(cfg.rules.decks, seed=int.from_bytes(os.urandom(4), "big"))
         url, dialect = shoe.path, "line"
     reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
+    others = other_links(cfg, session)
     reader_task = asyncio.create_task(reader.run())
+    other_tasks = [asyncio.create_task(link.run()) for link in others]
     beat = asyncio.create_task(shoe.heartbeat()) if shoe else None
     if shoe:
         await reader.wait_connected(5)
@@ -257,7 +274,10 @@ async def run_console(cfg: TableConfig) -> None:
         if beat:
             beat.cancel()
         reader.stop()
-        await asyncio.gather(reader_task, *(t for t in [beat] if t), return_exceptions=True)
+        for link in others:
+            link.stop()
+        await asyncio.gather(reader_task, *other_tasks, *(t for t in [beat] if t),
+                             return_exceptions=True)
         if shoe:
             shoe.close()
         session.flush_reports()

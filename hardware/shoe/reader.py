@@ -1,59 +1,40 @@
-"""The asyncio serial reader for the card shoe and shuffler.
+"""The card shoe's serial reader: a `SerialLink` with the shoe's protocol for a dialect.
 
-Spec: ../shared/specs/shoe-shuffler-protocol.md, "Link" (any pyserial URL: a device path,
-`socket://host:port`, a pseudo-terminal), "Frame" (bad input never stops the reader), `HB`
-(silence for 5 s = device offline) and "Kiosk to device" (`HELLO?` on connect; a device may
-ignore it).
+Spec: ../shared/specs/shoe-shuffler-protocol.md. Kept for the callers that name a dialect;
+everything it does is `hardware.link.SerialLink`'s.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING
 
-import serial_asyncio_fast
+from hardware.events import SHOE, DeviceEvent
+from hardware.link import SerialLink
+from hardware.shoe.stats import DialectParser
 
-from hardware.events import (
-    KIOSK,
-    SHOE,
-    BadInput,
-    BadKind,
-    DeviceEvent,
-    DeviceOffline,
-    DeviceOnline,
-    FramesLost,
-)
-from hardware.shoe.line_dialect import SEQ_MODULUS, LineParser, encode_frame
-from hardware.shoe.plain_dialect import PlainParser
-from hardware.shoe.stats import DialectParser, ParserStats
-
-logger = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from hardware.protocols import DeviceProtocol
 
 DIALECTS = ("line", "plain")
-_READ_SIZE = 4096
 
 
 def make_parser(dialect: str, label: str = SHOE) -> DialectParser:
     """The parser for a dialect named in the table's config; ValueError for an unknown name."""
-    if dialect == "line":
-        return LineParser(label)
-    if dialect == "plain":
-        return PlainParser(label)
-    raise ValueError(f"unknown shoe dialect {dialect!r} (known: {', '.join(DIALECTS)})")
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown shoe dialect {dialect!r} (known: {', '.join(DIALECTS)})")
+    return _shoe_protocol(dialect).make_parser(label)
 
 
-class ShoeReader:
-    """Reads one serial URL with one dialect and hands every event to `on_event`.
+def _shoe_protocol(dialect: str) -> DeviceProtocol:
+    # hardware.protocols imports this package's dialects: asked for when used, not before.
+    from hardware.protocols import protocol
 
-    `run()` keeps going until `stop()`: if the port cannot be opened or goes away it reports
-    `DeviceOffline` once and retries every `retry_interval` seconds; `heartbeat_timeout` seconds
-    without a byte also report `DeviceOffline`, and the next byte `DeviceOnline` (so the first
-    bytes after start report `DeviceOnline` too). `device` labels the link events and any
-    bytes that name no device. Call `stop()` from the reader's event loop.
-    """
+    return protocol(f"shoe-{dialect}")
+
+
+class ShoeReader(SerialLink):
+    """A serial link to a card shoe speaking `dialect` (line or plain)."""
 
     def __init__(
         self,
@@ -67,160 +48,9 @@ class ShoeReader:
         retry_interval: float = 1.0,
         ask_hello: bool = True,
     ) -> None:
-        self.url = url
+        if dialect not in DIALECTS:
+            raise ValueError(f"unknown shoe dialect {dialect!r} (known: {', '.join(DIALECTS)})")
         self.dialect = dialect
-        self.baudrate = baudrate
-        self.heartbeat_timeout = heartbeat_timeout
-        self.device = device
-        self.retry_interval = retry_interval
-        self.ask_hello = ask_hello and dialect == "line"
-        self.parser = make_parser(dialect, device)
-        self._on_event = on_event
-        self._stop = asyncio.Event()
-        self._connected = asyncio.Event()
-        self._writer: asyncio.StreamWriter | None = None
-        self._status: Literal["unknown", "online", "offline"] = "unknown"
-        self._kiosk_seq = 0
-        self._quiet_since = 0.0  # when the current silence began (loop time)
-
-    @property
-    def stats(self) -> ParserStats:
-        return self.parser.stats
-
-    @property
-    def online(self) -> bool | None:
-        """True while bytes arrive, False once reported offline, None before either."""
-        return None if self._status == "unknown" else self._status == "online"
-
-    @property
-    def connected(self) -> bool:
-        """The port is open (which says nothing about a device answering on it)."""
-        return self._connected.is_set()
-
-    async def wait_connected(self, timeout: float | None = None) -> bool:
-        """Wait until the port is open; False if `timeout` passed first."""
-        try:
-            await asyncio.wait_for(self._connected.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
-
-    def stop(self) -> None:
-        """Ask `run()` to close the port and return."""
-        self._stop.set()
-        if self._writer is not None:
-            # Closing the transport ends the pending read with EOF, so run() notices at once.
-            self._writer.close()
-
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        self._quiet_since = loop.time()
-        while not self._stop.is_set():
-            try:
-                reader, writer = await serial_asyncio_fast.open_serial_connection(
-                    url=self.url, baudrate=self.baudrate
-                )
-            except (OSError, ValueError) as exc:
-                # SerialException is an OSError; a malformed URL is a ValueError.
-                logger.debug("cannot open %s: %s", self.url, exc)
-                self._go_offline(loop.time())
-                await self._pause(self.retry_interval)
-                continue
-            self._writer = writer
-            self._connected.set()
-            if self._status != "offline":
-                self._quiet_since = loop.time()
-            try:
-                if not self._stop.is_set():
-                    self._ask_hello(writer)
-                    await self._pump(reader, loop)
-            except OSError as exc:
-                logger.info("%s went away: %s", self.url, exc)
-            finally:
-                self._connected.clear()
-                self._writer = None
-                self._deliver(self.parser.reset())
-                await self._close(writer)
-            if not self._stop.is_set():
-                self._go_offline(loop.time())
-                await self._pause(self.retry_interval)
-
-    async def _pump(self, reader: asyncio.StreamReader, loop: asyncio.AbstractEventLoop) -> None:
-        while not self._stop.is_set():
-            timeout = None
-            if self._status != "offline":
-                timeout = max(0.0, self._quiet_since + self.heartbeat_timeout - loop.time())
-            try:
-                data = await asyncio.wait_for(reader.read(_READ_SIZE), timeout)
-            except TimeoutError:
-                self._go_offline(loop.time())
-                continue
-            if not data:
-                return  # EOF: the other end closed (a socket), or stop() closed the port
-            self._quiet_since = loop.time()
-            if self._status != "online":
-                self._status = "online"
-                self._deliver([DeviceOnline(device=self.device)])
-            self._deliver(self._parse(data))
-
-    def _parse(self, data: bytes) -> list[DeviceEvent]:
-        try:
-            return self.parser.feed(data)
-        except Exception as exc:
-            # The parsers are fuzzed never to raise; should one still, the shoe must keep being
-            # read (spec: "Bad input never stops the reader"), so report the bytes and go on.
-            logger.exception("parser failed on %r", data)
-            events = self.parser.reset()
-            return [
-                *events,
-                BadInput(
-                    device=self.device,
-                    seq=None,
-                    raw=data,
-                    reason=f"driver error: {exc!r}",
-                    kind=BadKind.MALFORMED,
-                ),
-            ]
-
-    def _deliver(self, events: list[DeviceEvent]) -> None:
-        for event in events:
-            if isinstance(event, BadInput):
-                logger.info("%s: skipped %s: %s %r", self.url, event.kind, event.reason, event.raw)
-            elif isinstance(event, FramesLost):
-                logger.warning(
-                    "%s: %d frame(s) lost from %s (expected seq %d, got %d)",
-                    self.url,
-                    event.missing,
-                    event.device,
-                    event.expected_seq,
-                    event.got_seq,
-                )
-            self._on_event(event)
-
-    def _go_offline(self, now: float) -> None:
-        if self._status == "offline":
-            return
-        self._status = "offline"
-        silent = round(now - self._quiet_since, 3)
-        self._deliver([DeviceOffline(device=self.device, silent_seconds=silent)])
-
-    def _ask_hello(self, writer: asyncio.StreamWriter) -> None:
-        if not self.ask_hello:
-            return
-        try:
-            writer.write(encode_frame(KIOSK, self._kiosk_seq, "HELLO?"))
-        except (OSError, RuntimeError) as exc:
-            logger.debug("cannot ask %s for HELLO: %s", self.url, exc)
-        self._kiosk_seq = (self._kiosk_seq + 1) % SEQ_MODULUS
-
-    async def _pause(self, seconds: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stop.wait(), seconds)
-
-    async def _close(self, writer: asyncio.StreamWriter) -> None:
-        try:
-            writer.close()
-            await asyncio.wait_for(writer.wait_closed(), 1.0)
-        except Exception as exc:
-            # The port may already be gone (the reason we are closing); nothing to do about it.
-            logger.debug("closing %s: %r", self.url, exc)
+        super().__init__(url, _shoe_protocol(dialect), on_event, baudrate,
+                         heartbeat_timeout, device=device, retry_interval=retry_interval,
+                         ask_hello=ask_hello)

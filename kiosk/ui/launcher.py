@@ -157,7 +157,7 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     from kivy.clock import Clock
 
     from hardware.shoe.reader import ShoeReader
-    from kiosk.console import SimulatedShoe, open_session, restart_simulated_shoe
+    from kiosk.console import SimulatedShoe, open_session, other_links, restart_simulated_shoe
     from kiosk.table.panel_link import PanelLink
     from kiosk.ui.games import screens
 
@@ -179,7 +179,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
 
     app = front.dealer_app(session, cfg, shoe, new_shoe)
     reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
-    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(reader.run())]
+    links = [reader, *other_links(cfg, session)]
+    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(link.run()) for link in links]
     if shoe is not None:
         tasks.append(asyncio.create_task(shoe.heartbeat()))
         tasks.append(asyncio.create_task(
@@ -213,7 +214,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     finally:
         for t in tasks:
             t.cancel()
-        reader.stop()
+        for link in links:
+            link.stop()
         await asyncio.gather(*tasks, return_exceptions=True)
         if signage is not None:
             signage.stop()

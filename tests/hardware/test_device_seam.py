@@ -1,0 +1,89 @@
+"""The device seam: a serial link takes a URL and a protocol; each device kind registers its
+protocol (the shoe's two dialects, the shuffler); the shuffler's reports reach the table over
+a real pseudo-terminal and are journaled and shown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tty
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from hardware import events as ev
+from hardware.link import SerialLink
+from hardware.protocols import protocol, protocol_names, roles
+from hardware.shoe.line_dialect import encode_frame
+from tests.table.helpers import open_session
+
+
+def test_each_device_kind_registers_its_protocol() -> None:
+    assert protocol_names() == ("shoe-line", "shoe-plain", "shuffler-line")
+    assert roles() == {"shoe": ("line", "plain"), "shuffler": ("line",)}
+    shuffler = protocol("shuffler-line")
+    assert (shuffler.role, shuffler.label, shuffler.heartbeat_timeout) == ("shuffler", "SHUF", 5.0)
+    assert shuffler.greeting is not None and shuffler.greeting(3) == encode_frame(
+        "KIOSK", 3, "HELLO?")
+    assert protocol("shoe-plain").greeting is None  # a plain shoe is never asked anything
+    with pytest.raises(ValueError, match=r"unknown device protocol 'wheel-ss2' \(known: "
+                                         r"shoe-line, shoe-plain, shuffler-line\)"):
+        protocol("wheel-ss2")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_the_shufflers_parser_never_raises_on_noise(data: bytes) -> None:
+    parser = protocol("shuffler-line").make_parser("SHUF")
+    events = parser.feed(data) + parser.reset()
+    assert all(hasattr(e, "device") for e in events)
+
+
+async def _shuffler_over_a_pty(path: Path) -> tuple[list[object], list[str]]:
+    master, slave = os.openpty()
+    tty.setraw(master)
+    session = open_session(path)
+    seen: list[object] = []
+
+    def on_event(event: object) -> None:
+        seen.append(event)
+        session.on_device_event(event)
+
+    link = SerialLink(os.ttyname(slave), protocol("shuffler-line"), on_event)
+    task = asyncio.create_task(link.run())
+    try:
+        assert await link.wait_connected(5)
+        hello = os.read(master, 100)  # the greeting the protocol sends on connect
+        assert hello == encode_frame("KIOSK", 0, "HELLO?")
+        for n, (kind, *fields) in enumerate((("HELLO", "Shufflex", "2.1", "SX-77"),
+                                             ("STATE", "SHUFFLING"), ("COUNT", "416"),
+                                             ("FAULT", "JAM", "card jam"), ("DAMAGED", "2"),
+                                             ("STATE", "READY"))):
+            os.write(master, encode_frame("SHUF", n, kind, *fields))
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if any(isinstance(e, ev.ShufflerStateChanged) and e.state.value == "READY"
+                   for e in seen):
+                break
+    finally:
+        link.stop()
+        await asyncio.gather(task, return_exceptions=True)
+        os.close(master)
+        os.close(slave)
+    rows = [f"{e.payload['device']} {e.payload['event']}: {e.payload['detail']}"
+            for e in session.journal.entries() if e.kind == "device_report"]
+    session.journal.close()
+    return seen, rows
+
+
+def test_the_shufflers_reports_reach_the_journal_over_a_pty(tmp_path: Path) -> None:
+    seen, rows = asyncio.run(_shuffler_over_a_pty(tmp_path / "j.db"))
+    assert [type(e).__name__ for e in seen if not isinstance(e, ev.DeviceOnline)] == [
+        "ShoeHello", "ShufflerStateChanged", "ShuffleCount", "ShufflerFault", "CardsDamaged",
+        "ShufflerStateChanged"]
+    assert rows == ["SHUF hello: Shufflex firmware 2.1 serial SX-77",
+                    "SHUF state: SHUFFLING",
+                    "SHUF count: 416 cards counted",
+                    "SHUF fault: JAM: card jam",
+                    "SHUF damaged: 2 damaged card(s)"]  # READY: one state report a minute
