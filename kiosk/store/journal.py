@@ -332,6 +332,7 @@ class Journal:
 
 def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> Database:
     if not read_only:
+        _private(path)
         return _configure(path, str(path), busy_timeout_ms, read_only=False)
     # mode=ro never creates the file nor changes it; a missing file is an error here.
     uri = path.resolve().as_uri() + "?mode=ro"
@@ -347,6 +348,21 @@ def _connect(path: Path, busy_timeout_ms: int, *, read_only: bool) -> Database:
     # cannot get its -shm file. With no -wal left over, the main file holds every committed
     # row, so reading it as immutable is exact.
     return _configure(path, uri + "&immutable=1", busy_timeout_ms, read_only=True)
+
+
+def _private(path: Path) -> None:
+    """The journal is for the kiosk's user alone (mode 0600): created so, and an older one
+    made so. SQLite gives its -wal and -shm files the database file's mode."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with contextlib.suppress(OSError):  # not ours to change (a copy being read): leave it
+            if path.stat().st_mode & 0o077:
+                path.chmod(0o600)
+        return
+    except OSError:
+        return  # no such folder, a read-only disk: sqlite3 says why, as before
+    os.close(fd)
 
 
 def _configure(path: Path, target: str, busy_timeout_ms: int, *, read_only: bool) -> Database:

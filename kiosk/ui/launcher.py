@@ -20,6 +20,7 @@ from typing import Any
 
 from kiosk.config import TableConfig
 from kiosk.ui.signage.link import HEARTBEAT_EVERY, heartbeat_path
+from kiosk.watchdog import notify
 
 log = logging.getLogger(__name__)
 
@@ -138,10 +139,12 @@ class SimulatedDealer:
 
 async def _heartbeat(path: Path) -> None:
     """Touch `path` while the dealer app runs: the signage shows the table paused when it
-    stops (kiosk/ui/signage/link.py). It runs on the app's own loop, so a frozen screen
-    stops it too."""
+    stops (kiosk/ui/signage/link.py); and tell systemd's watchdog the app is alive. It runs on
+    the app's own loop, so a frozen screen stops both."""
     warned = False
+    notify("READY=1")
     while True:
+        notify("WATCHDOG=1")
         try:
             path.touch()
         except OSError as exc:

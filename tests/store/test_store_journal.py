@@ -342,3 +342,21 @@ def test_a_database_without_a_journal_is_refused(db_path: Path) -> None:
     sqlite3.connect(db_path).close()
     with pytest.raises(JournalError, match="no journal"):
         Journal.open(db_path, "T1", read_only=True)
+
+
+def test_the_journal_is_the_kiosk_users_alone(tmp_path: Path) -> None:
+    """The journal, its -wal and -shm are mode 0600 (the SD image's self-test checks it); an
+    older journal created 0644 is made so when the kiosk opens it."""
+    import stat
+
+    path = tmp_path / "t.db"
+    with Journal.open(path, "T-1") as j:
+        j.append("note", {"text": "x"})
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+    assert modes == {"t.db": 0o600, "t.db-wal": 0o600, "t.db-shm": 0o600}
+    old = tmp_path / "old.db"
+    with Journal.open(old, "T-1") as j:
+        j.append("note", {"text": "x"})
+    old.chmod(0o644)
+    Journal.open(old, "T-1").close()
+    assert stat.S_IMODE(old.stat().st_mode) == 0o600

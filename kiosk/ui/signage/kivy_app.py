@@ -29,6 +29,7 @@ from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
+from kiosk.watchdog import notify
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +97,9 @@ class SignageApp(App):  # type: ignore[misc]
         self.holder = SignageRoot()
         self.feed.subscribe(self._on_feed)
         self.feed.start(self.poll_interval)
+        # systemd's watchdog hears from the players' screen's own clock (kiosk/watchdog.py).
+        notify("READY=1")
+        Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), 2.0)
         self._show()
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
