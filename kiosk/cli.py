@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -191,6 +192,31 @@ def games_command(as_json: bool) -> None:
         also = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
         click.echo(f"{r['name']:<12} {r['title']}{also}: rules {r['rules']}; "
                    f"[{r['config_section']}], devices: {', '.join(r['devices']) or 'none'}")
+
+
+@main.command()
+@click.option("--boot", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("/boot/firmware"), show_default=True,
+              help="the SD card's boot partition, where a new table.toml is put")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("/data"), show_default=True, help="the data partition")
+@click.option("--etc", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="where to write the hostname (the image: /etc)")
+def provision(boot: Path, data: Path, etc: Path | None) -> None:
+    """First boot: check a new table.toml from the boot partition and apply it (docs/
+    technician.md). Exit status 1 when the file has a mistake (the reason is also left
+    for the dealer screen)."""
+    from kiosk.provision import provision as apply
+
+    done = apply(boot, data, etc)
+    if done.error:
+        click.echo(f"tableside: not applied: {done.error}", err=True)
+        sys.exit(1)
+    if not done.applied:
+        click.echo("No new table.toml on the boot partition: nothing to do")
+        return
+    kept = f"; the journal of the table before kept as {done.archived}" if done.archived else ""
+    click.echo(f"Applied: table {done.applied}, hostname {done.hostname}{kept}")
 
 
 def _attach_optional() -> None:

@@ -166,6 +166,14 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
 
     session, journal = open_session(cfg, quiet=True)
     spec = session.spec
+    if cfg.source is not None:
+        from kiosk.provision import pending_error
+        from kiosk.table.session import Severity
+
+        problem = pending_error(cfg.source)
+        if problem:  # a new table.toml on the SD card was refused: the table runs as before
+            session.alert(Severity.STOP, problem.splitlines()[0],
+                          "Call a technician: the table runs its previous configuration")
     play, front = _demo_play(spec), screens(spec)
     shoe: SimulatedShoe | None = None
     url, dialect = cfg.shoe.port, cfg.shoe.dialect

@@ -1,0 +1,127 @@
+"""First-boot provisioning: the table's configuration from the SD card's boot partition.
+
+A technician writes `table.toml` onto the FAT boot partition (any computer can) and puts the
+card in the Pi. At boot, before the dealer app starts (image-build/, tableside-provision
+service), `tableside provision` checks it with the same checks as `tableside config check`;
+a good file is copied to the data partition (mode 0600, written whole or not at all), the
+hostname is set from the table id, and the file on the boot partition is renamed
+`table.toml.applied`, so the next boot keeps the table as it is. A file with a mistake is
+left where it is, and the reason, in words, goes to `provision-error.txt` beside the data
+configuration, which the dealer screen shows. Re-provisioning is the same: a new `table.toml`
+on the boot partition. A journal left by another table is kept for audit under a new name,
+never overwritten and never continued.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from kiosk.config import TableConfig, parse
+from kiosk.rules.errors import TablesideError
+
+BOOT_FILE = "table.toml"
+APPLIED = "table.toml.applied"
+ERROR_FILE = "provision-error.txt"
+
+
+@dataclass(frozen=True, slots=True)
+class Provisioned:
+    """What one run did: `applied` the table's id, or `error` why nothing was."""
+
+    applied: str = ""
+    error: str = ""
+    hostname: str = ""
+    archived: Path | None = None  # another table's journal, kept under this name
+
+
+def hostname_for(table_id: str) -> str:
+    """A hostname from the table id: `tableside-pb-01` (RFC 1123: letters, digits, '-')."""
+    name = re.sub(r"[^a-z0-9-]+", "-", table_id.lower()).strip("-")
+    return f"tableside-{name}"[:63].rstrip("-")
+
+
+def provision(boot: Path, data: Path, etc: Path | None = None,
+              now: datetime | None = None) -> Provisioned:
+    """Apply `boot/table.toml` to `data/table.toml`; set `etc/hostname` when `etc` is given.
+    Nothing to do (no new file) is `Provisioned()`; never raises for a bad file."""
+    source = boot / BOOT_FILE
+    if not source.exists():
+        return Provisioned()
+    error_file = data / ERROR_FILE
+    target = data / BOOT_FILE
+    try:
+        text = source.read_text(encoding="utf-8")
+        cfg = parse(text, target)
+    except (OSError, UnicodeDecodeError, TablesideError) as exc:
+        why = (f"{exc}" if isinstance(exc, TablesideError)
+               else f"{source}: cannot read the new configuration: {exc}")
+        why = why.replace(str(target), f"{BOOT_FILE} on the SD card's boot partition")
+        _write(error_file, f"The table was not set up: {why}\n"
+                           f"Correct {BOOT_FILE} on the boot partition and restart.\n")
+        return Provisioned(error=why)
+    archived = _archive_other_journal(cfg, now or datetime.now(UTC))
+    _write(target, text)
+    hostname = hostname_for(cfg.table_id)
+    if etc is not None:
+        _write(etc / "hostname", hostname + "\n", mode=0o644)
+    with contextlib.suppress(FileNotFoundError):
+        error_file.unlink()
+    source.replace(boot / APPLIED)
+    return Provisioned(applied=cfg.table_id, hostname=hostname, archived=archived)
+
+
+def pending_error(config: Path) -> str:
+    """The last provisioning's reason for not applying a new file, for the dealer screen."""
+    try:
+        return (config.parent / ERROR_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def _archive_other_journal(cfg: TableConfig, now: datetime) -> Path | None:
+    """A journal at the configured path written by another table is renamed, kept for audit:
+    the new table starts its own (a journal never changes table)."""
+    path = cfg.journal
+    if not path.exists():
+        return None
+    try:
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
+            row = conn.execute(
+                "SELECT table_id FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+    except sqlite3.Error:
+        row = ("?",)  # not a journal we can read: keep it aside all the same
+    if row is None or row[0] == cfg.table_id:
+        return None
+    stamp = now.strftime("%Y%m%dT%H%M%SZ")
+    kept = path.with_name(f"{path.stem}.{row[0]}.{stamp}{path.suffix}")
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(str(path) + suffix)
+        if part.exists():
+            part.replace(Path(str(kept) + suffix))
+    return kept
+
+
+def _write(path: Path, text: str, mode: int = 0o600) -> None:
+    """`text` into `path` whole or not at all: a temporary file, synced, renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.new")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.chmod(tmp, mode)
+    tmp.replace(path)
+    with contextlib.suppress(OSError):  # the folder's entry on disk too (a power cut)
+        dirfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dirfd)
+        finally:
+            os.close(dirfd)
