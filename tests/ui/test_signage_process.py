@@ -147,3 +147,26 @@ def test_the_click_command_checks_its_options() -> None:
     for option in ("--journal", "--name", "--size", "--fullscreen", "--position",
                    "--screenshot", "--after", "--trace"):
         assert option in result.output
+
+
+def test_the_signage_runs_from_the_tables_config(tmp_path: Path) -> None:
+    """As the SD image's service starts it: `--config /data/table.toml` gives the journal, the
+    table's name and the signage size of [display]."""
+    from kiosk.config import example
+
+    config = tmp_path / "table.toml"
+    config.write_text(example().replace('journal = "data/PB-01.db"', 'journal = "j.db"')
+                      .replace("signage_width = 1920", "signage_width = 640")
+                      .replace("signage_height = 1080", "signage_height = 360"))
+    session = open_session(tmp_path / "j.db")
+    session.perform(pb.shuffle)
+    session.journal.close()
+    shot = tmp_path / "sign.png"
+    proc = _signage("--config", str(config), "--screenshot", str(shot), "--after", "0.5",
+                    "--trace")
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    last = json.loads(out.splitlines()[-1])
+    assert last["table_id"] == "PB-01" and "Punto Banco 1" in last["shown"]
+    width, height = struct.unpack(">II", shot.read_bytes()[16:24])  # the PNG's IHDR
+    assert (width, height) == (640, 360)

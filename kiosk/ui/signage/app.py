@@ -110,9 +110,14 @@ def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
 
 
 @click.command("signage")
-@click.option("--journal", "journal", required=True,
+@click.option("--journal", "journal", default=None,
               type=click.Path(dir_okay=False, path_type=Path),
               help="The table's journal database (it may not exist yet: the signage waits).")
+@click.option("--config", "config_path", default=None,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="Instead of --journal, --name and --size: the table's table.toml (its "
+                   "journal, name and [display] signage size), as the SD image's service "
+                   "runs it.")
 @click.option("--name", default="", help="The table's name as players see it "
               "[default: Table <table id>].")
 @click.option("--size", "size", default="1920x1080", show_default=True, callback=_size,
@@ -128,14 +133,25 @@ def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
 @click.option("--trace", is_flag=True, help="Print one JSON line per state change: "
               '{"seq", "t" (time.monotonic()), "game", "phase", "shown" (the texts on '
               'screen), ...}.')
-def signage(journal: Path, name: str, size: tuple[int, int], fullscreen: bool,
-            position: tuple[int, int] | None, screenshot: Path | None, after: float | None,
-            trace: bool) -> None:
+def signage(journal: Path | None, config_path: Path | None, name: str, size: tuple[int, int],
+            fullscreen: bool, position: tuple[int, int] | None, screenshot: Path | None,
+            after: float | None, trace: bool) -> None:
     """The players' screen of a punto banco, blackjack or Touch 21 table, following the
     table's journal: limits and odds (rules 2.2, 2.6), the call, and the last result with
     the roads (punto banco) or the dealer's cards and drawing rule (blackjack, Touch 21)."""
     if after is not None and screenshot is None:
         raise click.UsageError("--after needs --screenshot")
+    if config_path is not None:
+        from kiosk.config import ConfigError, load
+
+        try:
+            cfg = load(config_path)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from exc
+        journal, name = cfg.journal, name or cfg.name
+        size = (cfg.display.signage_width, cfg.display.signage_height)
+    if journal is None:
+        raise click.UsageError("give --journal or --config")
     status = run(journal, name, WindowOptions(size, fullscreen, position),
                  screenshot=screenshot, after=2.0 if after is None else after, trace=trace)
     sys.exit(status)

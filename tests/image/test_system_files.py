@@ -1,0 +1,93 @@
+"""The SD image's system files, checked on this machine on every run (the image itself is
+built and booted by image-build/; see docs/technician.md): the services verify with
+systemd's own checker, each long-running one has its watchdog, the hardware watchdog is at
+most 15 s, and the udev rules give the devices the names the configuration uses."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEM = ROOT / "image-build" / "system"
+UNITS = sorted(SYSTEM.glob("*.service"))
+RULES = ROOT / "image-build" / "udev" / "99-tableside.rules"
+TABLESIDE = "/opt/tableside/venv/bin/tableside"
+
+
+def _settings(unit: Path) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    section = ""
+    for line in unit.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]")
+            continue
+        key, _, value = line.partition("=")
+        out.setdefault(f"{section}.{key}", []).append(value)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
+    program = tmp_path / "tableside"
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    copies = []
+    for unit in UNITS:  # the program the image installs, stood in for here
+        copy = tmp_path / unit.name
+        copy.write_text(unit.read_text().replace(TABLESIDE, str(program)))
+        copies.append(str(copy))
+    proc = subprocess.run(["systemd-analyze", "verify", "--man=no", *copies],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stderr == "" and proc.stdout == "", proc.stderr
+
+
+def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
+    names = [u.name for u in UNITS]
+    assert names == ["tableside-dealer.service", "tableside-provision.service",
+                     "tableside-signage.service"]
+    for unit in UNITS:
+        s = _settings(unit)
+        assert s["Service.ExecStart"][0].startswith(TABLESIDE + " ")
+        if unit.name == "tableside-provision.service":
+            assert s["Service.Type"] == ["oneshot"]
+            continue
+        assert s["Service.Type"] == ["notify"] and s["Service.Restart"] == ["always"]
+        seconds = int(s["Service.WatchdogSec"][0].removesuffix("s"))
+        assert 2 < seconds <= 15  # the apps notify every 2 s (kiosk/watchdog.py)
+        assert s["Service.User"] == ["kiosk"] and s["Service.UMask"] == ["0077"]
+        assert "SDL_VIDEODRIVER=kmsdrm" in " ".join(s["Service.Environment"])  # no X
+        assert "/data/table.toml" in s["Service.ExecStart"][0]
+
+
+def test_the_hardware_watchdog_is_at_most_15_seconds() -> None:
+    text = (SYSTEM / "system.conf.d" / "tableside-watchdog.conf").read_text()
+    found = re.search(r"^RuntimeWatchdogSec=(\d+)s$", text, re.M)
+    assert found is not None and int(found.group(1)) <= 15
+
+
+RULE_PART = re.compile(r'^(SUBSYSTEM|KERNEL|ENV\{[A-Z_]+\}|ATTRS\{[a-zA-Z]+\}|SYMLINK|GROUP|'
+                       r'MODE)(==|\+=|=)"[^"]*"$')
+
+
+def test_the_udev_rules_are_well_formed_and_name_the_devices() -> None:
+    links = []
+    for n, line in enumerate(RULES.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split(",")]
+        bad = [p for p in parts if not RULE_PART.match(p)]
+        assert bad == [], f"line {n}: {bad}"
+        assert any(p.startswith("SUBSYSTEM==") for p in parts), f"line {n}: no SUBSYSTEM"
+        links += re.findall(r'SYMLINK\+="([^"]+)"', line)
+        if "SYMLINK" in line:
+            assert 'GROUP="dialout"' in line and 'MODE="0660"' in line
+    assert links == ["tableside-shoe", "tableside-shuffler", "tableside-wheel"]
+    assert 'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio"' in RULES.read_text()
