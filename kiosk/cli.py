@@ -219,6 +219,33 @@ def provision(boot: Path, data: Path, etc: Path | None) -> None:
     click.echo(f"Applied: table {done.applied}, hostname {done.hostname}{kept}")
 
 
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
+@click.option("--wait", type=float, default=5.0, show_default=True,
+              help="seconds each device has to answer")
+@click.option("--buttons", type=float, default=None, metavar="SECONDS",
+              help="also ask for each panel button to be pressed within SECONDS")
+def selftest(config_path: str, wait: float, buttons: float | None) -> None:
+    """The technician's self-test: devices answer, panel lamps and display, buttons, free
+    disk, the clock, file modes; each result on record in the journal. Exit status 1 if any
+    check fails."""
+    from kiosk.config import load
+    from kiosk.selftest import run_selftest
+
+    try:
+        cfg = load(config_path)
+    except TablesideError as exc:
+        _fail(exc)
+    if buttons is not None:
+        click.echo(f"Press each of the table's two buttons within {buttons:g} s")
+    results = run_selftest(cfg, wait=wait, press=buttons)
+    for r in results:
+        click.echo(f"{'ok  ' if r.ok else 'FAIL'}  {r.check:<22} {r.detail}")
+    failed = sum(not r.ok for r in results)
+    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
 def _attach_optional() -> None:
     from hardware.simulators.cli import simulate
     from kiosk.commands import demo, run

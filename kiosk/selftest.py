@@ -1,0 +1,203 @@
+"""The technician's self-test: `tableside selftest --config /data/table.toml`.
+
+Each check says what it found in words and passes or fails; the results go on record in the
+table's journal (a `selftest` row each, the table's own records), so an auditor sees when the
+table was last checked and what was found. Checks:
+
+- each configured serial device: its port opens and the device answers within `--wait`
+  seconds (any frame: a HELLO, a heartbeat, a card); a simulated device is skipped;
+- the table's panel: the pins open; the tower lamp's green, red and amber, and the minimum
+  display, are cycled and read back from the pins; with `--buttons`, each button must be
+  pressed within the wait;
+- free space on the journal's partition (at least 200 MB);
+- the clock: a year no older than this build, and systemd's word on NTP or an RTC present;
+- the journal and configuration files are the kiosk user's alone (mode 0600).
+
+The pit server's reachability joins these with the sync (issue 13); both screens and the touch
+are checked on the self-test screen, which is not built yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import stat
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hardware import events as ev
+from hardware.gpio.errors import PanelError
+from hardware.gpio.panel import LampState, LightState, TablePanel
+from hardware.link import SerialLink
+from hardware.protocols import protocol
+from kiosk.config import TableConfig
+from kiosk.rules.operations import TableRecord
+from kiosk.store.journal import Journal
+
+MIN_FREE_BYTES = 200 * 1024 * 1024
+BUILT = 2026  # a clock showing an earlier year is wrong
+
+
+@dataclass(frozen=True, slots=True)
+class SelfTestResult(TableRecord):
+    """One check of the technician's self-test, on record."""
+
+    kind = "selftest"
+    check: str
+    ok: bool
+    detail: str
+
+
+def check_devices(cfg: TableConfig, wait: float) -> list[SelfTestResult]:
+    out = []
+    for device in cfg.devices:
+        name = f"{device.role} ({device.port})"
+        if device.port == "simulated":
+            out.append(SelfTestResult(f"device {device.role}", True,
+                                      f"{name}: simulated, nothing to check"))
+            continue
+        heard = asyncio.run(_listen(device.port, device.protocol, device.baudrate, wait))
+        ok = heard["answered"] > 0
+        detail = (f"{name}: port opened, answered with {heard['answered']} message(s)" if ok
+                  else f"{name}: port opened but nothing heard in {wait:g} s; check the "
+                       f"device's power and cable" if heard["opened"]
+                  else f"{name}: the port does not open ({heard['why']}); check the cable "
+                       f"and the udev name")
+        out.append(SelfTestResult(f"device {device.role}", ok, detail))
+    return out
+
+
+async def _listen(port: str, protocol_name: str, baudrate: int, wait: float
+                  ) -> dict[str, int | str]:
+    heard: list[object] = []
+    link = SerialLink(port, protocol(protocol_name), heard.append, baudrate,
+                      retry_interval=wait)
+    task = asyncio.create_task(link.run())
+    opened = await link.wait_connected(min(wait, 2.0))
+    if opened:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and not _answers(heard):
+            await asyncio.sleep(0.05)
+    link.stop()
+    await asyncio.gather(task, return_exceptions=True)
+    why = "" if opened else _why_not(port)
+    return {"opened": int(opened), "answered": len(_answers(heard)), "why": why}
+
+
+def _answers(heard: list[object]) -> list[object]:
+    skip = (ev.DeviceOnline, ev.DeviceOffline, ev.BadInput)
+    return [e for e in heard if not isinstance(e, skip)]
+
+
+def _why_not(port: str) -> str:
+    if port.startswith("/dev/") and not os.path.exists(port):
+        return f"no such device {port}"
+    return "it could not be opened"
+
+
+def check_panel(cfg: TableConfig, press: float | None, factory: str | None = None,
+                pause: float = 0.3, opened: Callable[[TablePanel], None] | None = None
+                ) -> list[SelfTestResult]:
+    """The lamps and display cycled and read back; with `press`, each button pressed.
+    `opened` sees the panel once it is open (a test presses the mock pins there)."""
+    pressed: list[str] = []
+    try:
+        panel = TablePanel.open(cfg.gpio, on_no_more_bets=lambda: pressed.append("no more bets"),
+                                on_call_inspector=lambda: pressed.append("call inspector"),
+                                dispatch=lambda fn: fn(), kind=factory)
+    except PanelError as exc:
+        return [SelfTestResult("panel", False, f"the table's pins do not open: {exc}")]
+    out = []
+    if opened is not None:
+        opened(panel)
+    try:
+        seen = []
+        for lamp, amber in ((LampState.BETTING_OPEN, False), (LampState.NO_MORE_BETS, False),
+                            (LampState.OFF, True)):
+            panel.show(lamp, amber)
+            time.sleep(pause)
+            st = panel.state()
+            seen.append((st.green, st.red, st.amber))
+        want = [(LightState.ON, LightState.OFF, LightState.OFF),
+                (LightState.OFF, LightState.ON, LightState.OFF),
+                (LightState.OFF, LightState.OFF, LightState.FLASHING)]
+        out.append(SelfTestResult("tower lamp", seen == want,
+                                  "green, red and amber each lit in turn" if seen == want
+                                  else f"read back {seen}, expected {want}"))
+        shown = panel.show_text("8888") and panel.state().display == "8888"
+        out.append(SelfTestResult("minimum display", shown, "all segments lit (8888)" if shown
+                                  else f"read back {panel.state().display!r}"))
+        panel.show_text("")
+        panel.show(LampState.OFF, False)
+        if press is not None:
+            deadline = time.monotonic() + press
+            while time.monotonic() < deadline and len(set(pressed)) < 2:
+                time.sleep(0.05)
+            for button in ("no more bets", "call inspector"):
+                ok = button in pressed
+                out.append(SelfTestResult(f"button {button}", ok, "pressed" if ok else
+                                          f"not pressed within {press:g} s"))
+    finally:
+        panel.close()
+    return out
+
+
+def check_disk(folder: Path) -> SelfTestResult:
+    folder = folder if folder.exists() else folder.parent
+    free = shutil.disk_usage(folder).free
+    ok = free >= MIN_FREE_BYTES
+    return SelfTestResult("free disk", ok, f"{free / 1e6:,.0f} MB free on the journal's "
+                          f"partition" + ("" if ok else f"; at least {MIN_FREE_BYTES / 1e6:,.0f}"
+                                          f" MB are needed"))
+
+
+def check_clock(now: datetime, ntp: Callable[[], str | None] | None = None,
+                rtc: Path = Path("/dev/rtc0")) -> SelfTestResult:
+    synced = (ntp or _ntp)()
+    if now.year < BUILT:
+        return SelfTestResult("clock", False, f"the clock says {now:%Y-%m-%d %H:%M} UTC: "
+                              f"wrong; set it or connect the network for NTP")
+    source = ("NTP synchronised" if synced == "yes" else "a real-time clock" if rtc.exists()
+              else "neither NTP nor a real-time clock: the time may drift")
+    return SelfTestResult("clock", synced == "yes" or rtc.exists(),
+                          f"{now:%Y-%m-%d %H:%M} UTC, {source}")
+
+
+def _ntp() -> str | None:
+    try:
+        proc = subprocess.run(["timedatectl", "show", "-p", "NTPSynchronized", "--value"],
+                              capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout.strip() or None
+
+
+def check_modes(paths: list[Path]) -> SelfTestResult:
+    loose = [f"{p} ({stat.S_IMODE(p.stat().st_mode):o})" for p in paths
+             if p.exists() and stat.S_IMODE(p.stat().st_mode) & 0o077]
+    return SelfTestResult("file modes", not loose, "the journal and configuration are "
+                          "the kiosk user's alone" if not loose else
+                          "readable by others: " + ", ".join(loose))
+
+
+def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = None,
+                 factory: str | None = None, now: datetime | None = None,
+                 ntp: Callable[[], str | None] | None = None,
+                 opened: Callable[[TablePanel], None] | None = None
+                 ) -> list[SelfTestResult]:
+    """Every check, each result journaled (the journal must belong to this table)."""
+    results = [*check_devices(cfg, wait), *check_panel(cfg, press, factory, opened=opened),
+               check_disk(cfg.journal.parent), check_clock(now or datetime.now(UTC), ntp)]
+    files = [cfg.journal, Path(f"{cfg.journal}-wal"), Path(f"{cfg.journal}-shm")]
+    if cfg.source is not None:
+        files.append(cfg.source)
+    results.append(check_modes(files))
+    cfg.journal.parent.mkdir(parents=True, exist_ok=True)
+    with Journal.open(cfg.journal, cfg.table_id) as journal:
+        journal.append_many([(r.kind, r.to_payload()) for r in results])
+    return results
