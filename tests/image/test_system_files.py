@@ -5,6 +5,7 @@ most 15 s, and the udev rules give the devices the names the configuration uses.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -91,3 +92,17 @@ def test_the_udev_rules_are_well_formed_and_name_the_devices() -> None:
             assert 'GROUP="dialout"' in line and 'MODE="0660"' in line
     assert links == ["tableside-shoe", "tableside-shuffler", "tableside-wheel"]
     assert 'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio"' in RULES.read_text()
+
+
+def test_the_build_recipe_parses_and_keeps_the_known_pitfalls_away() -> None:
+    """What was seen to go wrong when this recipe was tried (issue: the SD image): a config
+    prompt stopping dpkg, the firmware's CMA setting, initramfs built for every package, and
+    lgpio's placeholder wheel on PyPI."""
+    build = ROOT / "image-build" / "build"
+    assert subprocess.run(["bash", "-n", str(build)], capture_output=True).returncode == 0
+    text = build.read_text()
+    assert "--dpkgopt=force-confold" in text
+    assert 'echo "CMA=0" > "$1/etc/default/raspi-firmware"' in text
+    assert text.count("update-initramfs -c -k all") == 1 and "update_initramfs=no" in text
+    assert "manylinux_2_34_aarch64" in text and '"lgpio>=0.2.2.0"' in text
+    assert os.access(build, os.X_OK) and os.access(ROOT / "image-build" / "test", os.X_OK)
