@@ -2,10 +2,10 @@
 
 Each game is a package under `kiosk/rules/` that builds one `GameSpec`: its names, its rules
 engine, its configuration section, its journal records, its replay audit, the devices it
-needs, its odds and its demo. Everything outside a game's package (the CLI, the config file,
-the console, replay, the session, the signage feed, the panel) asks this registry and never
-names a game. The dealer screen and the sign of a game are found by the UI through
-`GameSpec.screens`, a module path, so the rules never import Kivy.
+needs and its simulated dealer. Its screens, typed console and odds command are in the
+module `GameSpec.screens` names (the UI side, so the rules never import Kivy). Everything
+outside a game's package (the CLI, the config file, the console, replay, the session, the
+signage feed, the panel) asks this registry and never names a game.
 
 Adding a game is one package plus one line in `_BUILT_IN` (docs/adding-a-game.md).
 """
@@ -16,7 +16,7 @@ import difflib
 import importlib
 import inspect
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NoReturn, Protocol
 
@@ -93,13 +93,11 @@ class GameSpec:
     family: str = ""  # games sharing an engine and records (Touch 21 is blackjack's)
     devices: tuple[str, ...] = ("shoe",)  # device roles it needs ([devices.<role>])
     audit: Any = None  # replay audit (kiosk/rules/audit.py `Audit`), None: none yet
-    odds: Callable[..., Any] | None = None  # `tableside odds <name>`: rules -> report
     demo: str = ""  # module with the simulated dealer's play (kiosk/rules/demo.py)
     screens: str = ""  # module with its dealer screen and sign (kiosk/ui/games/)
     default_rules: Callable[[], Any] | None = None  # the rules with every house default
     table_prefix: str = ""  # the example configuration's table id: "PB" -> PB-01
     round_word: str = "round"  # what the rules call one round ("coup" in punto banco)
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.family:

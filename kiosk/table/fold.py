@@ -131,14 +131,6 @@ def step(folded: Folded, op: Operation, seq: int = 0, games: Registry = GAMES,
         raise FoldError(seq, kind, why) from exc
 
 
-class Row:
-    """What fold needs of a journal row (kiosk.store.journal.Entry has it)."""
-
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-
-
 def fold(rows: Iterable[Any], start: Folded = EMPTY, *,
          on_error: Callable[[FoldError], None] | None = None,
          before: Callable[[Folded, Operation, Any], None] | None = None,
