@@ -130,10 +130,6 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
     return session, journal
 
 
-
-
-
-
 async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Session:
     """The scripted dealer plays `coups` rounds of the table's game in the terminal."""
     session, journal = open_session(cfg)
@@ -148,7 +144,8 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
         shoe.open()
         if session.replayed:
             click.echo(f"Resumed table {cfg.table_id} from {journal.count()} journal rows "
-                       f"at round {session.game.round_number(session.state)}: "
+                       f"at {session.spec.round_word} "
+                       f"{session.game.round_number(session.state)}: "
                        f"{session.next_step()}")
             # The simulator cannot resume the old shoe's order: the round in play is void and
             # the shoe changed, so the table's count of cards seen matches the cards it will
