@@ -102,7 +102,7 @@ def test_the_calls_follow_the_round() -> None:
 
 
 def test_dealer_rule_odds_and_last_round() -> None:
-    from kiosk.ui.signage.blackjack_view import dealer_view, dealer_words, odds_rows
+    from kiosk.ui.signage.blackjack_words import dealer_view, dealer_words, odds_rows
 
     assert dict(odds_rows(RULES)) == {"Blackjack": "3:2", "Insurance": "2:1",
                                       "Even money": "1:1"}  # rules 2.6, 4.7
