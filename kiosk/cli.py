@@ -202,13 +202,24 @@ def games_command(as_json: bool) -> None:
               default=Path("/data"), show_default=True, help="the data partition")
 @click.option("--etc", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="where to write the hostname (the image: /etc)")
-def provision(boot: Path, data: Path, etc: Path | None) -> None:
+@click.option("--owner", default=None, metavar="USER",
+              help="who the applied configuration belongs to (the image: kiosk)")
+def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> None:
     """First boot: check a new table.toml from the boot partition and apply it (docs/
     technician.md). Exit status 1 when the file has a mistake (the reason is also left
     for the dealer screen)."""
     from kiosk.provision import provision as apply
 
-    done = apply(boot, data, etc)
+    ids = None
+    if owner:
+        import pwd
+
+        try:
+            user = pwd.getpwnam(owner)
+        except KeyError:
+            _fail(ValueError(f"no user {owner!r} on this machine"))
+        ids = (user.pw_uid, user.pw_gid)
+    done = apply(boot, data, etc, owner=ids)
     if done.error:
         click.echo(f"tableside: not applied: {done.error}", err=True)
         sys.exit(1)

@@ -47,9 +47,11 @@ def hostname_for(table_id: str) -> str:
 
 
 def provision(boot: Path, data: Path, etc: Path | None = None,
-              now: datetime | None = None) -> Provisioned:
+              now: datetime | None = None, owner: tuple[int, int] | None = None
+              ) -> Provisioned:
     """Apply `boot/table.toml` to `data/table.toml`; set `etc/hostname` when `etc` is given.
-    Nothing to do (no new file) is `Provisioned()`; never raises for a bad file."""
+    `owner` (uid, gid): who the applied file belongs to (the kiosk user; provisioning runs as
+    root). Nothing to do (no new file) is `Provisioned()`; never raises for a bad file."""
     source = boot / BOOT_FILE
     if not source.exists():
         return Provisioned()
@@ -63,10 +65,11 @@ def provision(boot: Path, data: Path, etc: Path | None = None,
                else f"{source}: cannot read the new configuration: {exc}")
         why = why.replace(str(target), f"{BOOT_FILE} on the SD card's boot partition")
         _write(error_file, f"The table was not set up: {why}\n"
-                           f"Correct {BOOT_FILE} on the boot partition and restart.\n")
+                           f"Correct {BOOT_FILE} on the boot partition and restart.\n",
+               owner=owner)
         return Provisioned(error=why)
     archived = _archive_other_journal(cfg, now or datetime.now(UTC))
-    _write(target, text)
+    _write(target, text, owner=owner)
     hostname = hostname_for(cfg.table_id)
     if etc is not None:
         _write(etc / "hostname", hostname + "\n", mode=0o644)
@@ -107,7 +110,8 @@ def _archive_other_journal(cfg: TableConfig, now: datetime) -> Path | None:
     return kept
 
 
-def _write(path: Path, text: str, mode: int = 0o600) -> None:
+def _write(path: Path, text: str, mode: int = 0o600,
+           owner: tuple[int, int] | None = None) -> None:
     """`text` into `path` whole or not at all: a temporary file, synced, renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.new")
@@ -118,6 +122,8 @@ def _write(path: Path, text: str, mode: int = 0o600) -> None:
     finally:
         os.close(fd)
     os.chmod(tmp, mode)
+    if owner is not None:
+        os.chown(tmp, *owner)
     tmp.replace(path)
     with contextlib.suppress(OSError):  # the folder's entry on disk too (a power cut)
         dirfd = os.open(path.parent, os.O_RDONLY)

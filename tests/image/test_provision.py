@@ -85,3 +85,17 @@ def test_hostnames_from_table_ids() -> None:
     assert hostname_for("PB-01") == "tableside-pb-01"
     assert hostname_for("Salon_Privé.3") == "tableside-salon-priv-3"
     assert len(hostname_for("X" * 32)) <= 63
+
+
+def test_the_applied_file_belongs_to_the_kiosk_user(tmp_path: Path) -> None:
+    """Provisioning runs as root; the dealer app, as the kiosk user, must read the file
+    (seen when the image first booted in an emulator: the app could not start)."""
+    import os
+
+    boot, data, etc = _card(tmp_path)
+    if os.geteuid() != 0:  # only root gives files away
+        return
+    done = provision(boot, data, etc, owner=(4242, 4343))
+    applied = (data / "table.toml").stat()
+    assert done.applied == "PB-01" and (applied.st_uid, applied.st_gid) == (4242, 4343)
+    assert stat.S_IMODE(applied.st_mode) == 0o600
