@@ -104,9 +104,25 @@ class DealsFromShoe(Protocol[C]):
 
 @runtime_checkable
 class SpinsWheel(Protocol[C]):
-    """The game takes its results from a roulette wheel (a later game; the seam is here)."""
+    """The game takes its results from a roulette wheel controller. Each method answers the
+    records the wheel's report makes (None or () when the table is already there: the dealer
+    called it first)."""
 
-    def wheel_result(self, state: C, number: int) -> Operation: ...
+    def wheel_spun(self, state: C, direction: str) -> Operation | None:
+        """The ball was launched, `direction` "clockwise" or "anticlockwise"."""
+        ...
+
+    def wheel_closed_betting(self, state: C) -> Operation | None:
+        """The wheel called no more bets."""
+        ...
+
+    def wheel_result(self, state: C, number: str, direction: str) -> tuple[Operation, ...]:
+        """The winning number ("0".."36", "00")."""
+        ...
+
+    def wheel_void(self, state: C, reason: str) -> Operation | None:
+        """The wheel voided the game (a miss-spin): the ball is spun again."""
+        ...
 
 
 @runtime_checkable
