@@ -88,6 +88,9 @@ class TableSession(Generic[S]):
         self.alerts_raised = 0  # all ever raised: a view tells new alerts by this count
         self.listeners: list[Listener] = []
         self.device_online: dict[str, bool] = {}
+        # role -> send a named command to that device ("start" to the wheel); the launcher
+        # fills it for each device it opened a link to.
+        self.device_commands: dict[str, Callable[[str], bool]] = {}
         self.bad_input = 0
         self.clock = clock
         self._releasing = False
@@ -147,6 +150,22 @@ class TableSession(Generic[S]):
         """The alerts raised after a view had seen `seen` of them (only the kept ones)."""
         new = min(self.alerts_raised - seen, len(self.alerts))
         return list(self.alerts)[len(self.alerts) - new:] if new > 0 else []
+
+    def has_device(self, role: str) -> bool:
+        """Whether a device of this role is linked to the table (simulated or real)."""
+        return role in self.device_commands
+
+    def command_device(self, role: str, command: str) -> bool:
+        """Send a named command to the device of `role` (its protocol knows the bytes);
+        False when there is no such device or it is not connected."""
+        send = self.device_commands.get(role)
+        if send is None:
+            return False
+        try:
+            return send(command)
+        except Exception:  # a device that cannot be told must not stop the table
+            log.exception("command %r to the %s", command, role)
+            return False
 
     # --- Actions ----------------------------------------------------------------------
 
@@ -290,6 +309,11 @@ class TableSession(Generic[S]):
 
     def _on_device_event(self, event: Any) -> None:
         device = getattr(event, "device", "SHOE")
+        if type(event).__module__ == "hardware.wheel.events":
+            from kiosk.table.wheel import on_wheel_event
+
+            on_wheel_event(self, event)
+            return
         if isinstance(event, ev.CardRead | ev.CardUnread | ev.CardBurned | ev.CutCardOut):
             shoe = self._shoe()
             if shoe is None:  # capabilities: a shoe's event reaches only a game that deals
@@ -312,10 +336,12 @@ class TableSession(Generic[S]):
                 self.device_online[device] = False
                 self.report(device, "offline", f"silent for {event.silent_seconds:.0f} s",
                             Severity.WARNING, f"The {_device_name(device)} is not answering",
-                            "Key in cards by hand; check its cable and power")
+                            _BY_HAND.get(device, "Key in cards by hand") +
+                            "; check its cable and power")
         elif isinstance(event, ev.DeviceOnline):
-            if not self.device_online.get(device, True):
-                self.device_online[device] = True
+            was = self.device_online.get(device, True)
+            self.device_online[device] = True
+            if not was:
                 self.report(device, "online", "", Severity.INFO,
                             f"The {_device_name(device)} is back")
         elif isinstance(event, ev.ShoeHello):
@@ -468,5 +494,9 @@ class TableSession(Generic[S]):
 
 
 def _device_name(device: str) -> str:
-    return {"SHOE": "card shoe", "SHUF": "shuffler"}.get(device, device.lower())
+    return {"SHOE": "card shoe", "SHUF": "shuffler", "WHEEL": "roulette wheel"}.get(
+        device, device.lower())
+
+
+_BY_HAND = {"WHEEL": "Spin by hand and key in the winning numbers"}
 

@@ -272,3 +272,46 @@ def call_covers(call: CallBet, number: str | None = None) -> tuple[str, ...]:
         return neighbours(number or "0")
     covered = {p for piece in _ORPHANS for p in piece.numbers}
     return tuple(p for p in Wheel.SINGLE_ZERO.order if p in covered)
+
+
+def bet_from_taps(kind: BetKind, taps: tuple[str, ...], wheel: Wheel = Wheel.SINGLE_ZERO
+                  ) -> tuple[str, ...] | None:
+    """The inside bet the dealer's taps on the layout's numbers name, once they name one;
+    None while more taps are needed. A street is one tap on any of its numbers (two for a
+    trio: the zero and 1 or 3, or 00 and 3); a split two neighbours; a corner two opposite
+    corners of its square (0 and 3 for the first four); a six line a number in each of its
+    two streets. `NotAllowed` when the taps name no such bet."""
+    if kind is BetKind.STRAIGHT:
+        return inside_bet(kind, taps[:1], wheel) if taps else None
+    zeros = [t for t in taps if t in ("0", "00")]
+    if kind is BetKind.STREET:
+        if not taps:
+            return None
+        if not zeros:
+            a = (int(taps[0]) - 1) // 3 * 3 + 1
+            return inside_bet(kind, (str(a), str(a + 1), str(a + 2)), wheel)
+        if len(taps) < 2:
+            return None
+        z, other = taps[0], taps[1]
+        if wheel is Wheel.SINGLE_ZERO or z == "00":
+            trio = (z, "2", other) if other in ("1", "3") else (z, other)
+        else:
+            trio = ("0", "1", "2") if other == "1" else ("0", "00", "2")
+        return inside_bet(kind, trio, wheel)
+    if len(taps) < 2:
+        return None
+    a, b = taps[0], taps[1]
+    if kind is BetKind.SPLIT:
+        return inside_bet(kind, (a, b), wheel)
+    if kind is BetKind.CORNER:
+        if zeros:
+            return inside_bet(kind, ("0", "1", "2", "3"), wheel)
+        lo, hi = sorted((int(a), int(b)))
+        if hi == lo + 4:
+            return inside_bet(kind, tuple(str(n) for n in (lo, lo + 1, lo + 3, lo + 4)), wheel)
+    elif kind is BetKind.SIX_LINE and not zeros:
+        rows = sorted((_row(int(a)), _row(int(b))))
+        if rows[1] == rows[0] + 1:
+            lo = rows[0] * 3 + 1
+            return inside_bet(kind, tuple(str(n) for n in range(lo, lo + 6)), wheel)
+    raise NotAllowed(f"Those numbers are not a {kind.value}", "3.5")

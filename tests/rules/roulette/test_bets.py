@@ -177,3 +177,31 @@ def test_every_call_bets_net_on_every_number(call, pocket):
 def test_placement_result_is_win_or_stake_lost():
     p = Placement(BetKind.CORNER, ("17", "18", "20", "21"), 4)
     assert p.result("20") == 32 and p.result("19") == -4
+
+
+@pytest.mark.parametrize(("kind", "taps", "numbers"), [
+    (BetKind.STRAIGHT, ("17",), ("17",)),
+    (BetKind.SPLIT, ("20", "17"), ("17", "20")),
+    (BetKind.SPLIT, ("17",), None),  # one more tap
+    (BetKind.STREET, ("14",), ("13", "14", "15")),
+    (BetKind.STREET, ("0",), None),
+    (BetKind.STREET, ("0", "1"), ("0", "1", "2")),
+    (BetKind.STREET, ("0", "3"), ("0", "2", "3")),
+    (BetKind.CORNER, ("21", "17"), ("17", "18", "20", "21")),
+    (BetKind.CORNER, ("0", "3"), ("0", "1", "2", "3")),
+    (BetKind.SIX_LINE, ("36", "31"), ("31", "32", "33", "34", "35", "36")),
+])
+def test_the_dealers_taps_name_a_bet(kind, taps, numbers):
+    from kiosk.rules.roulette.bets import bet_from_taps
+
+    assert bet_from_taps(kind, taps) == numbers
+
+
+@pytest.mark.parametrize(("kind", "taps"), [
+    (BetKind.SPLIT, ("17", "21")), (BetKind.CORNER, ("17", "22")),
+    (BetKind.SIX_LINE, ("1", "10")), (BetKind.CORNER, ("18", "22"))])
+def test_taps_that_name_no_bet_are_refused(kind, taps):
+    from kiosk.rules.roulette.bets import bet_from_taps
+
+    with pytest.raises(NotAllowed):
+        bet_from_taps(kind, taps)

@@ -1,0 +1,468 @@
+"""The roulette dealer's screen (rules 3.2-3.5), usable at 800x480.
+
+Decision for the small screen: the whole layout is always in view, with no zoom. Thirty-seven
+numbers fit one finger each at 800x480 (50 px, 9 mm on the Pi's 7" display); what a finger
+cannot hit, the line between two numbers, is named by tapping numbers instead: choose the bet
+(split, street, corner, six line) and tap the numbers it covers. The call bets of rule 3.4 are
+a row of racetrack buttons by name. Every tap places the chips of the colour chosen on the
+right, whose totals are shown there. Then the number (from the wheel, or tapped by hand),
+the dolly on it, and the payouts per colour to confirm.
+
+The screen decides nothing: each tap is an action of the rules (kiosk/rules/roulette) sent
+through the session, refused in the rules' words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, Line
+from kivy.properties import ListProperty, StringProperty
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.popup import Popup
+
+from kiosk.rules.money import format_money
+from kiosk.rules.operations import Operation
+from kiosk.rules.roulette import engine as rl
+from kiosk.rules.roulette.bets import BetKind, CallBet, bet_from_taps
+from kiosk.rules.roulette.engine import Direction, Phase, Source
+from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
+from kiosk.ui import theme
+from kiosk.ui.dealer.base import DealerScreen
+from kiosk.ui.text_label import TextLabel
+from kiosk.ui.widgets import TableButton
+
+POCKET_TONES = {Colour.RED: theme.rgb("#b71c1c"), Colour.BLACK: theme.rgb("#1b1b1b"),
+                Colour.GREEN: theme.rgb("#1b7a3e")}
+CHIP_COLOURS = {"pink": "#e91e8c", "yellow": "#f4c20d", "blue": "#1e63d6", "green": "#2e9d4f",
+                "purple": "#7b3fb5", "orange": "#ef7d00", "brown": "#7a4a24",
+                "white": "#f2f2f2", "grey": "#8a8a8a", "lime": "#9bd31e"}
+DARK_INK = frozenset({"yellow", "white", "lime"})
+MODES = (BetKind.STRAIGHT, BetKind.SPLIT, BetKind.STREET, BetKind.CORNER, BetKind.SIX_LINE)
+CALLS = ((CallBet.NEIGHBOURS_OF_ZERO, "Voisins"), (CallBet.SERIES_5_8, "Tiers 5/8"),
+         (CallBet.ORPHANS, "Orphelins"), (CallBet.NEIGHBOURS, "N + nbrs"))
+UNITS = (1, 2, 5, 10)
+NUMBER = "number"  # the mode in which a tap calls the winning number
+NEIGHBOURS = "neighbours"  # the mode in which a tap names the number of "N and neighbours"
+VALUES = (500, 1_000, 2_500, 5_000, 10_000)  # chip change: value per wheel chip, cents
+COUNTS = (20, 50, 100)
+
+# The design is laid out for 800x480 in fractions of the screen, so it scales to any size.
+GRID_TOP, GRID_BOTTOM = 0.915, 0.585
+ZERO_W, CELL_W = 0.06, 0.0625
+RIGHT = 0.875
+
+
+def chip_tone(colour: str) -> tuple[float, float, float, float]:
+    return theme.rgb(CHIP_COLOURS.get(colour, "#888888"))
+
+
+class NumberCell(TableButton):  # type: ignore[misc]
+    """One number of the layout."""
+
+    def __init__(self, number: str, **kwargs: Any) -> None:
+        super().__init__(text=number, tone=POCKET_TONES[colour_of(number)], **kwargs)
+        self.number = number
+
+
+class RouletteScreen(DealerScreen):  # type: ignore[misc]
+    """The dealer's layout, colours, call bets, spin controls and payouts."""
+
+    mode = StringProperty(BetKind.STRAIGHT.value)
+    colour = StringProperty("")
+    taps = ListProperty([])
+    payout_text = StringProperty("")
+
+    def __init__(self, session: Any, *, table_name: str = "",
+                 wheel_online: Callable[[], bool] | None = None,
+                 start_wheel: Callable[[], bool] | None = None, **kwargs: Any) -> None:
+        self.table_name = table_name or session.table_id
+        self.wheel_online = wheel_online or (lambda: False)
+        self.start_wheel = start_wheel
+        self.units = 1
+        self.start_screen()
+        super().__init__(**kwargs)
+        self.session = session
+        self.board = FloatLayout()
+        self.add_widget(self.board)
+        self.cells: dict[str, NumberCell] = {}
+        self.colour_buttons: dict[str, TableButton] = {}
+        self.mode_buttons: dict[str, TableButton] = {}
+        self.call_buttons: dict[str, TableButton] = {}
+        self.outside_buttons: dict[str, TableButton] = {}
+        self.pad: ChipChangePad | None = None
+        self._build()
+        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
+        session.listeners.append(lambda _s, _op: self._refresh_trigger())
+        self.bind(size=self._draw_marks, pos=self._draw_marks)
+        self.refresh()
+
+    # --- building -------------------------------------------------------------------------
+
+    def _place(self, widget: Any, x: float, y: float, w: float, h: float) -> Any:
+        widget.size_hint = (w, h)
+        widget.pos_hint = {"x": x, "y": y}
+        self.board.add_widget(widget)
+        return widget
+
+    def _button(self, text: str, x: float, y: float, w: float, h: float,
+                on_press: Callable[[], Any], tone: Any = theme.FELT_LIGHT) -> TableButton:
+        b = TableButton(text=text, tone=tone, font_size="15sp")
+        b.bind(on_release=lambda *_: on_press())
+        return self._place(b, x + 0.003, y + 0.005, w - 0.006, h - 0.01)  # type: ignore[no-any-return]
+
+    def _build(self) -> None:
+        rules: rl.RouletteRules = self.session.state.rules
+        row_h = (GRID_TOP - GRID_BOTTOM) / 3
+        zeros = ("0",) if rules.wheel is Wheel.SINGLE_ZERO else ("00", "0")
+        zh = (GRID_TOP - GRID_BOTTOM) / len(zeros)
+        for i, z in enumerate(zeros):
+            self.cells[z] = self._cell(z, 0.0, GRID_BOTTOM + i * zh, ZERO_W, zh)
+        for n in range(1, 37):
+            col, row = (n - 1) // 3, (n - 1) % 3  # the layout: 1, 2, 3 bottom to top
+            self.cells[str(n)] = self._cell(str(n), ZERO_W + col * CELL_W,
+                                            GRID_BOTTOM + row * row_h, CELL_W, row_h)
+        x_end = ZERO_W + 12 * CELL_W
+        for which in (1, 2, 3):
+            self._button("2:1", x_end, GRID_BOTTOM + (which - 1) * row_h, RIGHT - x_end, row_h,
+                         lambda w=which: self.outside(BetKind.COLUMN, w))
+        y = GRID_BOTTOM - 0.075
+        for which, label in ((1, "1st 12"), (2, "2nd 12"), (3, "3rd 12")):
+            self._button(label, ZERO_W + (which - 1) * 4 * CELL_W, y, 4 * CELL_W, 0.075,
+                         lambda w=which: self.outside(BetKind.DOZEN, w))
+        y -= 0.075
+        evens = ((BetKind.LOW, "1-18"), (BetKind.EVEN, "Even"), (BetKind.RED, "Red"),
+                 (BetKind.BLACK, "Black"), (BetKind.ODD, "Odd"), (BetKind.HIGH, "19-36"))
+        for i, (kind, label) in enumerate(evens):
+            tone = POCKET_TONES.get(Colour(kind.value)) if kind.value in ("red", "black") \
+                else theme.FELT_LIGHT
+            self.outside_buttons[kind.value] = self._button(
+                label, ZERO_W + i * 2 * CELL_W, y, 2 * CELL_W, 0.075,
+                lambda k=kind: self.outside(k), tone)
+        # bet modes and the racetrack's call bets, one row
+        y, w = 0.335, 0.1
+        for i, kind in enumerate(MODES):
+            label = {"six line": "Line"}.get(kind.value, kind.value.capitalize())
+            b = self._button(label, i * w, y, w, 0.085, lambda k=kind: self.set_mode(k.value))
+            self.mode_buttons[kind.value] = b
+        for i, (call, label) in enumerate(CALLS):
+            b = self._button(label, (5 + i) * w, y, w, 0.085, lambda c=call: self.call(c),
+                             theme.rgb("#5b3a1a"))
+            self.call_buttons[call.value] = b
+            if call is CallBet.NEIGHBOURS:
+                self.mode_buttons[NEIGHBOURS] = b
+            else:
+                b.disabled = not rules.call_bets
+            if not rules.call_bets:
+                b.disabled = True
+        self.units_button = self._button("x1", 0.9, y, 0.1, 0.085, self.next_units,
+                                         theme.GOLD)
+        # the colours in play, with their chips on the layout
+        colours = rl.COLOURS[:rules.colours]
+        ch = (GRID_TOP - 0.335 - 0.085) / len(colours)
+        for i, c in enumerate(colours):
+            b = self._button(c.capitalize(), RIGHT, GRID_TOP - (i + 1) * ch, 1 - RIGHT, ch,
+                             lambda c=c: self.choose_colour(c), chip_tone(c))
+            if c in DARK_INK:
+                b.color = theme.INK
+            self.colour_buttons[c] = b
+        # what the dealer reads: the step, the alert, the totals or payouts
+        self.step_label = self._place(TextLabel(font_size="17sp", bold=True, halign="left",
+                                                valign="middle"), 0.01, 0.92, 0.64, 0.08)
+        self.status_label = self._place(TextLabel(font_size="13sp", halign="right",
+                                                  valign="middle"), 0.65, 0.92, 0.34, 0.08)
+        self.alert_label = self._place(TextLabel(font_size="14sp", halign="left",
+                                                 valign="middle"), 0.01, 0.255, 0.98, 0.075)
+        self.text_label = self._place(TextLabel(font_size="14sp", halign="left",
+                                                valign="top"), 0.01, 0.01, 0.44, 0.17)
+        for lbl in (self.step_label, self.status_label, self.alert_label, self.text_label):
+            lbl.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
+        # the acts
+        bx, bw, bh = 0.46, 0.18, 0.12
+        self.spin_button = self._button("Spin", bx, 0.13, bw, bh, self.spin)
+        self.final_button = self._button("Final bets", bx + bw, 0.13, bw, bh,
+                                         lambda: self.act(rl.final_bets))
+        self.close_button = self._button("No more bets", bx + 2 * bw, 0.13, bw, bh,
+                                         self.no_more_bets, theme.rgb("#8a1c1c"))
+        self.no_spin_button = self._button("No spin", bx, 0.01, bw, bh, self.no_spin)
+        self.void_button = self._button("Void spin", bx + bw, 0.01, bw, bh, self.void)
+        self.confirm_button = self._button("Confirm payouts", bx + 2 * bw, 0.01, bw, bh,
+                                           lambda: self.act(rl.confirm_payouts), theme.GOLD)
+        self.confirm_button.color = theme.INK
+        self.change_button = self._button("Chip change", 0.0, 0.18, 0.15, 0.075,
+                                          self.open_chip_change)
+        self.cash_button = self._button("Cash in", 0.15, 0.18, 0.15, 0.075, self.cash_in)
+        self.back_button = self._button("Take back", 0.30, 0.18, 0.15, 0.075, self.take_back)
+
+    def _cell(self, number: str, x: float, y: float, w: float, h: float) -> NumberCell:
+        cell = NumberCell(number, font_size="17sp")
+        cell.bind(on_release=lambda *_: self.tap_number(number))
+        self._place(cell, x + 0.002, y + 0.004, w - 0.004, h - 0.008)
+        return cell
+
+    # --- what a tap does --------------------------------------------------------------------
+
+    @property
+    def state(self) -> rl.RouletteState:
+        return self.session.state  # type: ignore[no-any-return]
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.taps = []
+        self.refresh()
+
+    def next_units(self) -> None:
+        self.units = UNITS[(UNITS.index(self.units) + 1) % len(UNITS)]
+        self.refresh()
+
+    def choose_colour(self, colour: str) -> None:
+        self.colour = colour
+        self.refresh()
+
+    def _need_colour(self) -> bool:
+        if not self.colour:
+            self.session.alert(self._warning(), "Choose the player's colour first")
+            return False
+        return True
+
+    @staticmethod
+    def _warning() -> Any:
+        from kiosk.table.session import Severity
+
+        return Severity.WARNING
+
+    def _bet(self, place: Callable[[rl.RouletteState], Operation],
+             late: Callable[[rl.RouletteState], Operation]) -> None:
+        """Chips on the layout, or a no bet once bets are closed (rule 3.4)."""
+        if self.state.phase is Phase.NO_MORE_BETS:
+            self.act(late)
+        else:
+            self.act(place)
+
+    def tap_number(self, number: str) -> None:
+        state = self.state
+        if self.mode == NUMBER:
+            self.act(lambda s: rl.call_number(s, number, Source.HAND))
+            return
+        if not self._need_colour():
+            return
+        c, u = self.colour, self.units
+        if self.mode == NEIGHBOURS:
+            self._bet(lambda s: rl.place_call_bet(s, c, CallBet.NEIGHBOURS, u, number),
+                      lambda s: rl.no_call_bet(s, c, CallBet.NEIGHBOURS, u, number))
+            self.set_mode(BetKind.STRAIGHT.value)
+            return
+        kind = BetKind(self.mode)
+        taps = (*self.taps, number)
+        try:
+            numbers = bet_from_taps(kind, taps, state.rules.wheel)
+        except Exception as exc:  # the rules' words for taps that name no bet
+            self.taps = []
+            self.session.alert(self._warning(), str(exc))
+            return
+        if numbers is None:
+            self.taps = list(taps)
+            self.refresh()
+            return
+        self.taps = []
+        self._bet(lambda s: rl.place_bet(s, c, kind, u, numbers),
+                  lambda s: rl.no_bet(s, c, kind, u, numbers))
+
+    def outside(self, kind: BetKind, which: int = 1) -> None:
+        if not self._need_colour():
+            return
+        c, u = self.colour, self.units
+        self._bet(lambda s: rl.place_bet(s, c, kind, u, which=which),
+                  lambda s: rl.no_bet(s, c, kind, u, which=which))
+
+    def call(self, call: CallBet) -> None:
+        if call is CallBet.NEIGHBOURS:
+            self.set_mode(NEIGHBOURS)
+            return
+        if not self._need_colour():
+            return
+        c, u = self.colour, self.units
+        self._bet(lambda s: rl.place_call_bet(s, c, call, u),
+                  lambda s: rl.no_call_bet(s, c, call, u))
+
+    def spin(self) -> None:
+        """With a wheel: ask it to launch the ball (it reports the spin); without one: the
+        dealer spun it, the other way from the last spin (rule 3.2)."""
+        if self.wheel_online() and self.start_wheel is not None:
+            if not rl.can_spin_ball(self.state, Direction.CLOCKWISE):
+                self.act(lambda s: rl.spin_ball(s, Direction.CLOCKWISE))  # the refusal
+            elif not self.start_wheel():
+                self.session.alert(self._warning(), "The wheel did not take the start",
+                                   "Spin by hand: the wheel's reports still count")
+            return
+        way = rl.expected_direction(self.state) or Direction.CLOCKWISE
+        self.act(lambda s: rl.spin_ball(s, way))
+
+    def no_more_bets(self) -> None:
+        if self.act(rl.close_betting) is not None and not self.wheel_online():
+            self.set_mode(NUMBER)
+
+    def no_spin(self) -> None:
+        self.act(lambda s: rl.no_spin(s, "the ball left the wheel or was stopped"))
+
+    def void(self) -> None:
+        self.act(lambda s: rl.void_round(s, "voided by the dealer"))
+
+    def take_back(self) -> None:
+        if self._need_colour():
+            c = self.colour
+            self.act(lambda s: rl.take_back(s, c))
+
+    def cash_in(self) -> None:
+        if self._need_colour():
+            c = self.colour
+            self.act(lambda s: rl.cash_in(s, c))
+
+    def chip_change(self, colour: str, chips: int, value_each: int) -> Operation | None:
+        return self.act(lambda s: rl.chip_change(s, colour, chips, value_each))
+
+    def open_chip_change(self) -> None:
+        if self._need_colour():
+            self.pad = ChipChangePad(self, self.colour)
+            self.pad.open()
+
+    # --- showing ------------------------------------------------------------------------
+
+    def refresh(self, *_args: Any) -> None:
+        state = self.state
+        rules = state.rules
+        self.show_alerts()
+        self.show_inspector()
+        if state.phase is not Phase.NO_MORE_BETS and self.mode == NUMBER:
+            self.mode = BetKind.STRAIGHT.value
+        wheel = "wheel online" if self.wheel_online() else "no wheel: numbers by hand"
+        self.step_label.text = f"Spin {state.spin}: {rl.next_step(state)}"
+        self.status_label.text = f"{self.table_name} · {wheel}"
+        self.alert_label.text = self.alert_text if self.alert_shown else (
+            "Tap the numbers a bet covers" if self.mode in (BetKind.SPLIT.value,
+                                                            BetKind.CORNER.value,
+                                                            BetKind.SIX_LINE.value)
+            else "Tap the winning number" if self.mode == NUMBER else "")
+        self.alert_label.color = self.alert_tone if self.alert_shown else theme.MUTED
+        for name, b in self.mode_buttons.items():
+            b.selected = self.mode == name
+        self.units_button.text = f"x{self.units}"
+        staked = {c: (n, v) for c, n, v in rl.totals(state)}
+        for c, b in self.colour_buttons.items():
+            stack = state.stack(c)
+            chips = staked.get(c, (0, 0))[0]
+            b.selected = c == self.colour
+            b.text = (f"{c.capitalize()}\n{chips} on · {stack.chips}" if stack
+                      else c.capitalize())
+        for n, cell in self.cells.items():
+            cell.selected = n in self.taps or n == state.number
+        if state.phase is Phase.RESULT:
+            settled = rl.settlement(state)
+            lines = [f"{rl.pocket_words(state.number or '')}: the dolly is on it"]
+            lines += [rl.payout_words(p, rules) for p in settled.payouts if p.won] or [
+                "No winning bets"]
+            lost = sum(p.lost for p in settled.payouts)
+            lines.append(f"{lost} losing chip(s) off the layout")
+            self.payout_text = "\n".join(lines)
+        else:
+            self.payout_text = "\n".join(
+                f"{c.capitalize()}: {n} chips = {format_money(v, rules.currency)}"
+                for c, n, v in rl.totals(state)) or "No bets on the layout"
+        last = " ".join(state.results[-8:][::-1])
+        self.text_label.text = self.payout_text + (f"\nLast: {last}" if last else "")
+        self.spin_button.text = "Spin " + ("(wheel)" if self.wheel_online() else (
+            (rl.expected_direction(state) or Direction.CLOCKWISE).value))
+        self.spin_button.disabled = not rl.can_spin_ball(state, Direction.CLOCKWISE)
+        self.final_button.disabled = not rl.can_final_bets(state)
+        self.close_button.disabled = not rl.can_close_betting(state)
+        self.no_spin_button.disabled = not rl.can_no_spin(state)
+        self.void_button.disabled = not rl.can_void_round(state, "void")
+        self.confirm_button.disabled = not rl.can_confirm_payouts(state)
+        self.cash_button.disabled = not (self.colour and rl.can_cash_in(state, self.colour))
+        self.back_button.disabled = not (self.colour and rl.can_take_back(state, self.colour))
+        self._draw_marks()
+
+    def _draw_marks(self, *_args: Any) -> None:
+        """The dolly on the winning number, and a chip count on each number with chips."""
+        state = self.state
+        straight: dict[str, int] = {}
+        for b in state.layout:
+            for n in b.placement.numbers if b.placement.kind.inside else ():
+                straight[n] = straight.get(n, 0) + 1
+        for n, cell in self.cells.items():
+            cell.canvas.after.clear()
+            with cell.canvas.after:
+                if n in straight:
+                    Color(*chip_tone(next((b.colour for b in state.layout
+                                           if n in b.placement.numbers), "")))
+                    r = min(cell.width, cell.height) * 0.16
+                    Ellipse(pos=(cell.right - 2.4 * r, cell.top - 2.4 * r), size=(2 * r, 2 * r))
+                if n == state.number:  # the dolly
+                    Color(*theme.IVORY)
+                    r = min(cell.width, cell.height) * 0.42
+                    Line(circle=(cell.center_x, cell.center_y, r), width=2.5)
+
+    def no_more_bets_from_panel(self) -> None:
+        self.no_more_bets()
+
+
+class ChipChangePad(Popup):  # type: ignore[misc]
+    """Rule 3.5 "chip change": how many wheel chips of the colour, at what value each."""
+
+    def __init__(self, screen: RouletteScreen, colour: str) -> None:
+        self.screen = screen
+        self.colour = colour
+        stack = screen.state.stack(colour)
+        rules = screen.state.rules
+        values = [v for v in VALUES if v >= rules.limits.minimum_chip]
+        self.value = stack.value_each if stack else values[0]
+        self.chips = 0
+        board = FloatLayout()
+        super().__init__(title=f"Chip change: {colour}", content=board, size_hint=(0.8, 0.8),
+                         auto_dismiss=True)
+        self.value_buttons: dict[int, TableButton] = {}
+        self.count_buttons: dict[int, TableButton] = {}
+        for i, v in enumerate(values):
+            b = TableButton(text=f"{format_money(v, rules.currency)} each",
+                            size_hint=(0.19, 0.22), pos_hint={"x": 0.01 + i * 0.2, "y": 0.7})
+            b.bind(on_release=lambda *_, v=v: self.choose(v))
+            self.value_buttons[v] = b
+            board.add_widget(b)
+        for i, n in enumerate(COUNTS):
+            b = TableButton(text=f"+{n} chips", size_hint=(0.3, 0.22),
+                            pos_hint={"x": 0.02 + i * 0.33, "y": 0.4})
+            b.bind(on_release=lambda *_, n=n: self.add(n))
+            self.count_buttons[n] = b
+            board.add_widget(b)
+        self.summary = TextLabel(size_hint=(0.6, 0.3), pos_hint={"x": 0.02, "y": 0.02},
+                                 font_size="16sp")
+        board.add_widget(self.summary)
+        self.ok = TableButton(text="Give the chips", tone=theme.GOLD, size_hint=(0.35, 0.25),
+                              pos_hint={"x": 0.63, "y": 0.04})
+        self.ok.color = theme.INK
+        self.ok.bind(on_release=lambda *_: self.done())
+        board.add_widget(self.ok)
+        self.show()
+
+    def choose(self, value: int) -> None:
+        self.value = value
+        self.show()
+
+    def add(self, chips: int) -> None:
+        self.chips += chips
+        self.show()
+
+    def show(self) -> None:
+        cur = self.screen.state.rules.currency
+        for v, b in self.value_buttons.items():
+            b.selected = v == self.value
+        self.summary.text = (f"{self.chips} {self.colour} chips at "
+                             f"{format_money(self.value, cur)}: "
+                             f"{format_money(self.chips * self.value, cur)}")
+        self.ok.disabled = self.chips == 0
+
+    def done(self) -> None:
+        if self.screen.chip_change(self.colour, self.chips, self.value) is not None:
+            self.dismiss(animation=False)
