@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from hardware.wheel.events import WheelEvent
 from kiosk.rules.cards import Card
 
 SHOE = "SHOE"
@@ -229,4 +230,5 @@ DeviceEvent = (
     | BadInput
     | DeviceOffline
     | DeviceOnline
+    | WheelEvent
 )

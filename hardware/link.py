@@ -90,6 +90,24 @@ class SerialLink:
         """The port is open (which says nothing about a device answering on it)."""
         return self._connected.is_set()
 
+    def send(self, data: bytes) -> bool:
+        """Write `data` to the device now; False when the port is not open."""
+        writer = self._writer
+        if writer is None:
+            return False
+        try:
+            writer.write(data)
+        except (OSError, RuntimeError) as exc:
+            logger.info("cannot write to %s: %s", self.url, exc)
+            return False
+        return True
+
+    def command(self, name: str) -> bool:
+        """Send one of the protocol's named commands ("start"); False if it has none such
+        or the port is not open."""
+        data = self.protocol.commands.get(name)
+        return data is not None and self.send(data)
+
     async def wait_connected(self, timeout: float | None = None) -> bool:
         """Wait until the port is open; False if `timeout` passed first."""
         try:
@@ -194,6 +212,10 @@ class SerialLink:
                     event.got_seq,
                 )
             self._on_event(event)
+            if self.protocol.answer is not None:
+                reply = self.protocol.answer(event)
+                if reply is not None and not self.send(reply):
+                    logger.warning("%s: could not answer %r", self.url, event)
 
     def _go_offline(self, now: float) -> None:
         if self._status == "offline":

@@ -9,13 +9,15 @@ table's config names it in `[devices.<role>]` (role and dialect make the protoco
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from hardware.events import KIOSK, SHOE, SHUFFLER
 from hardware.shoe.line_dialect import SEQ_MODULUS, LineParser, encode_frame
 from hardware.shoe.plain_dialect import PlainParser
 from hardware.shoe.stats import DialectParser
+from hardware.wheel import ss2
+from hardware.wheel.events import WHEEL
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,9 @@ class DeviceProtocol:
     poll_every: float = 0.0
     heartbeat_timeout: float = 5.0  # seconds of silence before the device counts as offline
     seq_modulus: int = SEQ_MODULUS  # the kiosk's own frame numbers wrap here
+    answer: Callable[[object], bytes | None] | None = None  # bytes sent back for an event
+    commands: Mapping[str, bytes] = field(default_factory=dict)  # named commands the table
+    # may send ("start" a wheel's game)
 
 
 _PROTOCOLS: dict[str, DeviceProtocol] = {}
@@ -71,4 +76,10 @@ register_protocol(DeviceProtocol("shoe-plain", "shoe", SHOE, PlainParser))
 # The shuffler speaks the same line protocol as device SHUF (spec: "Shuffler to kiosk").
 register_protocol(DeviceProtocol("shuffler-line", "shuffler", SHUFFLER, LineParser,
                                  greeting=_hello))
-# The SS2 roulette wheel (shared/specs/wheel-ss2.md) registers here with its game.
+# The SS2 roulette wheel (shared/specs/wheel-ss2.md): run in the maker's integration mode 1159,
+# which reports status every 500 ms by itself (bit 128), so no poll; the greeting asks only
+# for the firmware version (harmless in any state; `*K` would start a game).
+register_protocol(DeviceProtocol("wheel-ss2", "wheel", WHEEL, ss2.SS2Parser,
+                                 greeting=lambda _seq: ss2.COMMANDS["version"],
+                                 heartbeat_timeout=3.0, answer=ss2.answer,
+                                 commands=ss2.COMMANDS))

@@ -20,16 +20,19 @@ from tests.table.helpers import open_session
 
 
 def test_each_device_kind_registers_its_protocol() -> None:
-    assert protocol_names() == ("shoe-line", "shoe-plain", "shuffler-line")
-    assert roles() == {"shoe": ("line", "plain"), "shuffler": ("line",)}
+    assert protocol_names() == ("shoe-line", "shoe-plain", "shuffler-line", "wheel-ss2")
+    assert roles() == {"shoe": ("line", "plain"), "shuffler": ("line",), "wheel": ("ss2",)}
     shuffler = protocol("shuffler-line")
     assert (shuffler.role, shuffler.label, shuffler.heartbeat_timeout) == ("shuffler", "SHUF", 5.0)
     assert shuffler.greeting is not None and shuffler.greeting(3) == encode_frame(
         "KIOSK", 3, "HELLO?")
     assert protocol("shoe-plain").greeting is None  # a plain shoe is never asked anything
-    with pytest.raises(ValueError, match=r"unknown device protocol 'wheel-ss2' \(known: "
-                                         r"shoe-line, shoe-plain, shuffler-line\)"):
-        protocol("wheel-ss2")
+    wheel = protocol("wheel-ss2")  # shared/specs/wheel-ss2.md: no poll, status every 500 ms
+    assert (wheel.role, wheel.label, wheel.poll, wheel.commands["start"]) == (
+        "wheel", "WHEEL", None, b"*u 1\r\n")
+    with pytest.raises(ValueError, match=r"unknown device protocol 'wheel-ss3' \(known: "
+                                         r"shoe-line, shoe-plain, shuffler-line, wheel-ss2\)"):
+        protocol("wheel-ss3")
 
 
 @settings(max_examples=200, deadline=None)
