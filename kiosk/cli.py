@@ -133,6 +133,46 @@ def replay(source: str, as_json: bool) -> None:
     sys.exit(0 if report.ok else 1)
 
 
+# --- integrity ----------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+def integrity(source: str, as_json: bool) -> None:
+    """The integrity figures of the game a journal's table last opened, for technicians
+    (a roulette wheel: chi-squared of its results, direction alternation, games per hour)."""
+    from kiosk.replay import load_entries
+    from kiosk.rules.operations import TableOpening, operation_from_record
+    from kiosk.rules.registry import GAMES
+    from kiosk.ui.games import screens
+
+    try:
+        entries = load_entries(source)
+        openings = [op for op in (operation_from_record(e.kind, e.payload) for e in entries
+                                  if "table_opened" in e.kind) if isinstance(op, TableOpening)]
+    except TablesideError as exc:
+        _fail(exc)
+    if not openings:
+        _fail(TablesideError(f"{source}: no table was opened in this journal"))
+    opening = openings[-1]
+    spec = GAMES.opened(opening)
+    report = getattr(screens(spec), "integrity_report", None)
+    if report is None:
+        _fail(TablesideError(f"{spec.title} has no integrity figures"))
+    figures = report(entries, opening.rules)
+    if as_json:
+        click.echo(json.dumps(figures, indent=2))
+        return
+    click.echo(f"{source}: {spec.title}, table {opening.table_id}")
+    for key, value in figures.items():
+        if key != "counts":
+            click.echo(f"  {key.replace('_', ' ')}: {value}")
+    counts = figures.get("counts")
+    if isinstance(counts, dict):
+        click.echo("  counts: " + " ".join(f"{k}:{v}" for k, v in counts.items()))
+
+
 # --- config -------------------------------------------------------------------------------
 
 

@@ -163,16 +163,37 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
     return session
 
 
-def other_links(cfg: TableConfig, session: Any) -> list[SerialLink]:
-    """A serial link for each configured device besides the card shoe (a shuffler), with
-    the protocol its `[devices.<role>]` names; a simulated one is not started (the demo's
-    shoe deals shuffled cards itself)."""
+def simulated_devices(cfg: TableConfig, seed: int, period: float = 0.5) -> dict[str, Any]:
+    """A simulator on a pseudo-terminal for each device besides the card shoe whose
+    `[devices.<role>]` says "simulated" and that has one (the roulette wheel); the shoe's is
+    the demo's own (`SimulatedShoe`)."""
+    from hardware.simulators.wheel import PtyWheel
+
+    makers: dict[str, Callable[[], Any]] = {"wheel": lambda: PtyWheel(seed=seed, period=period)}
+    return {d.role: makers[d.role]() for d in cfg.devices
+            if d.role != "shoe" and d.port == "simulated" and d.role in makers}
+
+
+def other_links(cfg: TableConfig, session: Any, simulators: dict[str, Any] | None = None
+                ) -> list[SerialLink]:
+    """A serial link for each configured device besides the card shoe (a shuffler, a
+    wheel), with the protocol its `[devices.<role>]` names, to its simulator when it is
+    simulated (a simulated device with no simulator is not started). The session may then
+    command each device by its role."""
     links = []
+    sims = simulators or {}
     for device in cfg.devices:
-        if device.role == "shoe" or device.port == "simulated":
+        if device.role == "shoe":
             continue
-        links.append(SerialLink(device.port, protocol(device.protocol), session.on_device_event,
-                                baudrate=device.baudrate))
+        url = device.port
+        if url == "simulated":
+            if device.role not in sims:
+                continue
+            url = sims[device.role].path
+        link = SerialLink(url, protocol(device.protocol), session.on_device_event,
+                          baudrate=device.baudrate)
+        session.device_commands[device.role] = link.command
+        links.append(link)
     return links
 
 

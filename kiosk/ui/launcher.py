@@ -160,7 +160,13 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     from kivy.clock import Clock
 
     from hardware.shoe.reader import ShoeReader
-    from kiosk.console import SimulatedShoe, open_session, other_links, restart_simulated_shoe
+    from kiosk.console import (
+        SimulatedShoe,
+        open_session,
+        other_links,
+        restart_simulated_shoe,
+        simulated_devices,
+    )
     from kiosk.table.panel_link import PanelLink
     from kiosk.ui.games import screens
 
@@ -176,10 +182,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
                           "Call a technician: the table runs its previous configuration")
     play, front = _demo_play(spec), screens(spec)
     shoe: SimulatedShoe | None = None
-    url, dialect = cfg.shoe.port, cfg.shoe.dialect
-    if url == "simulated":
-        shoe = SimulatedShoe(cfg.rules.decks, seed=opts.seed)
-        url, dialect = shoe.path, "line"
+    links: list[Any] = []
+    tasks: list[asyncio.Task[Any]] = []
 
     def dispatch(fn: Callable[[], None]) -> None:
         Clock.schedule_once(lambda _dt: fn(), 0)
@@ -188,10 +192,19 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         if shoe is not None and play.new_shoe_wanted(session.state):
             shoe.new_shoe()
 
+    reader: ShoeReader | None = None
+    if "shoe" in spec.devices:  # a game that deals from a shoe: the shoe, real or simulated
+        url, dialect = cfg.shoe.port, cfg.shoe.dialect
+        if url == "simulated":
+            shoe = SimulatedShoe(cfg.rules.decks, seed=opts.seed)
+            url, dialect = shoe.path, "line"
+        reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
+        links.append(reader)
     app = front.dealer_app(session, cfg, shoe, new_shoe)
-    reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
-    links = [reader, *other_links(cfg, session)]
-    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(link.run()) for link in links]
+    simulators = simulated_devices(cfg, opts.seed, min(opts.pace, 0.5))
+    links += other_links(cfg, session, simulators)
+    tasks += [asyncio.create_task(link.run()) for link in links]
+    tasks += [asyncio.create_task(sim.run()) for sim in simulators.values()]
     if shoe is not None:
         tasks.append(asyncio.create_task(shoe.heartbeat()))
         tasks.append(asyncio.create_task(
@@ -214,11 +227,15 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         tasks.append(asyncio.create_task(front.headless_play(app, session, cfg, opts, panel)))
     status = 0
     try:
-        if shoe is not None:
+        if shoe is not None and reader is not None:
             await reader.wait_connected(5)
             shoe.open()
             if session.replayed:
                 restart_simulated_shoe(session, shoe)
+        elif simulators and session.replayed:  # a simulated device forgot the round in play
+            void = play.void_for_restart(session.state)
+            if void is not None:
+                session.attempt(void)
         await app.async_run(async_lib="asyncio")
         if opts.headless and not any(front.DONE in line for line in opts.report):
             status = 1
@@ -233,6 +250,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         panel.close()
         if shoe is not None:
             shoe.close()
+        for sim in simulators.values():
+            sim.close()
         session.flush_reports()
         journal.close()
     return status

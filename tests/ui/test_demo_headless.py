@@ -243,3 +243,42 @@ def test_demo_refuses_a_deck_count_the_game_does_not_allow(tmp_path: Path, game:
     assert result.exit_code == 2, result.output
     assert "--decks" in result.output and clause in result.output, result.output
     assert db.read_bytes() == b"journal"
+
+
+def test_headless_roulette_plays_a_spin_through_the_simulated_wheel(ui: UI,
+                                                                    tmp_path: Path) -> None:
+    """The wheel game end to end: chip changes and bets by touch, the Spin button starts the
+    simulated SS2 wheel (`*u 1` over a real pseudo-terminal), the wheel launches the ball,
+    calls no more bets and the number; the payouts are confirmed; the journal replays."""
+    out, db = tmp_path / "shots", tmp_path / "roulette.db"
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    env.pop("GPIOZERO_PIN_FACTORY", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "demo", "--game", "roulette", "--headless",
+         "--out", str(out), "--journal", str(db), "--fresh", "--seed", "5"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "bets placed: 8 chips places, pink 2, yellow 6" in proc.stdout
+    assert "(wheel)" in proc.stdout and "spin settled: spin 1" in proc.stdout, proc.stdout
+    from kiosk.replay import replay
+    from kiosk.store.journal import Journal
+
+    journal = Journal.open(db, "DEMO-1")
+    entries = list(journal.entries())
+    journal.close()
+    kinds = [e.kind for e in entries if e.kind.startswith("roulette.")]
+    assert kinds[-4:] == ["roulette.ball_spun", "roulette.betting_closed",
+                          "roulette.number_called", "roulette.spin_settled"]
+    called = next(e for e in entries if e.kind == "roulette.number_called")
+    assert called.payload["source"] == "wheel"
+    assert f"number: {called.payload['number']} (wheel)" in proc.stdout
+    report = replay(entries, str(db))
+    assert report.ok and len(report.coups) == 1
+    for name, size in {"dealer-800x480.png": (800, 480), "dealer-1280x800.png": (1280, 800),
+                       "dealer-betting-800x480.png": (800, 480),
+                       "signage-1920x1080.png": (1920, 1080)}.items():
+        got, counts = _colours(out / name)
+        assert got == size and len(counts) > 30, name
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        (SHOTS / f"demo-roulette-{name}").write_bytes((out / name).read_bytes())

@@ -31,12 +31,14 @@ def last(results: tuple[str, ...], n: int = 20) -> tuple[str, ...]:
 def hot_and_cold(results: tuple[str, ...], wheel: Wheel, n: int = 5, window: int = 100
                  ) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
     """The `n` numbers seen most and least often in the last `window` spins, with their
-    counts; ties go to the number seen most recently (hot) or longest ago (cold)."""
+    counts; ties go to the number seen most recently (hot) or longest ago (cold). A number
+    not seen is never hot."""
     recent = results[-window:]
     counts = Counter(recent)
     last_seen = {p: i for i, p in enumerate(recent)}
     pockets = list(wheel.order)
-    hot = sorted(pockets, key=lambda p: (-counts[p], -last_seen.get(p, -1)))[:n]
+    hot = sorted((p for p in pockets if counts[p]),
+                 key=lambda p: (-counts[p], -last_seen.get(p, -1)))[:n]
     cold = sorted(pockets, key=lambda p: (counts[p], last_seen.get(p, -1)))[:n]
     return (tuple((p, counts[p]) for p in hot), tuple((p, counts[p]) for p in cold))
 

@@ -96,7 +96,9 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self._build()
         self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
         session.listeners.append(lambda _s, _op: self._refresh_trigger())
-        self.bind(size=self._draw_marks, pos=self._draw_marks)
+        self._marks_trigger = Clock.create_trigger(self._draw_marks, 0)
+        for cell in self.cells.values():  # the marks follow the cells wherever they go
+            cell.bind(pos=self._marks_trigger, size=self._marks_trigger)
         self.refresh()
 
     # --- building -------------------------------------------------------------------------
@@ -382,7 +384,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.confirm_button.disabled = not rl.can_confirm_payouts(state)
         self.cash_button.disabled = not (self.colour and rl.can_cash_in(state, self.colour))
         self.back_button.disabled = not (self.colour and rl.can_take_back(state, self.colour))
-        self._draw_marks()
+        self._marks_trigger()
 
     def _draw_marks(self, *_args: Any) -> None:
         """The dolly on the winning number, and a chip count on each number with chips."""

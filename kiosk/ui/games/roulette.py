@@ -89,6 +89,7 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
         await tap(screen.cells["17"])
         await tap(screen.cells["20"])
         await tap(screen.colour_buttons["yellow"])
+        await tap(screen.mode_buttons["straight"])
         await tap(screen.cells["0"])
         if session.state.rules.call_bets:
             await tap(screen.call_buttons["orphans"])
@@ -119,6 +120,11 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
         report.extend(screen.payout_text.splitlines())
         save_png(render(screen), out / "dealer-paying-800x480.png")
         save_png(headless.render_at(screen, (1280, 800)), out / "dealer-1280x800.png")
+        await asyncio.sleep(0.3)  # laid out again at its own size before the next touch
+        for _ in range(40):  # the screen follows the session on its next frame
+            if not screen.confirm_button.disabled:
+                break
+            await asyncio.sleep(0.05)
         await tap(screen.confirm_button)
         if session.state.results:
             report.append(f"{DONE}: spin {session.state.spin - 1}, "
