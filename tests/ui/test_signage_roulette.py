@@ -5,8 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from kiosk.rules.roulette import engine as rl
-from kiosk.rules.roulette import history
+from kiosk.rules.roulette import engine as rl, history
 from kiosk.rules.roulette.wheel import Wheel
 from kiosk.ui.signage.link import Link
 from kiosk.ui.signage.roulette_words import sign_words

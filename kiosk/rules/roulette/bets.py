@@ -288,11 +288,12 @@ def bet_from_taps(kind: BetKind, taps: tuple[str, ...], wheel: Wheel = Wheel.SIN
         if not taps:
             return None
         if not zeros:
-            a = (int(taps[0]) - 1) // 3 * 3 + 1
-            return inside_bet(kind, (str(a), str(a + 1), str(a + 2)), wheel)
+            first = (int(taps[0]) - 1) // 3 * 3 + 1
+            return inside_bet(kind, (str(first), str(first + 1), str(first + 2)), wheel)
         if len(taps) < 2:
             return None
         z, other = taps[0], taps[1]
+        trio: tuple[str, ...]
         if wheel is Wheel.SINGLE_ZERO or z == "00":
             trio = (z, "2", other) if other in ("1", "3") else (z, other)
         else:
