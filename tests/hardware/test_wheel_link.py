@@ -96,3 +96,24 @@ def test_a_drop_to_6_in_play_is_answered_with_P1(fault):
     events = asyncio.run(play(wheel, lambda ev, w: b"*P 1" in w.heard))
     assert any(isinstance(e, wev.WheelClosed) and e.during_play for e in events)
     assert wheel.sim.state == 1  # the simulated wheel came back on `*P 1`
+
+
+def test_the_makers_example_over_the_pty_gives_the_events_of_its_bytes():
+    from hardware.simulators.wheel import maker_example
+
+    wheel = PtyWheel(period=10.0)  # silent but for what the test sends
+    expected = [e for e in SS2Parser().feed(maker_example())]
+
+    def sent(events: list[Any], w: PtyWheel) -> bool:
+        if not w.heard:
+            return False
+        if not getattr(w, "_sent", False):
+            w.send(maker_example())
+            w._sent = True  # type: ignore[attr-defined]
+        return sum(type(e).__module__ == "hardware.wheel.events" for e in events) >= len(
+            [e for e in expected if e])
+
+    events = asyncio.run(play(wheel, sent))
+    got = [e for e in events if type(e).__module__ == "hardware.wheel.events"
+           and not isinstance(e, wev.WheelReply)]
+    assert got == expected
