@@ -22,12 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WHEEL_EVENTS = (wev.WheelStatus, wev.BettingOpened, wev.BallInRim, wev.BetsClosed,
-                wev.WinningNumber, wev.MissSpin, wev.NoBall, wev.LaunchFailed,
-                wev.ComponentFault, wev.WheelClosed, wev.WheelRecovering, wev.SelfTestCode,
-                wev.WheelStatistic, wev.WheelReply)
-
-
 def on_wheel_event(session: TableSession[Any], event: Any) -> None:
     """Record one wheel event (kiosk/table/session.py routes them here)."""
     from kiosk.table.session import Severity

@@ -23,12 +23,14 @@ from kivy.properties import ListProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.popup import Popup
 
+from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.rules.roulette import engine as rl
 from kiosk.rules.roulette.bets import BetKind, CallBet, bet_from_taps
 from kiosk.rules.roulette.engine import Direction, Phase, Source
 from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
+from kiosk.table.session import Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.base import DealerScreen
 from kiosk.ui.text_label import TextLabel
@@ -225,15 +227,9 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
 
     def _need_colour(self) -> bool:
         if not self.colour:
-            self.session.alert(self._warning(), "Choose the player's colour first")
+            self.session.alert(Severity.WARNING, "Choose the player's colour first")
             return False
         return True
-
-    @staticmethod
-    def _warning() -> Any:
-        from kiosk.table.session import Severity
-
-        return Severity.WARNING
 
     def _bet(self, place: Callable[[rl.RouletteState], Operation],
              late: Callable[[rl.RouletteState], Operation]) -> None:
@@ -260,9 +256,9 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         taps = (*self.taps, number)
         try:
             numbers = bet_from_taps(kind, taps, state.rules.wheel)
-        except Exception as exc:  # the rules' words for taps that name no bet
+        except TablesideError as exc:  # the rules' words for taps that name no bet
             self.taps = []
-            self.session.alert(self._warning(), str(exc))
+            self.session.alert(Severity.WARNING, str(exc))
             return
         if numbers is None:
             self.taps = list(taps)
@@ -296,7 +292,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             if not rl.can_spin_ball(self.state, Direction.CLOCKWISE):
                 self.act(lambda s: rl.spin_ball(s, Direction.CLOCKWISE))  # the refusal
             elif not self.start_wheel():
-                self.session.alert(self._warning(), "The wheel did not take the start",
+                self.session.alert(Severity.WARNING, "The wheel did not take the start",
                                    "Spin by hand: the wheel's reports still count")
             return
         way = rl.expected_direction(self.state) or Direction.CLOCKWISE
@@ -405,9 +401,6 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                     Color(*theme.IVORY)
                     r = min(cell.width, cell.height) * 0.42
                     Line(circle=(cell.center_x, cell.center_y, r), width=2.5)
-
-    def no_more_bets_from_panel(self) -> None:
-        self.no_more_bets()
 
 
 class ChipChangePad(Popup):  # type: ignore[misc]
