@@ -21,7 +21,8 @@ def _fail(exc: Exception) -> None:
     sys.exit(2)
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tableside", prog_name="tableside")
 def main() -> None:
     """Tableside: the computer at a casino gaming table."""
 

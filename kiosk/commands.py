@@ -112,12 +112,21 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
 @click.option("--console", "console", is_flag=True,
               help="no screens: type the dealer's commands in the terminal")
 @click.option("--windowed", is_flag=True, help="a window instead of the full screen")
-def run(config_path: str, console: bool, windowed: bool) -> None:
+@click.option("--headless", is_flag=True,
+              help="no display: draw the screens offscreen (the table runs; nobody sees it)")
+def run(config_path: str, console: bool, windowed: bool, headless: bool) -> None:
     """Run the table from its configuration file: dealer screen, signage, shoe, panel."""
     try:
         cfg = load_config(config_path)
     except ConfigError as exc:
         raise click.ClickException(str(exc)) from exc
+    from kiosk.ui.launcher import display_available
+
+    if not (console or headless or display_available()):
+        raise click.ClickException(
+            "no display here (DISPLAY and WAYLAND_DISPLAY are not set): connect the screens "
+            "and start it from the kiosk session, or use --console (typed commands) or "
+            "--headless")
     if console:
         from kiosk.ui.games import screens
 
@@ -135,7 +144,8 @@ def run(config_path: str, console: bool, windowed: bool) -> None:
 
     d = cfg.display
     opts = KioskOptions(size=(d.width, d.height), fullscreen=d.fullscreen and not windowed,
-                        signage=d.signage, signage_size=(d.signage_width, d.signage_height))
+                        signage=d.signage and not headless,
+                        signage_size=(d.signage_width, d.signage_height), offscreen=headless)
     sys.exit(_run(cfg, opts))
 
 

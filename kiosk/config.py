@@ -39,11 +39,7 @@ smallest = 5                # the smallest chip on the table
 rounding = "house"          # house | player | nearest (docs/money.md)
 values = [5, 10, 25, 50, 100]   # the dealer screen's chip buttons, whole chips of `smallest`
 
-[devices.shoe]
-port = "simulated"          # a pyserial URL: /dev/ttyUSB0, socket://host:port; or simulated
-dialect = "line"            # line | plain
-baudrate = 9600
-
+{DEVICES}
 {GPIO}
 [display]
 width = 800                 # the dealer touchscreen (the official Pi display is 800x480)
@@ -68,12 +64,27 @@ def _ids(spec: GameSpec) -> tuple[str, str]:
     return f"{prefix}-01", " ".join(w.capitalize() for w in spec.title.split()) + " 1"
 
 
+def _device_example(role: str) -> str:
+    """The `[devices.<role>]` section of the example, with the role's dialects."""
+    dialects = DEVICE_ROLES.get(role, ("line",))
+    lines = [f"[devices.{role}]",
+             'port = "simulated"          # a pyserial URL: /dev/ttyUSB0, socket://host:port; '
+             "or simulated"]
+    if len(dialects) > 1:
+        lines.append(f'dialect = "{dialects[0]}"            # {" | ".join(dialects)}')
+    lines.append("baudrate = 9600")
+    return "\n".join(lines) + "\n"
+
+
 def example(game: str = "") -> str:
-    """A commented configuration for `game` (the first registered game by default)."""
+    """A commented configuration for `game` (the first registered game by default): its
+    own section and a `[devices.<role>]` for each device it needs."""
     spec = GAMES.get(game) if game else games()[0]
     table_id, name = _ids(spec)
     head = _HEAD.format(id=table_id, name=name, game=spec.name)
-    return head + spec.config.example + _TAIL.replace("{GPIO}", PinMap.as_toml_example())
+    devices = "\n".join(_device_example(role) for role in spec.devices)
+    return head + spec.config.example + _TAIL.replace("{GPIO}", PinMap.as_toml_example()
+                                                      ).replace("{DEVICES}", devices)
 
 
 EXAMPLE = example()

@@ -70,3 +70,33 @@ def test_config_example_for_each_game_checks_out(tmp_path: Path) -> None:
         checked = runner.invoke(main, ["config", "check", str(path)])
         assert checked.exit_code == 0, checked.output
         assert words in checked.output
+
+
+def test_help_and_version_as_people_expect() -> None:
+    """Issue 14: `-h` works like `--help` on every command, and `--version` answers."""
+    from click.testing import CliRunner
+
+    from kiosk.cli import main
+
+    short = CliRunner().invoke(main, ["-h"])
+    assert short.exit_code == 0 and short.output == CliRunner().invoke(main, ["--help"]).output
+    assert "replay" in short.output
+    sub = CliRunner().invoke(main, ["odds", "roulette", "-h"])
+    assert sub.exit_code == 0 and "--json" in sub.output
+    version = CliRunner().invoke(main, ["--version"])
+    assert version.exit_code == 0 and version.output.startswith("tableside, version ")
+
+
+def test_run_with_no_display_says_so_and_fails(tmp_path, monkeypatch) -> None:
+    from click.testing import CliRunner
+
+    from kiosk.cli import main
+
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(CliRunner().invoke(main, ["config", "example"]).output.replace(
+        "data/", f"{tmp_path}/"))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    out = CliRunner().invoke(main, ["run", "--config", str(cfg)])
+    assert out.exit_code == 1 and "no display here" in out.output
+    assert "--headless" in out.output and "--console" in out.output

@@ -176,3 +176,13 @@ def test_each_device_has_its_own_section_with_its_protocol() -> None:
         parse(text + 'dialect = "plain"\n')
     with pytest.raises(ConfigError, match=r"unknown key \(did you mean shuffler\?\)"):
         parse(EXAMPLE + '\n[devices.shufler]\nport = "x"\n')
+
+
+def test_the_roulette_example_names_its_wheel_and_is_valid() -> None:
+    from kiosk.config import example, parse
+
+    text = example("roulette")
+    assert "[devices.wheel]" in text and "[devices.shoe]" not in text
+    cfg = parse(text)
+    assert cfg.device("wheel") is not None and cfg.device("wheel").protocol == "wheel-ss2"
+    assert cfg.rules.limits.straight_up_maximum == 50_000

@@ -40,6 +40,7 @@ class KioskOptions:
     seed: int = 2026
     pin_factory: str | None = None  # None: the config's [gpio] factory; "mock" in the demo
     report: list[str] = field(default_factory=list)  # what the headless run did, for the CLI
+    offscreen: bool = False  # draw offscreen with no script (`tableside run --headless`)
     rounds: int = 12  # --headless, a game that plays a shoe: at most this many rounds (it stops
     # after a cut-card shuffle)
 
@@ -52,7 +53,7 @@ def display_available() -> bool:
 
 def prepare_kivy(opts: KioskOptions) -> None:
     """Settings Kivy reads once, before its window exists."""
-    if opts.headless:
+    if opts.headless or opts.offscreen:
         os.environ["SDL_VIDEODRIVER"] = "offscreen"
         os.environ.pop("DISPLAY", None)
     for name in ("KIVY_NO_ARGS", "KIVY_NO_CONFIG", "KIVY_NO_FILELOG"):
@@ -69,7 +70,7 @@ def prepare_kivy(opts: KioskOptions) -> None:
     # No multisampling: on llvmpipe it doubles every frame's drawing and costs ~50 MB at
     # 1920x1080 (bench/dealer_screen.py); the screens' edges are drawn without it.
     Config.set("graphics", "multisamples", "0")
-    if opts.headless:
+    if opts.headless or opts.offscreen:
         for option, _value in list(Config.items("input")):
             Config.remove_option("input", option)
 
