@@ -7,9 +7,8 @@ card code is counted as `BadInput` and skipped.
 
 from __future__ import annotations
 
-import re
-
 from hardware.events import SHOE, BadInput, BadKind, CardRead, DeviceEvent
+from hardware.lines import LineFramer
 from hardware.shoe.stats import ParserStats
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import UnreadableInput
@@ -17,9 +16,6 @@ from kiosk.rules.errors import UnreadableInput
 MAX_LINE = 80
 """Longest line kept (without its line end); a card code needs 2 bytes, the rest is slack for
 spaces. Longer lines are garbage: reported once, and their tail is only counted, not stored."""
-
-_LINE_END = re.compile(rb"[\r\n]")
-
 
 class PlainParser:
     """Parser for dialect `plain`: `feed(bytes) -> list[DeviceEvent]`, never raises on input.
@@ -30,59 +26,26 @@ class PlainParser:
     def __init__(self, device: str = SHOE) -> None:
         self.device = device
         self.stats = ParserStats()
-        self._line = bytearray()
-        self._skipping = False  # inside the tail of an overlong line
+        self._lines = LineFramer(device, self.stats, MAX_LINE, "line")
 
     @property
     def pending(self) -> int:
         """Bytes held back for an unfinished line (never more than MAX_LINE + 1)."""
-        return len(self._line)
+        return self._lines.pending
 
     def reset(self) -> list[DeviceEvent]:
         """Give up a half-received line (the link was reopened); returns it as `BadInput`."""
-        events: list[DeviceEvent] = []
-        if self._line.strip(b" \t"):
-            events.append(self._bad(BadKind.TRUNCATED, bytes(self._line), "line cut short"))
-        self._line.clear()
-        self._skipping = False
-        return events
+        line = self._lines.take_unfinished()
+        if line.strip(b" \t"):
+            return [self._bad(BadKind.TRUNCATED, line, "line cut short")]
+        return []
 
     def feed(self, data: bytes) -> list[DeviceEvent]:
-        events: list[DeviceEvent] = []
-        pos, end = 0, len(data)
-        while pos < end:
-            match = _LINE_END.search(data, pos)
-            stop = end if match is None else match.start()
-            if self._skipping:
-                self.stats.bytes_skipped += stop - pos
-            else:
-                room = MAX_LINE + 1 - len(self._line)
-                if stop - pos >= room:
-                    self._line += data[pos : pos + room]
-                    events.append(
-                        self._bad(
-                            BadKind.OVERLONG,
-                            bytes(self._line),
-                            f"line longer than {MAX_LINE} bytes",
-                        )
-                    )
-                    self._line.clear()
-                    self._skipping = True
-                    self.stats.bytes_skipped += stop - pos - room
-                else:
-                    self._line += data[pos:stop]
-            if match is None:
-                break
-            if self._skipping:
-                self._skipping = False
-            else:
-                line = bytes(self._line)
-                self._line.clear()
-                event = self._parse(line)
-                if event is not None:
-                    events.append(event)
-            pos = stop + 1
-        return events
+        return self._lines.feed(data, self._line_events)
+
+    def _line_events(self, line: bytes) -> list[DeviceEvent]:
+        event = self._parse(line)
+        return [] if event is None else [event]
 
     def _parse(self, line: bytes) -> DeviceEvent | None:
         text = line.strip(b" \t")
@@ -98,6 +61,4 @@ class PlainParser:
         return CardRead(device=self.device, seq=None, card=card)
 
     def _bad(self, kind: BadKind, raw: bytes, reason: str) -> BadInput:
-        self.stats.bad[kind] += 1
-        self.stats.bytes_skipped += len(raw)
-        return BadInput(device=self.device, seq=None, raw=raw, reason=reason, kind=kind)
+        return self._lines.bad(kind, raw, reason)

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from hardware.events import BadInput, BadKind, DeviceEvent
+from hardware.lines import LineFramer
 from hardware.shoe.stats import ParserStats
 from hardware.wheel.events import (
     ANTICLOCKWISE,
@@ -72,7 +73,6 @@ COMMANDS = {
     "version": b"*S\r\n",
 }
 
-_LINE_END = re.compile(rb"[\r\n]")
 _FIELD = re.compile(r"[;:]")
 
 
@@ -115,8 +115,7 @@ class SS2Parser:
     def __init__(self, device: str = WHEEL) -> None:
         self.device = device
         self.stats = ParserStats()
-        self._line = bytearray()
-        self._skipping = False
+        self._lines = LineFramer(device, self.stats, MAX_LINE, "packet")
         self._state: int | None = None
         self._spin: int | None = None  # the spin counter at the last new game
         self.games = 0  # games since the driver started, across the counter's wrap
@@ -127,46 +126,17 @@ class SS2Parser:
 
     @property
     def pending(self) -> int:
-        return len(self._line)
+        return self._lines.pending
 
     def reset(self) -> list[DeviceEvent]:
         """Give up a half-received packet (the link was reopened); the game is kept."""
-        events: list[DeviceEvent] = []
-        if self._line.strip():
-            events.append(self._bad(BadKind.TRUNCATED, bytes(self._line), "packet cut short"))
-        self._line.clear()
-        self._skipping = False
-        return events
+        line = self._lines.take_unfinished()
+        if line.strip():
+            return [self._bad(BadKind.TRUNCATED, line, "packet cut short")]
+        return []
 
     def feed(self, data: bytes) -> list[DeviceEvent]:
-        events: list[DeviceEvent] = []
-        pos, end = 0, len(data)
-        while pos < end:
-            match = _LINE_END.search(data, pos)
-            stop = end if match is None else match.start()
-            if self._skipping:
-                self.stats.bytes_skipped += stop - pos
-            else:
-                room = MAX_LINE + 1 - len(self._line)
-                if stop - pos >= room:
-                    self._line += data[pos:pos + room]
-                    events.append(self._bad(BadKind.OVERLONG, bytes(self._line),
-                                            f"packet longer than {MAX_LINE} bytes"))
-                    self._line.clear()
-                    self._skipping = True
-                    self.stats.bytes_skipped += stop - pos - room
-                else:
-                    self._line += data[pos:stop]
-            if match is None:
-                break
-            if self._skipping:
-                self._skipping = False
-            else:
-                line = bytes(self._line)
-                self._line.clear()
-                events.extend(self._packet(line))
-            pos = stop + 1
-        return events
+        return self._lines.feed(data, self._packet)
 
     # --- one packet ------------------------------------------------------------------------
 
@@ -302,9 +272,7 @@ class SS2Parser:
                               number=number, direction=game.direction)]
 
     def _bad(self, kind: BadKind, raw: bytes, reason: str) -> BadInput:
-        self.stats.bad[kind] += 1
-        self.stats.bytes_skipped += len(raw)
-        return BadInput(device=self.device, seq=None, raw=raw, reason=reason, kind=kind)
+        return self._lines.bad(kind, raw, reason)
 
 
 def _decimal(text: str) -> bool:
