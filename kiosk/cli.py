@@ -70,21 +70,27 @@ def journal() -> None:
 
 @journal.command("verify")
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--head", help="expected head as SEQ:HASH (from the pit server)")
+@click.option("--head", help="expected head as SEQ:HASH (default: the head the pit "
+              "acknowledged, kept beside the journal by the sync)")
 def journal_verify(path: str, head: str | None) -> None:
-    """Recompute the hash chain and name the first bad row."""
+    """Recompute the hash chain and name the first bad row. The row the pit acknowledged
+    must still be there, unchanged: an edit before it that re-hashes the chain shows."""
     from kiosk.store.journal import verify
+    from kiosk.sync.state import load, state_path
 
-    expected = None
+    expected = load(state_path(path)).head
     if head:
         seq, _, digest = head.partition(":")
+        if not seq.isdigit() or len(digest) != 64:
+            _fail(ValueError("--head is SEQ:HASH, a row number and its 64-digit hash"))
         expected = (int(seq), digest)
     try:
         report = verify(path, expected_head=expected)
     except TablesideError as exc:
         _fail(exc)
     if report.ok:
-        click.echo(f"OK: {report.rows} rows, head {report.head_hash}")
+        anchor = (f"; row {expected[0]} is the row the pit acknowledged" if expected else "")
+        click.echo(f"OK: {report.rows} rows, head {report.head_hash}{anchor}")
         return
     click.echo(f"BROKEN at row {report.first_bad_seq}: {report.reason} "
                f"({report.rows} good rows before it)")
@@ -301,8 +307,12 @@ def selftest(config_path: str, wait: float, buttons: float | None) -> None:
 def _attach_optional() -> None:
     from hardware.simulators.cli import simulate
     from kiosk.commands import demo, run
+    from kiosk.sync.cli import sync
     from kiosk.ui.signage.app import signage
+    from pit.cli import pit
 
+    main.add_command(pit)
+    main.add_command(sync)
     main.add_command(simulate)
     main.add_command(run)
     main.add_command(demo)

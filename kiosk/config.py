@@ -50,7 +50,7 @@ signage_width = 1920
 signage_height = 1080
 """
 
-SECTIONS = ("table", "chips", "devices", "display", "gpio")
+SECTIONS = ("table", "chips", "devices", "display", "gpio", "sync")
 """The sections every table has; each game adds its own (`GameSpec.config.section`)."""
 
 DEVICE_ROLES = roles()
@@ -122,6 +122,31 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SyncConfig:
+    """`[sync]`: the pit server this table sends its journal to (none: the table keeps its
+    journal to itself). The credential comes from enrolment (`tableside pit enroll`) and
+    lives in its own file, readable by the kiosk user only."""
+
+    pit: str = ""
+    credential_file: Path | None = None
+    pit_key: str = ""  # the pit's Ed25519 public key (hex), from enrolment
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.pit)
+
+    def credential(self) -> str:
+        """The table's credential, read when the sync starts."""
+        if self.credential_file is None:
+            raise ConfigError("[sync] names no credential_file")
+        try:
+            return self.credential_file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ConfigError(f"{self.credential_file}: cannot read the table's pit "
+                              f"credential: {exc.strerror}") from exc
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     table_id: str
     name: str
@@ -133,6 +158,7 @@ class TableConfig:
     chip_values: tuple[int, ...] = ()  # cents; empty: the dealer screen's defaults
     display: DisplayConfig = field(default_factory=DisplayConfig)
     gpio: PinMap = field(default_factory=PinMap)
+    sync: SyncConfig = field(default_factory=SyncConfig)
 
     def device(self, role: str) -> DeviceConfig | None:
         """The `[devices.<role>]` configured, or None."""
@@ -201,9 +227,27 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
         journal = path.parent / journal
     config = TableConfig(table_id=table_id, name=reader.text(table, "table", "name", table_id),
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
-                         source=path, chip_values=chip_values, display=display, gpio=gpio)
+                         source=path, chip_values=chip_values, display=display, gpio=gpio,
+                         sync=_sync(reader, table_id, path))
     reader.check_unknown(spec)
     return config
+
+
+def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:
+    sec = reader.section("sync", required=False)
+    reader.known("sync", "pit")
+    reader.known("sync", "pit_key")
+    pit = reader.text(sec, "sync", "pit") if "pit" in sec else ""
+    if pit and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", pit):
+        reader.fail("sync", "pit", "the pit server's address, like https://pit.casino.lan:8600")
+    credential = Path(reader.text(sec, "sync", "credential_file",
+                                  f"data/{table_id}.credential"))
+    if path is not None and not credential.is_absolute():
+        credential = path.parent / credential
+    key = reader.text(sec, "sync", "pit_key") if "pit_key" in sec else ""
+    if key and not re.fullmatch(r"[0-9a-f]{64}", key):
+        reader.fail("sync", "pit_key", "the pit's public key: 64 hex digits, from enrolment")
+    return SyncConfig(pit, credential, key)
 
 
 def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:

@@ -66,6 +66,11 @@ class Game(Protocol[S]):
         """The smallest bet a player may place (rule 2.2), in cents."""
         ...
 
+    def table_maximum(self, rules: Any) -> int:
+        """The largest bet one player may place on one round, in cents (the pit's floor
+        shows the limits as minimum to maximum)."""
+        ...
+
     def round_number(self, state: S) -> int:
         """The number of the round (coup) in play or next."""
         ...

@@ -83,6 +83,14 @@ class RoundVoid(Operation):
 
 
 @dataclasses.dataclass(frozen=True)
+class LateBet(Operation):
+    """Base of every game's bet placed too late (after "no more bets"): not played, on record
+    for the inspector."""
+
+    __slots__ = ()
+
+
+@dataclasses.dataclass(frozen=True)
 class CardQuery(Operation):
     """Base of every game's queried card: the dealer must decide; `message` says why."""
 

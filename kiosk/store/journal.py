@@ -549,6 +549,19 @@ def iter_entries(path: str | Path, after_seq: int = 0) -> Iterator[Entry]:
         db.close()
 
 
+def head_of(path: str | Path) -> tuple[int, str]:
+    """The last row's (seq, hash) of the journal file at `path`, read-only; (0, 64 zeros) for
+    an empty journal."""
+    db = _open_for_reading(Path(path))
+    try:
+        row = db.execute(f"SELECT seq, hash FROM {_TABLE} ORDER BY seq DESC LIMIT 1").fetchone()
+    except sqlite3.Error as exc:
+        raise _write_error(Path(path), exc, DEFAULT_BUSY_TIMEOUT_MS, "read") from exc
+    finally:
+        db.close()
+    return (int(row[0]), str(row[1])) if row else (0, GENESIS_HASH)
+
+
 def _open_for_reading(path: Path) -> Database:
     if not path.exists():
         raise JournalError(f"There is no journal file at {path}.")

@@ -236,6 +236,9 @@ class HighCard:
     def table_minimum(self, rules: HighCardRules) -> int:
         return rules.minimum
 
+    def table_maximum(self, rules: HighCardRules) -> int:
+        return rules.maximum
+
     def round_number(self, state: HighCardState) -> int:
         return state.round
 

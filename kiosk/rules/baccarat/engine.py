@@ -1011,6 +1011,9 @@ class PuntoBanco:
         """On Banco or Punto (rule 5.2: a tie bet alone is not a bet)."""
         return min(rules.limit(BetKind.BANKER).minimum, rules.limit(BetKind.PLAYER).minimum)
 
+    def table_maximum(self, rules: PuntoBancoRules) -> int:
+        return max(rules.limit(BetKind.BANKER).maximum, rules.limit(BetKind.PLAYER).maximum)
+
     def round_number(self, state: PuntoBancoState) -> int:
         return state.coup
 

@@ -265,6 +265,9 @@ class Blackjack:
     def table_minimum(self, rules: BlackjackRules) -> int:
         return rules.minimum
 
+    def table_maximum(self, rules: BlackjackRules) -> int:
+        return rules.maximum
+
     def round_number(self, state: BlackjackState) -> int:
         return state.round
 

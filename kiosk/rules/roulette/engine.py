@@ -22,7 +22,13 @@ from typing import Any, ClassVar
 from kiosk.rules.errors import NotAllowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money
-from kiosk.rules.operations import Operation, RoundVoid, TableOpening, TableRecord
+from kiosk.rules.operations import (
+    LateBet,
+    Operation,
+    RoundVoid,
+    TableOpening,
+    TableRecord,
+)
 from kiosk.rules.roulette.bets import BetKind, CallBet, Placement, call_bet, placement
 from kiosk.rules.roulette.wheel import Wheel, colour_of
 
@@ -149,7 +155,7 @@ class BetsTakenBack(Operation):
 
 
 @dataclass(frozen=True, slots=True)
-class NoBet(Operation):
+class NoBet(LateBet):
     """Rule 3.4: chips placed after "no more bets": a "no bet", removed from the layout."""
 
     kind: ClassVar[str] = "roulette.no_bet"
@@ -778,6 +784,9 @@ class Roulette:
 
     def table_minimum(self, rules: RouletteRules) -> int:
         return rules.limits.minimum_chip
+
+    def table_maximum(self, rules: RouletteRules) -> int:
+        return rules.limits.table_maximum
 
     def round_number(self, state: RouletteState) -> int:
         return state.spin

@@ -1,0 +1,283 @@
+"""The sync: ships the journal's rows to the pit in seq order, in batches, and keeps the head
+the pit acknowledged.
+
+It runs on its own thread (never Kivy's) with its own read-only connection to the journal, so
+a journal commit never waits for it. It starts from the pit's own head, so a batch whose
+answer was lost, or a client killed mid-batch, simply sends those rows again: the pit stores
+each (table, seq) once. While the pit cannot be reached it waits longer after each failure
+(doubling, with jitter, up to `max_backoff`), and goes back to normal on the first success.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from kiosk.store.canonical import canonical_json, format_wall_time
+from kiosk.store.journal import Entry, Journal, JournalError, head_of, iter_entries
+from kiosk.sync import state as sync_state
+from kiosk.sync.state import SyncState
+
+log = logging.getLogger(__name__)
+
+BATCH = 500
+IDLE = 0.2  # seconds between looks at the journal when everything is sent
+BASE_BACKOFF = 0.5
+MAX_BACKOFF = 60.0
+
+
+class SyncRefused(Exception):
+    """The pit answered but refused: a wrong credential, a chain break. Retrying later is
+    right (a technician may fix it), but quickly would only repeat the refusal."""
+
+
+class PitUnreachable(Exception):
+    """The pit did not answer (network, DNS, timeout, its 5xx)."""
+
+
+def to_wire(entry: Entry) -> dict[str, Any]:
+    """A journal row as the pit receives it: the payload as the canonical text it hashed."""
+    return {"seq": entry.seq, "table_id": entry.table_id, "wall_time": entry.wall_time,
+            "kind": entry.kind, "payload": canonical_json(entry.payload),
+            "prev_hash": entry.prev_hash, "hash": entry.hash}
+
+
+def _now() -> str:
+    return format_wall_time(datetime.now(UTC))
+
+
+@dataclass(frozen=True, slots=True)
+class SyncStatus:
+    """What the dealer screen, the sign's corner and `tableside sync status` show."""
+
+    connected: bool
+    acked_seq: int
+    acked_at: str
+    waiting: int
+    oldest_unsent: str  # wall time of the oldest row not yet acknowledged ("" when none)
+    last_error: str
+
+    def age_seconds(self, now: datetime | None = None) -> float | None:
+        if not self.oldest_unsent:
+            return None
+        then = datetime.strptime(self.oldest_unsent, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        return max(0.0, ((now or datetime.now(UTC)) - then).total_seconds())
+
+    def line(self) -> str:
+        """One line in words for a technician."""
+        link = "connected" if self.connected else "not connected"
+        acked = (f"last acknowledged row {self.acked_seq} at {self.acked_at}" if self.acked_seq
+                 else "nothing acknowledged yet")
+        waiting = f"{self.waiting} row{'s' if self.waiting != 1 else ''} waiting"
+        age = self.age_seconds()
+        if age is not None:
+            waiting += f", the oldest for {_duration(age)}"
+        error = f"; last problem: {self.last_error}" if self.last_error else ""
+        return f"Sync {link}: {acked}; {waiting}{error}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def status(journal_path: str | Path, state: SyncState | None = None) -> SyncStatus:
+    """The sync's status from its state file and the journal (no network)."""
+    state = state or sync_state.load(sync_state.state_path(journal_path))
+    head, oldest = 0, ""
+    try:
+        head = head_of(journal_path)[0]
+        oldest = next((e.wall_time for e in iter_entries(journal_path, state.acked_seq)), "")
+    except JournalError:
+        pass
+    return SyncStatus(state.connected, state.acked_seq, state.acked_at,
+                      max(0, head - state.acked_seq), oldest, state.last_error)
+
+
+class SyncClient:
+    """Sends one table's journal to the pit at `url` with the table's `credential`."""
+
+    def __init__(self, journal_path: str | Path, table_id: str, url: str, credential: str, *,
+                 batch: int = BATCH, http: httpx.Client | None = None,
+                 timeout: float = 10.0, max_backoff: float = MAX_BACKOFF,
+                 idle: float = IDLE, rng: random.Random | None = None,
+                 sleep: Callable[[float], None] | None = None) -> None:
+        self.journal_path = Path(journal_path)
+        self.table_id = table_id
+        self.url = url.rstrip("/")
+        self.batch = batch
+        self.idle = idle
+        self.max_backoff = max_backoff
+        self._http = http or httpx.Client(timeout=timeout)
+        self._headers = {"Authorization": f"Bearer {credential}"}
+        self._rng = rng or random.Random()
+        self._stop = threading.Event()
+        self._sleep = sleep or self._stop.wait
+        self._journal: Journal | None = None
+        self._pit_head: tuple[int, str] | None = None
+        self._thread: threading.Thread | None = None
+        self.state_file = sync_state.state_path(self.journal_path)
+        self.state = sync_state.load(self.state_file).with_(pit=self.url)
+        self.failures = 0
+
+    # --- one step ------------------------------------------------------------------------
+
+    def step(self) -> int:
+        """Send the next batch (learning the pit's head first if need be); the rows the pit
+        now holds beyond what it held. Raises PitUnreachable or SyncRefused."""
+        if self._pit_head is None:
+            self._pit_head = self._ask_head()
+        seq = self._pit_head[0]
+        entries = list(islice(self._journal_().entries(seq), self.batch))
+        if not entries:
+            self._acked(self._pit_head)
+            return 0
+        waiting = max(0, self._journal_().count() - entries[-1].seq)
+        body = {"rows": [to_wire(e) for e in entries], "waiting": waiting}
+        answer = self._call("POST", f"/api/v1/tables/{self.table_id}/rows", json=body)
+        new_head = _head_of(answer.get("head"))
+        if answer.get("quarantined"):
+            self._acked(new_head)
+            raise SyncRefused(str(answer.get("error") or answer.get("reason")))
+        self._pit_head = new_head
+        self._acked(new_head)
+        return new_head[0] - seq
+
+    def sync_all(self) -> int:
+        """Send until nothing is left (no waiting); rows sent."""
+        total = 0
+        while (sent := self.step()) > 0:
+            total += sent
+        return total
+
+    def _ask_head(self) -> tuple[int, str]:
+        answer = self._call("GET", f"/api/v1/tables/{self.table_id}/head")
+        head = _head_of(answer)
+        journal = self._journal_()
+        if head[0]:
+            local = journal.count()
+            if local < head[0]:
+                raise SyncRefused(f"the pit holds rows up to {head[0]} but this journal ends "
+                                  f"at row {local}: it was replaced or cut short")
+            mine = next(iter(journal.entries(head[0] - 1)), None)
+            if mine is None or mine.hash != head[1]:
+                raise SyncRefused(f"row {head[0]} of this journal differs from the row the "
+                                  "pit holds: the journal was changed")
+        return head
+
+    def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        try:
+            response = self._http.request(method, self.url + path, headers=self._headers,
+                                          **kwargs)
+        except httpx.HTTPError as exc:
+            raise PitUnreachable(f"the pit at {self.url} does not answer ({exc})") from exc
+        try:
+            data = response.json()
+        except ValueError:
+            data = {}
+        if not isinstance(data, dict):
+            data = {}
+        if response.status_code >= 500:
+            raise PitUnreachable(f"the pit answered {response.status_code}")
+        if response.status_code == 429:
+            raise PitUnreachable("the pit asks the table to slow down")
+        if response.status_code == 409 and "head" in data:
+            return data  # quarantine or a gap: the head says where the pit stands
+        if response.status_code >= 400:
+            raise SyncRefused(str(data.get("error") or f"the pit answered "
+                                                       f"{response.status_code}"))
+        return data
+
+    def _journal_(self) -> Journal:
+        if self._journal is None:
+            self._journal = Journal.open(self.journal_path, self.table_id, read_only=True)
+        return self._journal
+
+    def _acked(self, head: tuple[int, str]) -> None:
+        now = _now()
+        changed = head != (self.state.acked_seq, self.state.acked_hash)
+        state = self.state.with_(connected=True, last_attempt_at=now, last_error="")
+        if changed:
+            state = state.with_(acked_seq=head[0], acked_hash=head[1], acked_at=now)
+        self._save(state)
+
+    def _failed(self, why: str) -> None:
+        self._save(self.state.with_(connected=False, last_attempt_at=_now(), last_error=why))
+
+    def _save(self, state: SyncState) -> None:
+        old, self.state = self.state, state
+        if state != old:
+            try:
+                sync_state.save(self.state_file, state)
+            except OSError as exc:  # a full disk: the pit still has the head; ask it again
+                log.warning("cannot save the sync state %s: %s", self.state_file, exc)
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def backoff(self) -> float:
+        """The wait after the current run of failures: doubling, with full jitter."""
+        cap = min(self.max_backoff, BASE_BACKOFF * 2 ** min(self.failures - 1, 30))
+        return self._rng.uniform(cap / 2, cap)
+
+    def run(self) -> None:
+        """Sync until `stop()`: send while there is something to send, then look again
+        every `idle` seconds; back off while the pit fails."""
+        while not self._stop.is_set():
+            try:
+                sent = self.step()
+            except (PitUnreachable, SyncRefused, JournalError) as exc:
+                self.failures += 1
+                self._pit_head = None  # ask again after any failure: the pit may have moved
+                self._failed(str(exc))
+                self._sleep(self.backoff())
+                continue
+            except Exception as exc:  # never let the sync thread die silently
+                log.exception("sync step failed")
+                self.failures += 1
+                self._pit_head = None
+                self._failed(f"{type(exc).__name__}: {exc}")
+                self._sleep(self.backoff())
+                continue
+            self.failures = 0
+            if not sent:
+                self._sleep(self.idle)
+
+    def start(self) -> None:
+        """Run on a daemon thread of its own."""
+        self._thread = threading.Thread(target=self.run, name="tableside-sync", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.close()
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+        self._http.close()
+
+    def status(self) -> SyncStatus:
+        return status(self.journal_path, self.state)
+
+
+def _head_of(value: object) -> tuple[int, str]:
+    if (isinstance(value, dict) and isinstance(value.get("seq"), int)
+            and isinstance(value.get("hash"), str)):
+        return int(value["seq"]), str(value["hash"])
+    raise PitUnreachable("the pit's answer has no head")
+

@@ -1,0 +1,71 @@
+"""Which journal rows an inspector must see as alerts, told by the records' shared bases
+(never by a game's name): a device offline or faulty, lost frames, an impossible card, a void,
+a late bet, the inspector called. Chain breaks are raised by the ingest itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.rules.errors import UnreadableInput
+from kiosk.rules.operations import CardQuery, LateBet, RoundVoid, operation_from_record
+from kiosk.rules.registry import GAMES
+from kiosk.table.records import DeviceReport, InspectorCalled
+
+DEVICE_OFFLINE = "device_offline"
+DEVICE_FAULT = "device_fault"
+LOST_FRAMES = "lost_frames"
+IMPOSSIBLE_CARD = "impossible_card"
+VOID = "void"
+LATE_BET = "late_bet"
+INSPECTOR_CALLED = "inspector_called"
+CHAIN_BREAK = "chain_break"
+UNREADABLE_ROW = "unreadable_row"
+
+TITLES = {
+    DEVICE_OFFLINE: "Device offline",
+    DEVICE_FAULT: "Device fault",
+    LOST_FRAMES: "Lost frames",
+    IMPOSSIBLE_CARD: "Impossible card",
+    VOID: "Void",
+    LATE_BET: "Late bet",
+    INSPECTOR_CALLED: "Inspector called",
+    CHAIN_BREAK: "Chain break",
+    UNREADABLE_ROW: "Unreadable row",
+}
+
+_DEVICE_EVENTS = {
+    "offline": DEVICE_OFFLINE,
+    "frames_lost": LOST_FRAMES,
+    "card_refused": IMPOSSIBLE_CARD,
+    "fault": DEVICE_FAULT,
+    "stopped": DEVICE_FAULT,
+    "no_ball": DEVICE_FAULT,
+    "launch_failed": DEVICE_FAULT,
+}
+
+
+def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
+    """(alert kind, message) for a row an inspector must see, else None."""
+    GAMES.names()  # the games' records are registered before any is read
+    try:
+        op = operation_from_record(kind, payload)
+    except UnreadableInput as exc:
+        return UNREADABLE_ROW, str(exc)
+    if isinstance(op, DeviceReport):
+        alert = _DEVICE_EVENTS.get(op.event)
+        if op.event == "self_test" and not op.detail.startswith("0:"):
+            alert = DEVICE_FAULT
+        if alert is None:
+            return None
+        detail = f": {op.detail}" if op.detail else ""
+        return alert, f"{op.device.lower()} {op.event.replace('_', ' ')}{detail}"
+    if isinstance(op, CardQuery):
+        return IMPOSSIBLE_CARD, op.message
+    if isinstance(op, RoundVoid):
+        reason = getattr(op, "reason", "")
+        return VOID, f"round voided{': ' + reason if reason else ''}"
+    if isinstance(op, LateBet):
+        return LATE_BET, "chips placed after no more bets (not played)"
+    if isinstance(op, InspectorCalled):
+        return INSPECTOR_CALLED, f"the dealer called the inspector ({op.source})"
+    return None

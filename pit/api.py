@@ -1,0 +1,127 @@
+"""The tables' side of the pit: /api/v1, JSON in and out, one credential per table.
+
+Every refusal is a 4xx with `{"error": "..."}` in words: 400 not a batch, 401 no or wrong
+credential, 403 another table's rows or credential, 404 no such table, 409 the batch does not
+extend the chain the pit holds (the body says the head to resume from), 413 too large,
+429 too many requests (with Retry-After).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from pit.ingest import BadBatch, ForeignRow, parse_batch
+from pit.limits import TooLarge
+from pit.openapi import document
+from pit.state import PitState
+from pit.store import UnknownTable, credential_hash
+
+
+def error(status: int, message: str, **extra: Any) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status == 429:
+        headers = {"Retry-After": str(max(1, round(extra.pop("retry_after", 1))))}
+    return JSONResponse({"error": message, **extra}, status_code=status, headers=headers)
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise TooLarge(f"the body is {declared} bytes; at most {limit}")
+    body = bytearray()
+    async for chunk in request.stream():
+        body.extend(chunk)
+        if len(body) > limit:
+            raise TooLarge(f"the body is over {limit} bytes")
+    return bytes(body)
+
+
+async def _authorise(request: Request, pit: PitState) -> tuple[str, Response | None]:
+    """The table of the URL if the request carries its credential, else a refusal."""
+    table_id = str(request.path_params["table_id"])
+    wait = pit.rate.allow(f"table:{table_id}")
+    if wait:
+        return table_id, error(429, "too many requests from this table; slow down",
+                               retry_after=wait)
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return table_id, error(401, "send the table's credential: Authorization: Bearer <it>")
+    token = token.strip()
+    ok = await run_in_threadpool(pit.store.authenticate, table_id, token)
+    if ok:
+        return table_id, None
+    owner = await run_in_threadpool(
+        pit.store.db.one, "SELECT table_id FROM pit_tables WHERE credential_hash = ?",
+        (credential_hash(token),))
+    if owner is not None:
+        return table_id, error(403, f"this credential is table {owner[0]}'s; it cannot write "
+                                    f"or read table {table_id}")
+    return table_id, error(401, f"the credential is not table {table_id}'s (enrol it again: "
+                                "tableside pit enroll)")
+
+
+async def head(request: Request) -> Response:
+    pit: PitState = request.app.state.pit
+    table_id, refused = await _authorise(request, pit)
+    if refused:
+        return refused
+    try:
+        seq, digest = await run_in_threadpool(pit.store.head, table_id)
+    except UnknownTable:
+        return error(404, f"no table {table_id} is enrolled here")
+    return JSONResponse({"seq": seq, "hash": digest})
+
+
+async def rows(request: Request) -> Response:
+    pit: PitState = request.app.state.pit
+    table_id, refused = await _authorise(request, pit)
+    if refused:
+        return refused
+    try:
+        raw = await read_body(request, pit.max_body)
+    except TooLarge as exc:
+        return error(413, str(exc))
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return error(400, "the body is not JSON")
+    try:
+        batch, waiting = parse_batch(body, table_id)
+    except BadBatch as exc:
+        return error(400, str(exc))
+    except ForeignRow as exc:
+        return error(403, str(exc))
+    try:
+        result = await run_in_threadpool(pit.store.ingest, table_id, batch, waiting)
+    except UnknownTable:
+        return error(404, f"no table {table_id} is enrolled here")
+    await pit.after_ingest(table_id, result)
+    out = result.as_json()
+    if result.quarantined:
+        return error(409, f"quarantined: {result.break_reason}", **out)
+    if result.expected_seq is not None:
+        return error(409, f"rows are missing: send from row {result.expected_seq}", **out)
+    return JSONResponse(out)
+
+
+async def health(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(document())
+
+
+ROUTES = [
+    Route("/api/v1/health", health, methods=["GET"]),
+    Route("/api/v1/openapi.json", openapi, methods=["GET"]),
+    Route("/api/v1/tables/{table_id}/head", head, methods=["GET"]),
+    Route("/api/v1/tables/{table_id}/rows", rows, methods=["POST"]),
+]

@@ -1,0 +1,30 @@
+"""The pit server: the tables' API (pit/api.py) and the inspectors' dashboard
+(pit/dashboard.py) on one Starlette app, served by uvicorn (`tableside pit serve`)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+
+from pit import api, dashboard
+from pit.db import Database
+from pit.state import PitState
+from pit.store import PitStore
+
+
+def create_app(pit: PitState) -> Starlette:
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        pit.store.db.close()
+
+    app = Starlette(routes=[*api.ROUTES, *dashboard.ROUTES], lifespan=lifespan)
+    app.state.pit = pit
+    return app
+
+
+def open_pit(db_url: str) -> PitState:
+    """The pit on the database at `db_url` (a file path or postgresql://...), migrated."""
+    return PitState(PitStore(Database(db_url)))

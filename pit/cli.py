@@ -1,0 +1,106 @@
+"""`tableside pit ...`: serve the pit, enrol a table, add an inspector."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+DEFAULT_DB = "pit.db"
+DEFAULT_PORT = 8600
+
+
+def _db_option(f: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--db", "db_url", default=lambda: os.environ.get("TABLESIDE_PIT_DB", DEFAULT_DB),
+        show_default=f"$TABLESIDE_PIT_DB or {DEFAULT_DB}",
+        help="an SQLite file (one room, no set-up) or postgresql://user@host/dbname")(f)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    click.echo(f"tableside: {message}", err=True)
+    sys.exit(code)
+
+
+def _open(db_url: str):  # type: ignore[no-untyped-def]
+    from pit.app import open_pit
+    from pit.db import PitDatabaseError
+
+    try:
+        return open_pit(db_url)
+    except PitDatabaseError as exc:
+        _fail(str(exc))
+
+
+@click.group()
+def pit() -> None:
+    """The pit server: every table's journal in one place, and the inspectors' dashboard."""
+
+
+@pit.command("serve")
+@_db_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="the address to listen on (0.0.0.0: every interface)")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
+def serve(db_url: str, host: str, port: int) -> None:
+    """Run the pit server (the tables' API under /api/v1, the dashboard at /)."""
+    import uvicorn
+
+    from pit.app import create_app
+
+    state = _open(db_url)
+    click.echo(f"Tableside pit on {state.store.db.dialect} ({db_url}): "
+               f"dashboard at http://{host}:{port}/", err=True)
+    uvicorn.run(create_app(state), host=host, port=port, log_level="warning",
+                timeout_graceful_shutdown=2)
+
+
+@pit.command("enroll")
+@click.argument("table_id")
+@_db_option
+@click.option("--pit-url", default=f"http://127.0.0.1:{DEFAULT_PORT}", show_default=True,
+              help="the pit's address as the table reaches it")
+@click.option("--credential-out", type=click.Path(dir_okay=False, path_type=Path),
+              help="write the credential to this file (mode 0600) instead of printing it")
+def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None) -> None:
+    """Enrol a table (or give it a new credential; the old one stops working) and print the
+    [sync] section for its table.toml."""
+    from pit.store import EnrolmentError
+
+    state = _open(db_url)
+    try:
+        token = state.store.enroll(table_id)
+    except EnrolmentError as exc:
+        _fail(str(exc))
+    if credential_out is not None:
+        fd = os.open(credential_out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(token + "\n")
+        click.echo(f"Credential of table {table_id} written to {credential_out} "
+                   "(copy it to the table's data partition; keep it secret)", err=True)
+    else:
+        click.echo(f"Credential of table {table_id} (shown once; keep it secret): {token}",
+                   err=True)
+    click.echo(f'[sync]\npit = "{pit_url}"\ncredential_file = "data/{table_id}.credential"')
+
+
+@pit.command("inspector")
+@click.argument("name")
+@_db_option
+@click.option("--password-stdin", is_flag=True, help="read the password from stdin")
+def inspector(name: str, db_url: str, password_stdin: bool) -> None:
+    """Add an inspector who can log in to the dashboard (or set a new password)."""
+    from pit.inspectors import LoginError
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    state = _open(db_url)
+    try:
+        state.inspectors.add(name, password)
+    except LoginError as exc:
+        _fail(str(exc))
+    click.echo(f"Inspector {name} can log in to the dashboard")

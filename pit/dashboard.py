@@ -1,0 +1,446 @@
+"""The inspectors' dashboard: the floor, alerts to acknowledge, a table's rounds, the replay of
+any round, search by table and time, live updates by server-sent events.
+
+Inspectors log in (passwords hashed with scrypt, pit/inspectors.py); the session cookie is
+HttpOnly and SameSite=Strict, and every form carries the session's CSRF token (the login form a
+double-submit cookie), checked before anything changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+from collections.abc import AsyncIterator
+from html import escape
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from kiosk.store.canonical import is_wall_time
+from pit.api import read_body
+from pit.inspectors import Session
+from pit.limits import TooLarge
+from pit.rounds import Rounds
+from pit.state import PitState
+from pit.store import TABLE_ID, Alert, UnknownTable
+
+COOKIE = "pit_session"
+LOGIN_COOKIE = "pit_login_csrf"
+FORM_LIMIT = 16 * 1024
+KEEPALIVE = 15.0
+
+_CSS = """
+body{font-family:DejaVu Sans,Arial,sans-serif;margin:0;background:#0f1f17;color:#f4f1e8}
+header{display:flex;gap:1.5em;align-items:center;padding:.6em 1em;background:#163a28}
+header a,header button{color:#f4f1e8}
+main{padding:1em}
+table{border-collapse:collapse;width:100%;margin-bottom:1.5em}
+th,td{text-align:left;padding:.35em .6em;border-bottom:1px solid #2e5a43}
+th{background:#163a28}
+a{color:#ffd98a}
+.alert{color:#ffb4a8;font-weight:bold}
+.ok{color:#b8f0c8}
+.live{font-size:.85em;color:#b8f0c8}
+form.inline{display:inline}
+button{background:#2e5a43;color:#f4f1e8;border:1px solid #8fbfa3;padding:.3em .8em;cursor:pointer}
+input{padding:.3em}
+pre{background:#163a28;padding:.8em;white-space:pre-wrap}
+"""
+
+_LIVE_JS = """
+const live = document.getElementById('live');
+const source = new EventSource('/events');
+source.onmessage = async (e) => {
+  const event = JSON.parse(e.data);
+  live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
+                     event.table_id + ', row ' + event.head + ')';
+  for (const part of document.querySelectorAll('[data-fragment]')) {
+    const r = await fetch(part.dataset.fragment, {credentials: 'same-origin'});
+    if (r.ok) part.innerHTML = await r.text();
+  }
+};
+source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
+"""
+
+
+def _page(title: str, body: str, session: Session | None = None, live: bool = False) -> str:
+    nav = ""
+    if session is not None:
+        nav = (f'<a href="/">Floor</a><a href="/alerts">Alerts</a>'
+               f'<span>{escape(session.name)}</span>'
+               f'<form class="inline" method="post" action="/logout">'
+               f'<input type="hidden" name="csrf" value="{escape(session.csrf)}">'
+               f'<button type="submit">Log out</button></form>'
+               f'<span id="live" class="live">{"live" if live else ""}</span>')
+    script = f"<script>{_LIVE_JS}</script>" if live else ""
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<title>{escape(title)} · Tableside pit</title><style>{_CSS}</style></head>"
+            f"<body><header><strong>Tableside pit</strong>{nav}</header>"
+            f"<main><h1>{escape(title)}</h1>{body}</main>{script}</body></html>")
+
+
+def _money(summary: dict[str, Any]) -> str:
+    return escape(str(summary.get("limits", "")))
+
+
+async def _session(request: Request) -> Session | None:
+    pit: PitState = request.app.state.pit
+    return await run_in_threadpool(pit.inspectors.session, request.cookies.get(COOKIE))
+
+
+def _to_login(request: Request) -> Response:
+    if request.url.path.startswith(("/floor", "/fragments", "/events")):
+        return Response("log in first", status_code=401)
+    return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    try:
+        raw = await read_body(request, FORM_LIMIT)
+    except TooLarge:
+        return {}
+    from urllib.parse import parse_qsl
+
+    return dict(parse_qsl(raw.decode("utf-8", "replace")))
+
+
+def _csrf_ok(form: dict[str, str], expected: str) -> bool:
+    return hmac.compare_digest(form.get("csrf", ""), expected)
+
+
+# --- login ----------------------------------------------------------------------------------
+
+
+async def login_page(request: Request) -> Response:
+    token = secrets.token_urlsafe(24)
+    nxt = request.query_params.get("next", "/")
+    problem = request.query_params.get("problem", "")
+    body = (f'<p class="alert">{escape(problem)}</p>' if problem else "") + (
+        f'<form method="post" action="/login">'
+        f'<input type="hidden" name="csrf" value="{token}">'
+        f'<input type="hidden" name="next" value="{escape(nxt)}">'
+        f'<p><label>Name <input name="name" id="name" autocomplete="username"></label></p>'
+        f'<p><label>Password <input name="password" id="password" type="password" '
+        f'autocomplete="current-password"></label></p>'
+        f'<p><button type="submit" id="login">Log in</button></p></form>')
+    response = HTMLResponse(_page("Inspector login", body))
+    response.set_cookie(LOGIN_COOKIE, token, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https")
+    return response
+
+
+async def login(request: Request) -> Response:
+    pit: PitState = request.app.state.pit
+    form = await _form(request)
+    if not _csrf_ok(form, request.cookies.get(LOGIN_COOKIE, "") or "-"):
+        return HTMLResponse(_page("Inspector login", "<p class=alert>The form expired; "
+                                  '<a href="/login">log in again</a>.</p>'), status_code=403)
+    client = request.client.host if request.client else "?"
+    if pit.login_rate.allow(f"login:{client}"):
+        return RedirectResponse("/login?problem=" + quote("Too many attempts; wait a minute."),
+                                status_code=303)
+    token = await run_in_threadpool(pit.inspectors.login, form.get("name", ""),
+                                    form.get("password", ""))
+    if token is None:
+        return RedirectResponse("/login?problem=" + quote("Wrong name or password."),
+                                status_code=303)
+    nxt = form.get("next", "/")
+    if not nxt.startswith("/") or nxt.startswith("//"):
+        nxt = "/"
+    response = RedirectResponse(nxt, status_code=303)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict",
+                        secure=request.url.scheme == "https", max_age=12 * 3600)
+    response.delete_cookie(LOGIN_COOKIE)
+    return response
+
+
+async def logout(request: Request) -> Response:
+    pit: PitState = request.app.state.pit
+    session = await _session(request)
+    form = await _form(request)
+    if session is not None and _csrf_ok(form, session.csrf):
+        await run_in_threadpool(pit.inspectors.logout, request.cookies.get(COOKIE, ""))
+    response = RedirectResponse("/login", status_code=303)
+    response.delete_cookie(COOKIE)
+    return response
+
+
+# --- the floor ------------------------------------------------------------------------------
+
+
+def _floor_html(pit: PitState, session: Session) -> str:
+    store = pit.store
+    open_alerts: dict[str, int] = {}
+    for alert in store.alerts():
+        open_alerts[alert.table_id] = open_alerts.get(alert.table_id, 0) + 1
+    lines = []
+    for table_id in store.table_ids():
+        summary = store.summary(table_id)
+        last_sync, waiting = store.sync_facts(table_id)
+        alerts = open_alerts.get(table_id, 0)
+        state = str(summary.get("state", "not opened"))
+        if summary.get("inspector_called"):
+            state += " (inspector called)"
+        lines.append(
+            f'<tr data-table="{escape(table_id)}"><td><a href="/tables/{quote(table_id)}">'
+            f"{escape(table_id)}</a></td><td>{escape(str(summary.get('game', '')))}</td>"
+            f"<td>{escape(state)}</td><td>{escape(str(summary.get('round', '')))}</td>"
+            f"<td>{_money(summary)}</td><td>{escape(last_sync or 'never')}</td>"
+            f"<td>{waiting}</td><td class=\"{'alert' if alerts else 'ok'}\">{alerts}</td></tr>")
+    rows = "".join(lines) or '<tr><td colspan=8>No table is enrolled yet.</td></tr>'
+    return ("<table id=floor-table><tr><th>Table</th><th>Game</th><th>State</th><th>Round</th>"
+            "<th>Limits</th><th>Last sync</th><th>Rows waiting</th><th>Open alerts</th></tr>"
+            f"{rows}</table>" + _alerts_html(store.alerts(limit=20), session))
+
+
+def _alerts_html(alerts: list[Alert], session: Session, title: str = "Open alerts") -> str:
+    from pit.alerts import TITLES
+
+    if not alerts:
+        return f"<h2>{escape(title)}</h2><p class=ok id=no-alerts>No open alerts.</p>"
+    lines = []
+    for a in alerts:
+        if a.acked_at:
+            action = f"acknowledged by {escape(a.acked_by or '')} at {escape(a.acked_at)}"
+        else:
+            action = (f'<form class="inline" method="post" action="/alerts/{a.id}/ack">'
+                      f'<input type="hidden" name="csrf" value="{escape(session.csrf)}">'
+                      f'<button type="submit" id="ack-{a.id}">Acknowledge</button></form>')
+        where = (f'<a href="/tables/{quote(a.table_id)}/rounds/{a.seq}">row {a.seq}</a>'
+                 if a.seq else "")
+        lines.append(f'<tr id="alert-{a.id}"><td>{escape(a.raised_at)}</td>'
+                     f"<td>{escape(a.table_id)}</td>"
+                     f'<td class="alert">{escape(TITLES.get(a.kind, a.kind))}</td>'
+                     f"<td>{escape(a.message)}</td><td>{where}</td><td>{action}</td></tr>")
+    return (f"<h2>{escape(title)}</h2><table id=alerts><tr><th>Raised</th><th>Table</th>"
+            f"<th>Alert</th><th>What</th><th>Where</th><th></th></tr>{''.join(lines)}</table>")
+
+
+_SEARCH = ('<form method="get" action="/search"><label>Table <input name="table" '
+           'id="search-table"></label> <label>From <input name="from" placeholder='
+           '"2026-11-25T18:00"></label> <label>To <input name="to" placeholder='
+           '"2026-11-25T20:00"></label> <button type="submit">Search</button></form>')
+
+
+async def floor(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+    inner = await run_in_threadpool(_floor_html, pit, session)
+    body = f'{_SEARCH}<div id="floor" data-fragment="/fragments/floor">{inner}</div>'
+    return HTMLResponse(_page("The floor", body, session, live=True))
+
+
+async def floor_fragment(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+    return HTMLResponse(await run_in_threadpool(_floor_html, pit, session))
+
+
+async def alerts_page(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+    found = await run_in_threadpool(lambda: pit.store.alerts(open_only=False, limit=500))
+    return HTMLResponse(_page("Alerts", _alerts_html(found, session, "All alerts"), session))
+
+
+async def acknowledge(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+    form = await _form(request)
+    if not _csrf_ok(form, session.csrf):
+        return HTMLResponse(_page("Refused", "<p class=alert>The form's security token is "
+                                  "missing or wrong; nothing was changed.</p>", session),
+                            status_code=403)
+    try:
+        alert_id = int(request.path_params["alert_id"])
+    except ValueError:
+        return HTMLResponse(_page("No such alert", "", session), status_code=404)
+    done = await run_in_threadpool(pit.store.acknowledge, alert_id, session.name)
+    if done:
+        pit.broker.publish({"type": "alert", "table_id": "", "head": 0, "alert": alert_id})
+    return RedirectResponse(request.headers.get("referer") or "/", status_code=303)
+
+
+# --- a table's rounds and their replay ------------------------------------------------------
+
+
+def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
+    rounds: Rounds = pit.rounds
+    report = rounds.report(table_id)
+    chosen = [c for c in report.coups
+              if (not start or c.wall_time >= start) and (not end or c.wall_time <= end)]
+    chosen = chosen[-50:] if not (start or end) else chosen[:500]
+    lines = "".join(
+        f'<tr><td><a href="/tables/{quote(table_id)}/rounds/{c.seq}">{c.coup}</a></td>'
+        f"<td>{escape(c.wall_time)}</td><td>{escape(c.status)}</td>"
+        f"<td>{escape(_outcome(c.as_json()))}</td>"
+        f"<td class=\"{'alert' if c.differences else 'ok'}\">"
+        f"{'differs' if c.differences else 'matches'}</td></tr>"
+        for c in reversed(chosen))
+    if not lines:
+        lines = "<tr><td colspan=5>No rounds in this time.</td></tr>"
+    chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
+    return (f"<p>Chain at the pit: {escape(chain)}; {report.entries} rows.</p>"
+            "<table id=rounds><tr><th>Round</th><th>Time</th><th>Status</th><th>Outcome</th>"
+            f"<th>Replay</th></tr>{lines}</table>")
+
+
+def _outcome(coup: dict[str, Any]) -> str:
+    result = coup.get("result") or {}
+    if isinstance(result, dict) and result.get("winner"):
+        return f"{result['winner']} {result.get('player_total', '')}-" \
+               f"{result.get('banker_total', '')}".strip("- ")
+    if coup.get("hands"):
+        return "; ".join(f"{k} {' '.join(v)}" for k, v in coup["hands"].items())
+    if isinstance(result, dict) and result:
+        return ", ".join(f"{k} {v}" for k, v in sorted(result.items()))
+    return coup.get("reason", "") or ""
+
+
+def _times(request: Request) -> tuple[str, str] | None:
+    out = []
+    for name in ("from", "to"):
+        value = request.query_params.get(name, "").strip()
+        if value and len(value) == 16:  # 2026-11-25T18:00
+            value += ":00.000Z" if name == "from" else ":59.999Z"
+        if value and not is_wall_time(value):
+            return None
+        out.append(value)
+    return out[0], out[1]
+
+
+async def table_page(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+    table_id = str(request.path_params["table_id"])
+    times = _times(request)
+    if times is None:
+        return HTMLResponse(_page("Search", "<p class=alert>Times are written like "
+                                  "2026-11-25T18:00 (UTC).</p>" + _SEARCH, session),
+                            status_code=400)
+    try:
+        summary = await run_in_threadpool(pit.floor.catch_up, table_id)
+        inner = await run_in_threadpool(_rounds_html, pit, table_id, *times)
+    except UnknownTable:
+        return HTMLResponse(_page("No such table", f"<p>No table {escape(table_id)} is "
+                                  "enrolled.</p>", session), status_code=404)
+    alerts = await run_in_threadpool(lambda: pit.store.alerts(table_id=table_id))
+    query = urlencode({"from": request.query_params.get("from", ""),
+                       "to": request.query_params.get("to", "")})
+    head = (f"<p>{escape(str(summary.get('game', '')))} · {escape(str(summary.get('state')))}"
+            f" · round {escape(str(summary.get('round', '')))} · {_money(summary)}</p>")
+    body = (head + _SEARCH + f'<div id="rounds-part" data-fragment='
+            f'"/fragments/tables/{quote(table_id)}?{query}">{inner}</div>'
+            + _alerts_html(alerts, session))
+    return HTMLResponse(_page(f"Table {table_id}", body, session, live=True))
+
+
+async def rounds_fragment(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+    times = _times(request) or ("", "")
+    try:
+        inner = await run_in_threadpool(_rounds_html, pit, str(request.path_params["table_id"]),
+                                        *times)
+    except UnknownTable:
+        return Response("no such table", status_code=404)
+    return HTMLResponse(inner)
+
+
+async def search(request: Request) -> Response:
+    table_id = request.query_params.get("table", "").strip()
+    if not TABLE_ID.fullmatch(table_id):
+        return RedirectResponse("/", status_code=303)
+    query = urlencode({"from": request.query_params.get("from", ""),
+                       "to": request.query_params.get("to", "")})
+    return RedirectResponse(f"/tables/{quote(table_id)}?{query}", status_code=303)
+
+
+async def round_page(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+    table_id = str(request.path_params["table_id"])
+    try:
+        seq = int(request.path_params["seq"])
+        report = await run_in_threadpool(pit.rounds.report, table_id)
+    except (ValueError, UnknownTable):
+        return HTMLResponse(_page("No such round", "", session), status_code=404)
+    coup = pit.rounds.round_at(report, seq)
+    if coup is None:
+        rows = await run_in_threadpool(pit.store.rows, table_id, seq - 1, 1)
+        text = (f"Row {seq}: {rows[0].kind} {rows[0].payload}" if rows
+                else f"No row {seq} at the pit.")
+        return HTMLResponse(_page(f"Table {table_id}, row {seq}",
+                                  f"<pre>{escape(text)}</pre>", session))
+    import json
+
+    verdict = ("<p class=ok id=verdict>Recomputed: matches what the table recorded.</p>"
+               if not coup.differences else
+               "<p class=alert id=verdict>Recomputed: DIFFERS: "
+               + escape("; ".join(coup.differences)) + "</p>")
+    body = (f"<p>{escape(coup.line())}</p>{verdict}"
+            f"<pre id=replay>{escape(json.dumps(coup.as_json(), indent=2))}</pre>"
+            f'<p><a href="/tables/{quote(table_id)}">Back to table {escape(table_id)}</a></p>')
+    return HTMLResponse(_page(f"Table {table_id}, round {coup.coup} (row {coup.seq})", body,
+                              session))
+
+
+# --- live -----------------------------------------------------------------------------------
+
+
+async def events(request: Request) -> Response:
+    session = await _session(request)
+    if session is None:
+        return _to_login(request)
+    pit: PitState = request.app.state.pit
+
+    async def stream() -> AsyncIterator[str]:
+        async with pit.broker.listen() as queue:
+            yield "retry: 1000\n\n"
+            while True:
+                try:
+                    text = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                except TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield ": still here\n\n"
+                    continue
+                yield f"data: {text}\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store"})
+
+
+ROUTES = [
+    Route("/", floor, methods=["GET"]),
+    Route("/login", login_page, methods=["GET"]),
+    Route("/login", login, methods=["POST"]),
+    Route("/logout", logout, methods=["POST"]),
+    Route("/alerts", alerts_page, methods=["GET"]),
+    Route("/alerts/{alert_id}/ack", acknowledge, methods=["POST"]),
+    Route("/fragments/floor", floor_fragment, methods=["GET"]),
+    Route("/fragments/tables/{table_id}", rounds_fragment, methods=["GET"]),
+    Route("/search", search, methods=["GET"]),
+    Route("/tables/{table_id}", table_page, methods=["GET"]),
+    Route("/tables/{table_id}/rounds/{seq}", round_page, methods=["GET"]),
+    Route("/events", events, methods=["GET"]),
+]

@@ -1,0 +1,110 @@
+"""The floor as the inspector sees it: each table folded from the rows the pit holds, with
+the one fold the table itself uses (kiosk/table/fold.py), kept in memory and caught up after
+each batch. A table's first catch-up starts from its last snapshot row, as the table does."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.rules.errors import UnreadableInput
+from kiosk.rules.money import format_money
+from kiosk.rules.operations import operation_from_record
+from kiosk.store.canonical import loads_strict
+from kiosk.table.fold import EMPTY, Folded, FoldError, fold
+from kiosk.table.records import Snapshot
+from kiosk.table.snapshot import restore
+from pit.ingest import WireRow
+from pit.store import PitStore
+
+_PAGE = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A stored row as the fold reads it (seq, kind, payload as a dict)."""
+
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    wall_time: str
+
+
+def fold_rows(rows: list[WireRow]) -> Iterator[_Row]:
+    for row in rows:
+        value = loads_strict(row.payload)
+        yield _Row(row.seq, row.kind, value if isinstance(value, dict) else {}, row.wall_time)
+
+
+class Floor:
+    """Every table's folded state at the pit, and a summary of it for the dashboard."""
+
+    def __init__(self, store: PitStore) -> None:
+        self.store = store
+        self._folded: dict[str, Folded] = {}
+        self._problems: dict[str, list[str]] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def _lock(self, table_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.Lock())
+
+    def catch_up(self, table_id: str) -> dict[str, Any]:
+        """Fold the rows the pit received since the last call; the table's summary."""
+        with self._lock(table_id):
+            folded = self._folded.get(table_id) or self._start(table_id)
+            problems = self._problems.setdefault(table_id, [])
+            while True:
+                rows = self.store.rows(table_id, folded.seq, _PAGE)
+                if not rows:
+                    break
+                folded = fold(fold_rows(rows), folded,
+                              on_error=lambda exc: problems.append(str(exc)))
+            self._folded[table_id] = folded
+            summary = summarize(folded, problems)
+        self.store.save_summary(table_id, summary)
+        return summary
+
+    def folded(self, table_id: str) -> Folded:
+        self.catch_up(table_id)
+        return self._folded[table_id]
+
+    def _start(self, table_id: str) -> Folded:
+        found = self.store.db.one(
+            "SELECT seq, payload FROM pit_rows WHERE table_id = ? AND kind = ? "
+            "ORDER BY seq DESC LIMIT 1", (table_id, Snapshot.kind))
+        if found is None:
+            return EMPTY
+        try:
+            value = loads_strict(str(found[1]))
+            op = operation_from_record(Snapshot.kind, value if isinstance(value, dict) else {})
+            assert isinstance(op, Snapshot)
+            return restore(op)
+        except (UnreadableInput, ValueError, AssertionError, FoldError):
+            return EMPTY  # fold from row 1 instead: slower, same result
+
+
+def summarize(folded: Folded, problems: list[str]) -> dict[str, Any]:
+    """What the floor shows of one table: its game, round, step, limits and the inspector."""
+    out: dict[str, Any] = {"seq": folded.seq, "inspector_called": folded.facts.inspector_called,
+                           "problems": len(problems)}
+    if folded.game is None or folded.state is None:
+        out.update(game="", state="not opened")
+        return out
+    engine = folded.game.engine
+    rules = engine.rules_of(folded.state)
+    currency = str(getattr(rules, "currency", "R"))
+    low, high = engine.table_minimum(rules), engine.table_maximum(rules)
+    try:
+        step = engine.next_step(folded.state)
+    except Exception:  # a state the rules cannot describe is shown as such, not raised
+        step = "unknown"
+    out.update(game=folded.game.title, game_name=folded.game.name,
+               round=engine.round_number(folded.state),
+               betting_open=bool(engine.betting_open(folded.state)), state=step,
+               minimum=low, maximum=high,
+               limits=f"{format_money(low, currency)} to {format_money(high, currency)}")
+    return out

@@ -1,0 +1,36 @@
+"""Request limits at the pit: the size of a body and the rate of requests per caller."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+MAX_BODY = 4 * 1024 * 1024
+"""Bytes in one request body at most: a batch of 2,000 large rows fits in well under this."""
+
+
+class TooLarge(ValueError):
+    """A body over the limit (HTTP 413)."""
+
+
+class RateLimiter:
+    """A token bucket per caller: `rate` requests a second on average, bursts up to `burst`."""
+
+    def __init__(self, rate: float, burst: int,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, caller: str) -> float:
+        """0 when the request may go ahead, else the seconds to wait before asking again."""
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.get(caller, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            if tokens >= 1:
+                self._buckets[caller] = (tokens - 1, now)
+                return 0.0
+            self._buckets[caller] = (tokens, now)
+            return (1 - tokens) / self.rate

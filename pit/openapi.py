@@ -1,0 +1,87 @@
+"""The OpenAPI 3.0 document of the tables' API (/api/v1/openapi.json), written out by hand so
+it says exactly what pit/api.py and pit/ingest.py accept; schemathesis checks the two agree."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pit.ingest import MAX_ROWS
+
+_HEX64 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+_ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
+_HEAD = {"type": "object", "required": ["seq", "hash"],
+         "properties": {"seq": {"type": "integer", "minimum": 0}, "hash": _HEX64}}
+_ROW = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["seq", "table_id", "wall_time", "kind", "payload", "prev_hash", "hash"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 1},
+        "table_id": {"type": "string", "minLength": 1},
+        "wall_time": {"type": "string", "example": "2026-11-25T18:04:05.123Z"},
+        "kind": {"type": "string", "minLength": 1},
+        "payload": {"type": "string", "description": "the row's payload as the canonical JSON "
+                    "text the table hashed"},
+        "prev_hash": _HEX64,
+        "hash": _HEX64,
+    },
+}
+_RESULT = {
+    "type": "object",
+    "required": ["head", "stored", "duplicates"],
+    "properties": {
+        "head": _HEAD,
+        "stored": {"type": "integer"},
+        "duplicates": {"type": "integer"},
+        "quarantined": {"type": "integer"},
+        "reason": {"type": "string"},
+        "expected_seq": {"type": "integer"},
+        "error": {"type": "string"},
+    },
+}
+_TABLE = {"name": "table_id", "in": "path", "required": True,
+          "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {400: "not a batch of rows", 401: "no credential, or not this table's",
+             403: "another table's credential or rows", 404: "no such table enrolled",
+             409: "the batch does not extend the chain the pit holds", 413: "body too large",
+             429: "too many requests (see Retry-After)"}
+    return {str(c): {"description": words[c],
+                     "content": {"application/json": {"schema": _RESULT if c == 409
+                                                      else _ERROR}}} for c in codes}
+
+
+def document() -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Tableside pit: table sync", "version": "1"},
+        "components": {"securitySchemes": {"table": {"type": "http", "scheme": "bearer"}}},
+        "security": [{"table": []}],
+        "paths": {
+            "/api/v1/health": {"get": {
+                "summary": "The pit answers", "security": [],
+                "responses": {"200": {"description": "up", "content": {"application/json": {
+                    "schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}}},
+            }},
+            "/api/v1/tables/{table_id}/head": {"get": {
+                "summary": "The last row of the table the pit holds (resume after it)",
+                "parameters": [_TABLE],
+                "responses": {"200": {"description": "the head", "content": {
+                    "application/json": {"schema": _HEAD}}}, **_errors(401, 403, 404, 429)},
+            }},
+            "/api/v1/tables/{table_id}/rows": {"post": {
+                "summary": "Send journal rows in seq order; idempotent by (table, seq)",
+                "parameters": [_TABLE],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["rows"],
+                    "properties": {"rows": {"type": "array", "maxItems": MAX_ROWS,
+                                            "items": _ROW},
+                                   "waiting": {"type": "integer", "minimum": 0}}}}}},
+                "responses": {"200": {"description": "stored", "content": {
+                    "application/json": {"schema": _RESULT}}},
+                    **_errors(400, 401, 403, 404, 409, 413, 429)},
+            }},
+        },
+    }

@@ -1,0 +1,84 @@
+"""The pit's tables, as numbered migrations both SQLite and PostgreSQL run as written.
+
+`{id}` and `{bigint}` are the only words that differ between the two (pit/db.py). A migration
+is never edited once released: a change is a new number at the end.
+"""
+
+from __future__ import annotations
+
+GENESIS = "0" * 64
+
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (1, [
+        # One row per enrolled table: its credential (hashed) and the head of its chain here.
+        f"""CREATE TABLE pit_tables (
+            table_id TEXT PRIMARY KEY,
+            credential_hash TEXT NOT NULL,
+            enrolled_at TEXT NOT NULL,
+            head_seq {{bigint}} NOT NULL DEFAULT 0,
+            head_hash TEXT NOT NULL DEFAULT '{GENESIS}',
+            last_sync_at TEXT,
+            rows_waiting {{bigint}} NOT NULL DEFAULT 0,
+            summary TEXT NOT NULL DEFAULT '{{{{}}}}'
+        )""",
+        # Every journal row of every table, exactly as the table hashed it.
+        """CREATE TABLE pit_rows (
+            table_id TEXT NOT NULL,
+            seq {bigint} NOT NULL,
+            wall_time TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            received_at TEXT NOT NULL,
+            PRIMARY KEY (table_id, seq)
+        )""",
+        "CREATE INDEX pit_rows_time ON pit_rows (table_id, wall_time)",
+        # Rows that do not extend the chain the pit holds: kept, flagged, never merged.
+        """CREATE TABLE pit_quarantine (
+            id {id},
+            table_id TEXT NOT NULL,
+            seq {bigint} NOT NULL,
+            wall_time TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            received_at TEXT NOT NULL,
+            UNIQUE (table_id, seq, hash)
+        )""",
+        """CREATE TABLE pit_alerts (
+            id {id},
+            table_id TEXT NOT NULL,
+            seq {bigint},
+            kind TEXT NOT NULL,
+            message TEXT NOT NULL,
+            raised_at TEXT NOT NULL,
+            acked_by TEXT,
+            acked_at TEXT
+        )""",
+        "CREATE INDEX pit_alerts_open ON pit_alerts (acked_at, table_id)",
+        """CREATE TABLE pit_inspectors (
+            name TEXT PRIMARY KEY,
+            password_hash TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE pit_sessions (
+            token_hash TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            csrf TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        )""",
+        # The configuration each table runs, versioned and signed (Ed25519).
+        """CREATE TABLE pit_configs (
+            table_id TEXT NOT NULL,
+            version {bigint} NOT NULL,
+            body TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            created_by TEXT NOT NULL,
+            PRIMARY KEY (table_id, version)
+        )""",
+    ]),
+]

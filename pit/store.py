@@ -1,0 +1,252 @@
+"""The pit's records: enrolled tables, their journal rows, quarantine and alerts.
+
+Every write of one batch is one transaction that locks the table's head first, so a batch
+sent twice at once, or by two connections, is stored exactly once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from kiosk.store.canonical import format_wall_time, loads_strict
+from pit.alerts import CHAIN_BREAK, alert_for
+from pit.db import Database, Transaction
+from pit.ingest import Checked, WireRow, check_batch
+from pit.schema import GENESIS
+
+TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""What a table id may be (the config's own rule): it names files and URLs."""
+
+
+def now_text() -> str:
+    return format_wall_time(datetime.now(UTC))
+
+
+def credential_hash(token: str) -> str:
+    """The stored form of a table's credential. The credential is 256 random bits, so a
+    plain SHA-256 cannot be guessed back (passwords, which people choose, use scrypt)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class UnknownTable(LookupError):
+    """No table of that id is enrolled at this pit."""
+
+
+class EnrolmentError(ValueError):
+    """A table id that cannot be enrolled; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class IngestResult:
+    """What the pit did with one batch: the head after it, rows stored and resent, the chain
+    break found (if any) and the seq to resume from after a gap."""
+
+    head: tuple[int, str]
+    stored: int
+    duplicates: int
+    quarantined: int = 0
+    break_reason: str = ""
+    expected_seq: int | None = None
+    alerts: list[int] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"head": {"seq": self.head[0], "hash": self.head[1]},
+                               "stored": self.stored, "duplicates": self.duplicates}
+        if self.quarantined:
+            out["quarantined"] = self.quarantined
+            out["reason"] = self.break_reason
+        if self.expected_seq is not None:
+            out["expected_seq"] = self.expected_seq
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    id: int
+    table_id: str
+    seq: int | None
+    kind: str
+    message: str
+    raised_at: str
+    acked_by: str | None
+    acked_at: str | None
+
+
+class PitStore:
+    """The pit's data on one Database (SQLite or PostgreSQL)."""
+
+    def __init__(self, db: Database, clock: Callable[[], str] = now_text) -> None:
+        self.db = db
+        self.clock = clock
+        db.migrate()
+
+    # --- enrolment ---------------------------------------------------------------------------
+
+    def enroll(self, table_id: str) -> str:
+        """Enrol a table (or issue it a new credential, revoking the old) and return the
+        credential, which only the table keeps: the pit stores its hash."""
+        if not TABLE_ID.fullmatch(table_id):
+            raise EnrolmentError(f"{table_id!r} is not a table id: letters, digits, '.', '_' "
+                                 "and '-', up to 64, starting with a letter or digit")
+        token = secrets.token_urlsafe(32)
+        digest = credential_hash(token)
+        with self.db.transaction() as tx:
+            if tx.lock_table(table_id) is None:
+                tx.execute("INSERT INTO pit_tables (table_id, credential_hash, enrolled_at) "
+                           "VALUES (?, ?, ?)", (table_id, digest, self.clock()))
+            else:
+                tx.execute("UPDATE pit_tables SET credential_hash = ? WHERE table_id = ?",
+                           (digest, table_id))
+        return token
+
+    def authenticate(self, table_id: str, token: str) -> bool:
+        row = self.db.one("SELECT credential_hash FROM pit_tables WHERE table_id = ?",
+                          (table_id,))
+        return row is not None and hmac.compare_digest(str(row[0]), credential_hash(token))
+
+    def table_ids(self) -> list[str]:
+        return [str(r[0]) for r in self.db.query("SELECT table_id FROM pit_tables "
+                                                 "ORDER BY table_id")]
+
+    def head(self, table_id: str) -> tuple[int, str]:
+        row = self.db.one("SELECT head_seq, head_hash FROM pit_tables WHERE table_id = ?",
+                          (table_id,))
+        if row is None:
+            raise UnknownTable(table_id)
+        return int(row[0]), str(row[1])
+
+    # --- ingest ------------------------------------------------------------------------------
+
+    def ingest(self, table_id: str, rows: list[WireRow], waiting: int = 0) -> IngestResult:
+        """Store a batch (checked by pit/ingest.py) in one transaction; see its docstring."""
+        now = self.clock()
+        with self.db.transaction() as tx:
+            locked = tx.lock_table(table_id)
+            if locked is None:
+                raise UnknownTable(table_id)
+            head = (int(locked[1]), str(locked[2]))
+            held = self._held(tx, table_id, rows, head[0])
+            checked = check_batch(head, rows, held)
+            self._store(tx, table_id, checked, now)
+            alerts = self._alerts(tx, table_id, checked, now)
+            new_head = checked.head or head
+            left = max(waiting, 0)
+            tx.execute("UPDATE pit_tables SET head_seq = ?, head_hash = ?, last_sync_at = ?, "
+                       "rows_waiting = ? WHERE table_id = ?",
+                       (new_head[0], new_head[1], now, left, table_id))
+        return IngestResult(new_head, len(checked.accept), checked.duplicates,
+                            len(checked.quarantine), checked.break_reason,
+                            checked.expected_seq, alerts)
+
+    @staticmethod
+    def _held(tx: Transaction, table_id: str, rows: list[WireRow], head_seq: int
+              ) -> dict[int, str]:
+        resent = [r.seq for r in rows if r.seq <= head_seq]
+        if not resent:
+            return {}
+        found = tx.query("SELECT seq, hash FROM pit_rows WHERE table_id = ? AND seq >= ? "
+                         "AND seq <= ?", (table_id, resent[0], resent[-1]))
+        return {int(seq): str(digest) for seq, digest in found}
+
+    @staticmethod
+    def _store(tx: Transaction, table_id: str, checked: Checked, now: str) -> None:
+        tx.many("INSERT INTO pit_rows (table_id, seq, wall_time, kind, payload, prev_hash, "
+                "hash, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, r.seq, r.wall_time, r.kind, r.payload, r.prev_hash, r.hash, now)
+                 for r in checked.accept])
+        for row, why in checked.quarantine:
+            tx.execute("INSERT INTO pit_quarantine (table_id, seq, wall_time, kind, payload, "
+                       "prev_hash, hash, reason, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (table_id, seq, hash) DO NOTHING",
+                       (table_id, row.seq, row.wall_time, row.kind, row.payload, row.prev_hash,
+                        row.hash, why, now))
+
+    def _alerts(self, tx: Transaction, table_id: str, checked: Checked, now: str) -> list[int]:
+        raised: list[tuple[int | None, str, str]] = []
+        for row in checked.accept:
+            try:
+                payload = loads_strict(row.payload)
+            except ValueError:  # checked already; a row that hashes is canonical JSON
+                continue
+            found = alert_for(row.kind, payload if isinstance(payload, dict) else {})
+            if found is not None:
+                raised.append((row.seq, *found))
+        if checked.quarantine:
+            first = checked.quarantine[0][0].seq
+            # One alert per break: a table resending the same rows does not raise it again.
+            if tx.one("SELECT id FROM pit_alerts WHERE table_id = ? AND kind = ? AND seq = ? "
+                      "AND acked_at IS NULL", (table_id, CHAIN_BREAK, first)) is None:
+                raised.append((first, CHAIN_BREAK, checked.break_reason))
+        ids = []
+        for seq, kind, message in raised:
+            row = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
+                         "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                         (table_id, seq, kind, message, now))
+            assert row is not None
+            ids.append(int(row[0]))
+        return ids
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def rows(self, table_id: str, after_seq: int = 0, limit: int = 1000) -> list[WireRow]:
+        found = self.db.query(
+            "SELECT seq, table_id, wall_time, kind, payload, prev_hash, hash FROM pit_rows "
+            "WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?", (table_id, after_seq, limit))
+        return [WireRow(int(r[0]), *(str(v) for v in r[1:])) for r in found]
+
+    def quarantined(self, table_id: str) -> list[tuple[int, str, str]]:
+        """(seq, hash, reason) of the table's quarantined rows."""
+        return [(int(r[0]), str(r[1]), str(r[2])) for r in self.db.query(
+            "SELECT seq, hash, reason FROM pit_quarantine WHERE table_id = ? ORDER BY seq, id",
+            (table_id,))]
+
+    def alerts(self, *, open_only: bool = True, table_id: str | None = None,
+               limit: int = 200) -> list[Alert]:
+        where, params = [], []
+        if open_only:
+            where.append("acked_at IS NULL")
+        if table_id:
+            where.append("table_id = ?")
+            params.append(table_id)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        found = self.db.query(
+            "SELECT id, table_id, seq, kind, message, raised_at, acked_by, acked_at FROM "
+            f"pit_alerts{clause} ORDER BY id DESC LIMIT ?", (*params, limit))
+        return [Alert(int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), str(r[3]),
+                      str(r[4]), str(r[5]), r[6], r[7]) for r in found]
+
+    def acknowledge(self, alert_id: int, by: str) -> bool:
+        """Mark an open alert as seen by `by`; False when there is no such open alert."""
+        return self.db.execute("UPDATE pit_alerts SET acked_by = ?, acked_at = ? "
+                               "WHERE id = ? AND acked_at IS NULL",
+                               (by, self.clock(), alert_id)) == 1
+
+    def sync_facts(self, table_id: str) -> tuple[str | None, int]:
+        """(last sync time, rows the table said were still waiting)."""
+        row = self.db.one("SELECT last_sync_at, rows_waiting FROM pit_tables "
+                          "WHERE table_id = ?", (table_id,))
+        if row is None:
+            raise UnknownTable(table_id)
+        return (None if row[0] is None else str(row[0])), int(row[1])
+
+    def save_summary(self, table_id: str, summary: dict[str, Any]) -> None:
+        self.db.execute("UPDATE pit_tables SET summary = ? WHERE table_id = ?",
+                        (json.dumps(summary, sort_keys=True), table_id))
+
+    def summary(self, table_id: str) -> dict[str, Any]:
+        row = self.db.one("SELECT summary FROM pit_tables WHERE table_id = ?", (table_id,))
+        if row is None:
+            raise UnknownTable(table_id)
+        value = json.loads(str(row[0]) or "{}")
+        return value if isinstance(value, dict) else {}
+
+
+__all__ = ["GENESIS", "Alert", "IngestResult", "PitStore", "UnknownTable"]
