@@ -7,6 +7,9 @@ top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$top"
 
 apt_pkgs=(python3 python3-venv python3-dev libgl1 libegl1 libgl1-mesa-dri libmtdev1 git)
+# The test command adds what only the tests need (a PostgreSQL server, a browser).
+read -r -a extra_pkgs <<< "${TABLESIDE_EXTRA_APT:-}"
+apt_pkgs+=("${extra_pkgs[@]}")
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,6 +9,7 @@ import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -50,32 +51,39 @@ class Postgres:
         return self.url(name)
 
 
+def _run(cmd: list[str]) -> None:
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {done.stderr or done.stdout}")
+
+
 @pytest.fixture(scope="session")
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgres]:
+def postgres() -> Iterator[Postgres]:
     if not _PG_BIN:
         pytest.fail("PostgreSQL is not installed (scripts/test installs Debian's postgresql)")
     bindir = _PG_BIN[-1].parent
-    root = tmp_path_factory.mktemp("postgres")
+    # Not under pytest's own temporary folder: that is private to root, and the server runs
+    # as the postgres user.
+    root = Path(tempfile.mkdtemp(prefix="tableside-pg-"))
     data = root / "data"
     as_user: list[str] = []
     if os.geteuid() == 0:
         as_user = ["runuser", "-u", "postgres", "--"]
         shutil.chown(root, "postgres", "postgres")
     port = free_port()
-    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
-                    "--auth=trust", "-E", "UTF8", "--no-sync"],
-                   check=True, capture_output=True)
+    _run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
+          "--auth=trust", "-E", "UTF8", "--no-sync"])
     # fsync off: these are tests of the pit's logic, not of PostgreSQL's durability.
     options = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
                "-c max_connections=300 -c shared_buffers=64MB")
-    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l",
-                    str(root / "log"), "-o", options, "-w", "start"],
-                   check=True, capture_output=True)
+    _run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
+          "-o", options, "-w", "start"])
     try:
         yield Postgres(port, bindir, as_user, itertools.count())
     finally:
         subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
                         "stop"], capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
