@@ -1,0 +1,155 @@
+"""The inspectors' dashboard in a real headless browser (Debian's chromium through
+chromium-driver and selenium): log in, see a coup appear live, acknowledge an alert, open the
+replay of a round. Screenshots go to artifacts/screenshots/pit-*.png."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from kiosk.store.journal import Journal
+from kiosk.sync.client import SyncClient
+from pit.app import open_pit
+from tests.pit.conftest import PitServer
+from tests.pit.day import Day
+
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    chromium = shutil.which("chromium")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        pytest.fail("chromium and chromium-driver are not installed (scripts/test installs them)")
+    options = Options()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=1280,900",
+                 "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(20)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def shot(driver: WebDriver, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"pit-{name}.png"))
+
+
+def test_an_inspector_logs_in_sees_a_coup_live_acknowledges_and_replays(
+        browser: WebDriver, tmp_path: Path) -> None:
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    token = state.store.enroll("PB-01")
+    server = PitServer(state).start()
+    journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
+    day = Day(journal)
+    day.play(3)
+    client = SyncClient(journal.path, "PB-01", server.url, token, idle=0.05)
+    client.start()
+    # The floor's rows are replaced live: a row read mid-update is read again.
+    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    try:
+        browser.get(server.url + "/")
+        assert browser.current_url.startswith(server.url + "/login")
+        browser.find_element(By.ID, "name").send_keys("Thandi")
+        browser.find_element(By.ID, "password").send_keys("wrong password!")
+        browser.find_element(By.ID, "login").click()
+        wait.until(lambda d: "Wrong name or password." in d.page_source)
+        browser.find_element(By.ID, "name").send_keys("Thandi")
+        browser.find_element(By.ID, "password").send_keys("correct horse battery")
+        browser.find_element(By.ID, "login").click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, 'tr[data-table="PB-01"]'))
+        wait.until(lambda d: _cells(d)[3] == "4")  # coup 4 is next after three played
+        assert _cells(browser)[1] == "Punto banco"
+        assert _cells(browser)[4] == "R50 to R50,000"  # the rules' defaults (5.2)
+        shot(browser, "floor")
+
+        # A coup at the table shows on the floor without reloading the page.
+        wait.until(lambda d: "live" in d.find_element(By.ID, "live").text)
+        started = time.monotonic()
+        day.play(1)
+        wait.until(lambda d: _cells(d)[3] == "5")
+        latency = time.monotonic() - started
+        assert latency < 2.0, f"the coup took {latency:.2f} s to show"
+        assert "updated" in browser.find_element(By.ID, "live").text
+
+        # The dealer calls the inspector: an alert appears live; acknowledge it.
+        journal.append("inspector_called", {"source": "screen"})
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#alerts tr[id^=alert-]"))
+        row = browser.find_element(By.CSS_SELECTOR, "#alerts tr[id^=alert-]")
+        assert "Inspector called" in row.text and "PB-01" in row.text
+        shot(browser, "alert")
+        alert_id = row.get_attribute("id").removeprefix("alert-")
+        browser.find_element(By.ID, f"ack-{alert_id}").click()
+        wait.until(lambda d: d.find_elements(By.ID, "no-alerts"))
+        acked = state.store.alerts(open_only=False)[0]
+        assert (acked.kind, acked.acked_by) == ("inspector_called", "Thandi")
+        browser.get(server.url + "/alerts")
+        assert "acknowledged by Thandi" in browser.page_source
+
+        # A table's rounds, and the replay of one.
+        browser.get(server.url + "/tables/PB-01")
+        links = browser.find_elements(By.CSS_SELECTOR, "#rounds a")
+        assert [a.text for a in links] == ["4", "3", "2", "1"]
+        shot(browser, "table")
+        links[-1].click()
+        verdict = wait.until(lambda d: d.find_element(By.ID, "verdict"))
+        assert verdict.text == "Recomputed: matches what the table recorded."
+        assert '"coup": 1' in browser.find_element(By.ID, "replay").text
+        shot(browser, "replay")
+    finally:
+        client.stop()
+        journal.close()
+        server.stop()
+        state.store.db.close()
+
+
+def test_a_form_without_its_csrf_token_changes_nothing(tmp_path: Path) -> None:
+    import httpx
+
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    state.store.enroll("PB-01")
+    server = PitServer(state).start()
+    try:
+        with httpx.Client(base_url=server.url) as web:
+            page = web.get("/login")
+            csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+            assert web.post("/login", data={"name": "Thandi", "password": "x",
+                                            "csrf": "forged"}).status_code == 403
+            answer = web.post("/login", data={"name": "Thandi", "csrf": csrf,
+                                              "password": "correct horse battery"})
+            assert answer.status_code == 303 and "pit_session" in web.cookies
+            with state.store.db.transaction() as tx:
+                tx.execute("INSERT INTO pit_alerts (table_id, kind, message, raised_at) "
+                           "VALUES ('PB-01', 'void', 'test', '2026-11-25T00:00:00.000Z')")
+            alert = state.store.alerts()[0]
+            refused = web.post(f"/alerts/{alert.id}/ack", data={"csrf": "forged"})
+            assert refused.status_code == 403
+            assert state.store.alerts()[0].acked_at is None
+    finally:
+        server.stop()
+        state.store.db.close()
+
+
+def _cells(driver: WebDriver) -> list[str]:
+    row = driver.find_element(By.CSS_SELECTOR, 'tr[data-table="PB-01"]')
+    return [td.text for td in row.find_elements(By.TAG_NAME, "td")]
