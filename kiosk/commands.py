@@ -10,12 +10,14 @@ import contextlib
 import dataclasses
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from kiosk.config import ConfigError, TableConfig, load as load_config
 from kiosk.rules.errors import TablesideError
-from kiosk.rules.registry import GAMES
+from kiosk.rules.registry import GAMES, GameSpec
+from kiosk.sync.beside import DEMO_INSPECTOR, LocalPit, pit_path, start_sync
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -51,12 +53,15 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--decks", type=click.IntRange(1, 16),
               help="decks in the shoe instead of the game's default, as many as its rules "
                    "allow (the rules refuse any other count, with the clause)")
+@click.option("--no-pit", is_flag=True,
+              help="do not start the local pit server (and its dashboard) beside the table")
 def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: float,
          journal_path: str | None, fresh: bool, no_signage: bool, game: str,
-         rounds: int, decks: int | None) -> None:
+         rounds: int, decks: int | None, no_pit: bool) -> None:
     """The demo table: dealer screen, player signage and a simulated shoe on a
-    pseudo-terminal, with mock GPIO. No hardware needed."""
-    from kiosk.console import _demo_config, run_demo
+    pseudo-terminal, with mock GPIO, and a local pit server the journal syncs to, with the
+    inspectors' dashboard. No hardware needed."""
+    from kiosk.console import _demo_config
     from kiosk.ui.games import screens
 
     spec = GAMES.get(game)
@@ -73,8 +78,33 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
         raise click.ClickException(f"--console: {spec.title} has no typed console; it needs "
                                    f"the screen (or --headless)")
     if fresh:  # only once the options are known to be good
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(path) + suffix).unlink(missing_ok=True)
+        for base in (path, pit_path(path)):
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(base) + suffix).unlink(missing_ok=True)
+    pit = None if no_pit else LocalPit(path.resolve(), cfg.table_id)
+    if pit is not None:
+        address = pit.start()
+        click.echo(f"Pit dashboard: {address} (log in as {DEMO_INSPECTOR[0]}, password "
+                   f"{DEMO_INSPECTOR[1]}); the journal syncs to it as the table plays")
+    try:
+        _demo_table(cfg, spec, front, path, headless, out, console, coups, seed, pace,
+                    no_signage, rounds, pit)
+    finally:
+        if pit is not None:
+            pit.stop()
+
+
+def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headless: bool,
+                out: str, console: bool, coups: int, seed: int, pace: float,
+                no_signage: bool, rounds: int, pit: LocalPit | None) -> None:
+    from kiosk.console import run_demo
+
+    def synced() -> None:
+        if pit is not None and pit.client is not None:
+            head = pit.flush()
+            click.echo(f"Pit: holds the journal up to row {head}; "
+                       f"{pit.client.status().line()}")
+
     if console:
         try:
             session = asyncio.run(run_demo(cfg, coups, seed, pace))
@@ -82,6 +112,7 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
             raise click.ClickException(str(exc)) from exc
         played = session.game.round_number(session.state) - 1
         click.echo(f"Played to {spec.round_word} {played}; journal {path}")
+        synced()
         return
     import os
 
@@ -95,7 +126,8 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
                    f"instead and saving screenshots of both screens in {out}/")
         headless = True
     opts = KioskOptions(headless=headless, out=Path(out), signage=not no_signage,
-                        fullscreen=False, pace=front.HEADLESS_PACE if headless else pace,
+                        fullscreen=False,
+                        pace=front.HEADLESS_PACE if headless else pace,
                         seed=seed,
                         pin_factory="mock", rounds=rounds)
     status = _run(cfg, opts)
@@ -104,7 +136,9 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
             click.echo(f"  {line}")
         shots = sorted(p.name for p in Path(out).glob("*.png"))
         click.echo(f"Screenshots in {out}/: {', '.join(shots) or 'none'}")
-    sys.exit(status)
+        synced()
+    if status:
+        sys.exit(status)
 
 
 @click.command()
@@ -114,8 +148,12 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
 @click.option("--windowed", is_flag=True, help="a window instead of the full screen")
 @click.option("--headless", is_flag=True,
               help="no display: draw the screens offscreen (the table runs; nobody sees it)")
-def run(config_path: str, console: bool, windowed: bool, headless: bool) -> None:
-    """Run the table from its configuration file: dealer screen, signage, shoe, panel."""
+@click.option("--no-sync", is_flag=True,
+              help="do not sync from this process (a separate `tableside sync run` does it)")
+def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync: bool
+        ) -> None:
+    """Run the table from its configuration file: dealer screen, signage, shoe, panel, and
+    the sync to the pit when [sync] names one."""
     try:
         cfg = load_config(config_path)
     except ConfigError as exc:
@@ -134,19 +172,29 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool) -> None
         if not hasattr(screens(spec), "console"):
             raise click.ClickException(f"--console: {spec.title} has no typed console; run "
                                        f"it with its screen")
-    if console:
-        from kiosk.console import run_console
+    client = None
+    if not no_sync:
+        client, how = start_sync(cfg)
+        click.echo(f"Sync: {how}", err=True)
+    try:
+        if console:
+            from kiosk.console import run_console
 
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run_console(cfg))
-        return
-    from kiosk.ui.launcher import KioskOptions
+            with contextlib.suppress(KeyboardInterrupt):
+                asyncio.run(run_console(cfg))
+            return
+        from kiosk.ui.launcher import KioskOptions
 
-    d = cfg.display
-    opts = KioskOptions(size=(d.width, d.height), fullscreen=d.fullscreen and not windowed,
-                        signage=d.signage and not headless,
-                        signage_size=(d.signage_width, d.signage_height), offscreen=headless)
-    sys.exit(_run(cfg, opts))
+        d = cfg.display
+        opts = KioskOptions(size=(d.width, d.height), fullscreen=d.fullscreen and not windowed,
+                            signage=d.signage and not headless,
+                            signage_size=(d.signage_width, d.signage_height),
+                            offscreen=headless)
+        status = _run(cfg, opts)
+    finally:
+        if client is not None:
+            client.stop()
+    sys.exit(status)
 
 
 def _run(cfg: TableConfig, opts: object) -> int:

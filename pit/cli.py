@@ -69,15 +69,24 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
     [sync] section for its table.toml."""
     from pit.store import EnrolmentError
 
+    out = None
+    if credential_out is not None:  # opened first: a new credential is never lost unwritten
+        try:
+            fd = os.open(credential_out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        except OSError as exc:
+            _fail(f"cannot write the credential to {credential_out}: {exc.strerror}")
+        out = os.fdopen(fd, "w", encoding="utf-8")
     state = _open(db_url)
     try:
         token = state.store.enroll(table_id)
     except EnrolmentError as exc:
+        if out is not None:
+            out.close()
+            credential_out.unlink(missing_ok=True)  # type: ignore[union-attr]
         _fail(str(exc))
-    if credential_out is not None:
-        fd = os.open(credential_out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(token + "\n")
+    if out is not None:
+        with out:
+            out.write(token + "\n")
         click.echo(f"Credential of table {table_id} written to {credential_out} "
                    "(copy it to the table's data partition; keep it secret)", err=True)
     else:

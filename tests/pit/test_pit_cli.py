@@ -1,0 +1,102 @@
+"""The pit and sync from the command line, as a technician runs them: enrol a table, serve
+the pit, sync the table, read the sync's status, verify the journal against the pit's head."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from kiosk.config import example
+from kiosk.store.journal import Journal, head_of
+from tests.pit.conftest import free_port
+from tests.pit.day import Day
+from tests.pit.helpers import rehash_from, rewrite_journal, wire_rows
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tableside(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
+    port = free_port()
+    enrolled = tableside("pit", "enroll", "PB-01", "--db", "pit.db", "--pit-url",
+                         f"http://127.0.0.1:{port}", "--credential-out",
+                         "data/PB-01.credential", cwd=tmp_path)
+    assert enrolled.returncode == 2
+    assert enrolled.stderr == ("tableside: cannot write the credential to data/PB-01.credential: "
+                               "No such file or directory\n")
+    (tmp_path / "data").mkdir()
+    enrolled = tableside("pit", "enroll", "PB-01", "--db", "pit.db", "--pit-url",
+                         f"http://127.0.0.1:{port}", "--credential-out",
+                         "data/PB-01.credential", cwd=tmp_path)
+    assert enrolled.returncode == 0, enrolled.stderr
+    assert enrolled.stdout == (f'[sync]\npit = "http://127.0.0.1:{port}"\n'
+                               'credential_file = "data/PB-01.credential"\n')
+    credential = tmp_path / "data" / "PB-01.credential"
+    assert credential.stat().st_mode & 0o777 == 0o600
+    assert tableside("pit", "enroll", "bad id!", "--db", "pit.db",
+                     cwd=tmp_path).stderr.startswith("tableside: 'bad id!' is not a table id")
+    added = tableside("pit", "inspector", "Sipho", "--db", "pit.db", "--password-stdin",
+                      cwd=tmp_path, stdin="short\n")
+    assert added.returncode == 2 and "at least 10 characters" in added.stderr
+
+    config = example("punto-banco").replace('id = "PB-01"', 'id = "PB-01"')
+    (tmp_path / "table.toml").write_text(config + "\n" + enrolled.stdout, encoding="utf-8")
+    journal = Journal.open(tmp_path / "data" / "PB-01.db", "PB-01")
+    Day(journal).play(20)
+
+    status = tableside("sync", "status", "--config", "table.toml", cwd=tmp_path)
+    assert status.returncode == 1
+    assert status.stdout.startswith("Sync not connected: nothing acknowledged yet; "
+                                    f"{journal.count()} rows waiting, the oldest for ")
+
+    pit = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "pit", "serve", "--db",
+                            "pit.db", "--port", str(port)], cwd=tmp_path,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)},
+                           stderr=subprocess.PIPE, text=True)
+    sync = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "sync", "run", "--config",
+                             "table.toml"], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            status = tableside("sync", "status", "--config", "table.toml", cwd=tmp_path)
+            if status.returncode == 0 and "; 0 rows waiting" in status.stdout:
+                break
+            time.sleep(0.2)
+        assert status.stdout.startswith(f"Sync connected: last acknowledged row "
+                                        f"{journal.count()} at ")
+        answer = httpx.get(f"http://127.0.0.1:{port}/api/v1/tables/PB-01/head",
+                           headers={"Authorization": "Bearer " + credential.read_text().strip()})
+        assert answer.json() == dict(zip(("seq", "hash"), head_of(journal.path), strict=True))
+    finally:
+        sync.terminate()
+        pit.terminate()
+        assert sync.wait(10) == 0
+        # uvicorn shuts down cleanly on SIGTERM, then ends by the signal, as a daemon should.
+        assert pit.wait(10) in (0, -signal.SIGTERM)
+    journal.close()
+    assert "Sync connected" in sync.stderr.read()  # it said where it stopped
+
+    verified = tableside("journal", "verify", "data/PB-01.db", cwd=tmp_path)
+    assert verified.returncode == 0
+    assert verified.stdout.rstrip().endswith(f"row {head_of(journal.path)[0]} is the row the "
+                                             "pit acknowledged")
+    rows = wire_rows(journal.path)
+    rewrite_journal(journal.path, rehash_from(rows, 3, {"area": "1", "kind": "banker",
+                                                        "amount": 50}))
+    verified = tableside("journal", "verify", "data/PB-01.db", cwd=tmp_path)
+    assert verified.returncode == 1
+    assert f"BROKEN at row {len(rows)}: row {len(rows)} is not the row the pit server " \
+           "acknowledged (hash differs)" in verified.stdout
