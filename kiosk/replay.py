@@ -20,7 +20,8 @@ from kiosk.rules.operations import Operation, TableOpening
 from kiosk.store.export import read_jsonl
 from kiosk.store.journal import Entry, iter_entries, verify_entries
 from kiosk.table.fold import Folded, FoldError, fold
-from kiosk.table.snapshot import Snapshot, restore
+from kiosk.table.records import Snapshot
+from kiosk.table.snapshot import restore
 
 __all__ = ["CoupReplay", "ReplayReport", "load_entries", "replay"]
 

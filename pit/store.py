@@ -185,13 +185,13 @@ class PitStore:
             if tx.one("SELECT id FROM pit_alerts WHERE table_id = ? AND kind = ? AND seq = ? "
                       "AND acked_at IS NULL", (table_id, CHAIN_BREAK, first)) is None:
                 raised.append((first, CHAIN_BREAK, checked.break_reason))
-        ids = []
+        ids: list[int] = []
         for seq, kind, message in raised:
-            row = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
-                         "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                         (table_id, seq, kind, message, now))
-            assert row is not None
-            ids.append(int(row[0]))
+            made = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
+                          "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                          (table_id, seq, kind, message, now))
+            assert made is not None
+            ids.append(int(made[0]))
         return ids
 
     # --- reading -----------------------------------------------------------------------------

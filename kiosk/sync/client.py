@@ -184,11 +184,10 @@ class SyncClient:
         except httpx.HTTPError as exc:
             raise PitUnreachable(f"the pit at {self.url} does not answer ({exc})") from exc
         try:
-            data = response.json()
+            answer = response.json()
         except ValueError:
-            data = {}
-        if not isinstance(data, dict):
-            data = {}
+            answer = {}
+        data: dict[str, Any] = answer if isinstance(answer, dict) else {}
         if response.status_code >= 500:
             raise PitUnreachable(f"the pit answered {response.status_code}")
         if response.status_code == 429:

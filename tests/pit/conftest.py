@@ -4,16 +4,9 @@ started here from Debian's packages with initdb and pg_ctl in a temporary folder
 
 from __future__ import annotations
 
-import itertools
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,69 +14,17 @@ import uvicorn
 
 from pit.app import create_app, open_pit
 from pit.state import PitState
+from tests.pit.pg import Postgres, free_port, installed, running_postgres
 
-_PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class Postgres:
-    port: int
-    bindir: Path
-    as_user: list[str]
-    _n: itertools.count[int]
-
-    def url(self, dbname: str = "postgres") -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
-
-    def new_database(self) -> str:
-        """A fresh, empty database on the running server; its URL."""
-        import psycopg
-
-        name = f"pit_{os.getpid()}_{next(self._n)}"
-        with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        return self.url(name)
-
-
-def _run(cmd: list[str]) -> None:
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode:
-        raise RuntimeError(f"{' '.join(cmd)} failed: {done.stderr or done.stdout}")
+__all__ = ["PitServer", "free_port"]
 
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
-    if not _PG_BIN:
+    if not installed():
         pytest.fail("PostgreSQL is not installed (scripts/test installs Debian's postgresql)")
-    bindir = _PG_BIN[-1].parent
-    # Not under pytest's own temporary folder: that is private to root, and the server runs
-    # as the postgres user.
-    root = Path(tempfile.mkdtemp(prefix="tableside-pg-"))
-    data = root / "data"
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        as_user = ["runuser", "-u", "postgres", "--"]
-        shutil.chown(root, "postgres", "postgres")
-    port = free_port()
-    _run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
-          "--auth=trust", "-E", "UTF8", "--no-sync"])
-    # fsync off: these are tests of the pit's logic, not of PostgreSQL's durability.
-    options = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-               "-c max_connections=300 -c shared_buffers=64MB")
-    _run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
-          "-o", options, "-w", "start"])
-    try:
-        yield Postgres(port, bindir, as_user, itertools.count())
-    finally:
-        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], capture_output=True)
-        shutil.rmtree(root, ignore_errors=True)
+    with running_postgres() as server:
+        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
