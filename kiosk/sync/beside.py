@@ -78,7 +78,9 @@ class LocalPit:
         deadline = time.monotonic() + 10
         while not self._server.started and time.monotonic() < deadline:
             time.sleep(0.02)
-        self.client = SyncClient(self.journal, self.table_id, self.url, token, idle=0.1)
+        # The demo journal may not exist for a second or two yet: retry soon, not in a minute.
+        self.client = SyncClient(self.journal, self.table_id, self.url, token, idle=0.1,
+                                 max_backoff=2.0)
         self.client.start()
         return self.url + "/"
 
