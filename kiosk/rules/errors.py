@@ -10,6 +10,9 @@ Two kinds of trouble are kept apart, because the dealer's way forward differs:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 
 class TablesideError(ValueError):
     """Base of every error Tableside raises on purpose; the message is for a dealer."""
@@ -25,6 +28,16 @@ class NotAllowed(TablesideError):
     def __init__(self, message: str, clause: str | None = None) -> None:
         self.clause = clause
         super().__init__(f"{message} (rule {clause})" if clause else message)
+
+
+def allowed(verify: Callable[..., object], *args: Any, **kwargs: Any) -> bool:
+    """`can_x` from `verify_x`: whether the action is allowed now (the UI enables its buttons
+    from it), with the same arguments."""
+    try:
+        verify(*args, **kwargs)
+    except NotAllowed:
+        return False
+    return True
 
 
 class ImpossibleCard(NotAllowed):

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from hardware import events as ev
+from hardware.wheel.events import WheelEvent
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed, TablesideError
 from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
@@ -36,6 +37,7 @@ from kiosk.table.records import (
     InspectorCalled,
 )
 from kiosk.table.snapshot import SNAPSHOT_EVERY, fold_journal, take
+from kiosk.table.wheel import on_wheel_event
 
 __all__ = ["DeviceReport", "InspectorAttended", "InspectorCalled", "Severity", "TableSession"]
 
@@ -309,9 +311,7 @@ class TableSession(Generic[S]):
 
     def _on_device_event(self, event: Any) -> None:
         device = getattr(event, "device", "SHOE")
-        if type(event).__module__ == "hardware.wheel.events":
-            from kiosk.table.wheel import on_wheel_event
-
+        if isinstance(event, WheelEvent):
             on_wheel_event(self, event)
             return
         if isinstance(event, ev.CardRead | ev.CardUnread | ev.CardBurned | ev.CutCardOut):

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
 def on_wheel_event(session: TableSession[Any], event: Any) -> None:
     """Record one wheel event (kiosk/table/session.py routes them here)."""
     from kiosk.table.session import Severity

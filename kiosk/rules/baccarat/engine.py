@@ -18,7 +18,7 @@ from typing import Any
 
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
-from kiosk.rules.errors import ImpossibleCard, NotAllowed
+from kiosk.rules.errors import ImpossibleCard, NotAllowed, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -527,7 +527,7 @@ def verify_shuffle(state: PuntoBancoState) -> None:
 
 
 def can_shuffle(state: PuntoBancoState) -> bool:
-    return _can(verify_shuffle, state)
+    return allowed(verify_shuffle, state)
 
 
 def shuffle(state: PuntoBancoState, method: str = "hand") -> ShoeShuffled:
@@ -561,7 +561,7 @@ def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: i
 
 
 def can_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
-    return _can(verify_place_bet, state, area, kind, amount)
+    return allowed(verify_place_bet, state, area, kind, amount)
 
 
 def place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> BetPlaced:
@@ -580,7 +580,7 @@ def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: 
 
 
 def can_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
-    return _can(verify_remove_bet, state, area, kind, amount)
+    return allowed(verify_remove_bet, state, area, kind, amount)
 
 
 def remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> BetRemoved:
@@ -621,7 +621,7 @@ def verify_close_betting(state: PuntoBancoState) -> None:
 
 
 def can_close_betting(state: PuntoBancoState) -> bool:
-    return _can(verify_close_betting, state)
+    return allowed(verify_close_betting, state)
 
 
 def close_betting(state: PuntoBancoState) -> BettingClosed:
@@ -654,7 +654,7 @@ def _verify_card(state: PuntoBancoState, card: Card, source: CardSource) -> Hand
 
 def can_deal_card(state: PuntoBancoState, card: Card,
                   source: CardSource = CardSource.SHOE) -> bool:
-    return _can(verify_card, state, card, source)
+    return allowed(verify_card, state, card, source)
 
 
 def deal_card(state: PuntoBancoState, card: Card,
@@ -722,7 +722,7 @@ def verify_burn(state: PuntoBancoState, card: Card | None = None) -> None:
 
 
 def can_burn(state: PuntoBancoState, card: Card | None = None) -> bool:
-    return _can(verify_burn, state, card)
+    return allowed(verify_burn, state, card)
 
 
 def burn(state: PuntoBancoState, card: Card | None) -> CardBurned:
@@ -738,7 +738,7 @@ def verify_cut_card_out(state: PuntoBancoState) -> None:
 
 
 def can_cut_card_out(state: PuntoBancoState) -> bool:
-    return _can(verify_cut_card_out, state)
+    return allowed(verify_cut_card_out, state)
 
 
 def cut_card_out(state: PuntoBancoState) -> CutCardOut:
@@ -752,7 +752,7 @@ def verify_complete(state: PuntoBancoState) -> None:
 
 
 def can_confirm_payouts(state: PuntoBancoState) -> bool:
-    return _can(verify_complete, state)
+    return allowed(verify_complete, state)
 
 
 def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
@@ -773,7 +773,7 @@ def verify_void(state: PuntoBancoState, reason: str) -> None:
 
 def can_void_round(state: PuntoBancoState, reason: str = "reason to be given") -> bool:
     """Whether a coup is in play that could be voided (the dealer then gives the reason)."""
-    return _can(verify_void, state, reason)
+    return allowed(verify_void, state, reason)
 
 
 def void_round(state: PuntoBancoState, reason: str, by: str = "") -> CoupVoided:
@@ -797,7 +797,7 @@ def verify_collect_commission(state: PuntoBancoState, area: str) -> None:
 
 
 def can_collect_commission(state: PuntoBancoState, area: str) -> bool:
-    return _can(verify_collect_commission, state, area)
+    return allowed(verify_collect_commission, state, area)
 
 
 def collect_commission(state: PuntoBancoState, area: str) -> CommissionCollected:
@@ -807,14 +807,6 @@ def collect_commission(state: PuntoBancoState, area: str) -> CommissionCollected
     collected = state.rules.chips.round_owed(owed)
     return CommissionCollected(area=area, owed=owed, collected=collected,
                                rounding=owed - collected)
-
-
-def _can(verify: Any, *args: Any) -> bool:
-    try:
-        verify(*args)
-    except NotAllowed:
-        return False
-    return True
 
 
 def _m(state: PuntoBancoState, cents: int) -> str:
@@ -1033,7 +1025,7 @@ def legal_actions(state: PuntoBancoState) -> frozenset[str]:
     (its amount and area are checked when made); `deal_card` that a card may be keyed in."""
     rules = state.rules
     out: set[str] = set()
-    checks = {
+    checks: dict[str, tuple[Any, tuple[Any, ...]]] = {
         "shuffle": (verify_shuffle, ()),
         "close_betting": (verify_close_betting, ()),
         "confirm_payouts": (verify_complete, ()),
@@ -1044,10 +1036,10 @@ def legal_actions(state: PuntoBancoState) -> frozenset[str]:
         "cut_card_out": (verify_cut_card_out, ()),
     }
     for name, (verify, args) in checks.items():
-        if _can(verify, state, *args):
+        if allowed(verify, state, *args):
             out.add(name)
     if state.phase is Phase.BETTING and any(
-            _can(verify_place_bet, state, area, kind, rules.limit(kind).minimum)
+            allowed(verify_place_bet, state, area, kind, rules.limit(kind).minimum)
             for area in rules.area_ids() for kind in BetKind):
         out.add("place_bet")
     if state.phase is Phase.BETTING and state.bets:
@@ -1055,7 +1047,7 @@ def legal_actions(state: PuntoBancoState) -> frozenset[str]:
     if (state.phase is Phase.DEALING and next_hand(state) is not None
             and state.shoe is not None and state.shoe.remaining > 0):
         out.add("deal_card")
-    if any(_can(verify_collect_commission, state, area) for area, _ in state.commission_owed):
+    if any(allowed(verify_collect_commission, state, area) for area, _ in state.commission_owed):
         out.add("collect_commission")
     return frozenset(out)
 

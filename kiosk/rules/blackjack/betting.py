@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import Stage, sc
-from kiosk.rules.blackjack.helpers import _can, _m
+from kiosk.rules.blackjack.helpers import _m
 from kiosk.rules.blackjack.operations import BetPlaced, BetRemoved, BettingClosed, CallerSet
 from kiosk.rules.blackjack.state import BlackjackState, Phase
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, allowed
 
 
 def verify_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> None:
@@ -31,7 +31,7 @@ def verify_place_bet(state: BlackjackState, box: int, amount: int, player: str =
 
 
 def can_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> bool:
-    return _can(verify_place_bet, state, box, amount, player)
+    return allowed(verify_place_bet, state, box, amount, player)
 
 
 def place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> BetPlaced:
@@ -50,7 +50,7 @@ def verify_remove_bet(state: BlackjackState, box: int, amount: int, player: str 
 
 
 def can_remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> bool:
-    return _can(verify_remove_bet, state, box, amount, player)
+    return allowed(verify_remove_bet, state, box, amount, player)
 
 
 def remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> BetRemoved:
@@ -69,7 +69,7 @@ def verify_set_caller(state: BlackjackState, box: int, player: str) -> None:
 def can_set_caller(state: BlackjackState, box: int, player: str) -> bool:
     """Whether `player` could be made the caller of `box` now and is not already."""
     stakes = state.stakes_on(box)
-    return (_can(verify_set_caller, state, box, player) and bool(stakes)
+    return (allowed(verify_set_caller, state, box, player) and bool(stakes)
             and stakes[0].player != player)
 
 
@@ -95,7 +95,7 @@ def verify_close_betting(state: BlackjackState) -> None:
 
 
 def can_close_betting(state: BlackjackState) -> bool:
-    return _can(verify_close_betting, state)
+    return allowed(verify_close_betting, state)
 
 
 def close_betting(state: BlackjackState) -> BettingClosed:

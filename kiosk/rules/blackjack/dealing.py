@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import Stage, sc
-from kiosk.rules.blackjack.helpers import _can, _round_started
+from kiosk.rules.blackjack.helpers import _round_started
 from kiosk.rules.blackjack.house import Variant
 from kiosk.rules.blackjack.operations import (
     CardBurned,
@@ -21,7 +21,7 @@ from kiosk.rules.blackjack.operations import (
 from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase
 from kiosk.rules.blackjack.turns import _needs_pay, _no_target_reason, burn_due, card_target
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import ImpossibleCard, NotAllowed
+from kiosk.rules.errors import ImpossibleCard, NotAllowed, allowed
 from kiosk.rules.operations import Operation
 
 
@@ -70,7 +70,7 @@ def _verify_in_shoe(state: BlackjackState, card: Card) -> None:
 
 def can_deal_card(state: BlackjackState, card: Card, source: CardSource = CardSource.SHOE,
                   box: int | None = None, hand: int = 1) -> bool:
-    return _can(verify_card, state, card, source, box, hand)
+    return allowed(verify_card, state, card, source, box, hand)
 
 
 def deal_card(state: BlackjackState, card: Card, source: CardSource = CardSource.SHOE,
@@ -162,7 +162,7 @@ def verify_accept_queried(state: BlackjackState, by: str) -> None:
 
 
 def can_accept_queried(state: BlackjackState, by: str = "inspector") -> bool:
-    return _can(verify_accept_queried, state, by)
+    return allowed(verify_accept_queried, state, by)
 
 
 def accept_queried_card(state: BlackjackState, by: str) -> CardDealt:
@@ -178,7 +178,7 @@ def verify_set_aside(state: BlackjackState) -> None:
 
 
 def can_set_aside(state: BlackjackState) -> bool:
-    return _can(verify_set_aside, state)
+    return allowed(verify_set_aside, state)
 
 
 def set_aside_card(state: BlackjackState, reason: str = "dealt in error") -> CardSetAside:
@@ -198,7 +198,7 @@ def verify_burn(state: BlackjackState, card: Card | None = None) -> None:
 
 
 def can_burn(state: BlackjackState, card: Card | None = None) -> bool:
-    return _can(verify_burn, state, card)
+    return allowed(verify_burn, state, card)
 
 
 def burn(state: BlackjackState, card: Card | None) -> CardBurned:
@@ -216,7 +216,7 @@ def verify_cut_card_out(state: BlackjackState) -> None:
 
 
 def can_cut_card_out(state: BlackjackState) -> bool:
-    return _can(verify_cut_card_out, state)
+    return allowed(verify_cut_card_out, state)
 
 
 def cut_card_out(state: BlackjackState) -> CutCardOut:

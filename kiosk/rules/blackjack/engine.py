@@ -103,7 +103,6 @@ from kiosk.rules.blackjack.fold import (
     apply as apply,
 )
 from kiosk.rules.blackjack.helpers import (
-    _can as _can,
     _m as _m,
     _round_started as _round_started,
 )

@@ -4,19 +4,8 @@ begun, money in the table's currency.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kiosk.rules.blackjack.state import BlackjackState
-from kiosk.rules.errors import NotAllowed
 from kiosk.rules.money import format_money
-
-
-def _can(verify: Any, *args: Any, **kwargs: Any) -> bool:
-    try:
-        verify(*args, **kwargs)
-    except NotAllowed:
-        return False
-    return True
 
 
 def _round_started(state: BlackjackState) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kiosk.rules.blackjack import settle as st
-from kiosk.rules.blackjack.helpers import _can, _m
+from kiosk.rules.blackjack.helpers import _m
 from kiosk.rules.blackjack.operations import (
     BlackjacksChecked,
     EvenMoneyTaken,
@@ -16,7 +16,7 @@ from kiosk.rules.blackjack.operations import (
 )
 from kiosk.rules.blackjack.settle import BetKind, Outcome
 from kiosk.rules.blackjack.state import BlackjackState, Phase
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, allowed
 
 
 def verify_check_blackjacks(state: BlackjackState) -> None:
@@ -63,7 +63,7 @@ def verify_insurance(state: BlackjackState, box: int, player: str, amount: int) 
 def can_insure(state: BlackjackState, box: int, player: str, amount: int | None = None) -> bool:
     if amount is None:
         amount = max_insurance(state, box, player)
-    return _can(verify_insurance, state, box, player, amount)
+    return allowed(verify_insurance, state, box, player, amount)
 
 
 def insure(state: BlackjackState, box: int, player: str, amount: int) -> InsuranceTaken:
@@ -83,7 +83,7 @@ def verify_even_money(state: BlackjackState, box: int, player: str) -> None:
 
 
 def can_take_even_money(state: BlackjackState, box: int, player: str) -> bool:
-    return _can(verify_even_money, state, box, player)
+    return allowed(verify_even_money, state, box, player)
 
 
 def take_even_money(state: BlackjackState, box: int, player: str) -> EvenMoneyTaken:

@@ -7,12 +7,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kiosk.rules.blackjack import settle as st
-from kiosk.rules.blackjack.helpers import _can
 from kiosk.rules.blackjack.house import DealerBlackjackTakes
 from kiosk.rules.blackjack.operations import RoundSettled, RoundVoided
 from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
 from kiosk.rules.blackjack.state import BlackjackState, Phase
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, allowed
 
 
 def settlement(state: BlackjackState) -> tuple[Settlement, ...]:
@@ -78,7 +77,7 @@ def verify_complete(state: BlackjackState) -> None:
 
 
 def can_confirm_payouts(state: BlackjackState) -> bool:
-    return _can(verify_complete, state)
+    return allowed(verify_complete, state)
 
 
 def confirm_payouts(state: BlackjackState) -> RoundSettled:
@@ -112,7 +111,7 @@ def can_void_round(state: BlackjackState, reason: str = "reason to be given",
                    inspector: str = "inspector to be named") -> bool:
     """Whether a round is in play that could be voided (the reason, and an inspector when
     `void_needs_inspector`, may be given after)."""
-    return _can(verify_void, state, reason, inspector)
+    return allowed(verify_void, state, reason, inspector)
 
 
 def void_round(state: BlackjackState, reason: str, by: str = "", inspector: str = ""

@@ -8,10 +8,10 @@ import dataclasses
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import ShoePrep, sc
-from kiosk.rules.blackjack.helpers import _can, _round_started
+from kiosk.rules.blackjack.helpers import _round_started
 from kiosk.rules.blackjack.operations import CardsCut, CardsShuffled, CutRefused
 from kiosk.rules.blackjack.state import BlackjackState, Phase
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, allowed
 
 
 def verify_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
@@ -23,7 +23,7 @@ def verify_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool 
 
 
 def can_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False) -> bool:
-    return _can(verify_shuffle, state, method, new_cards)
+    return allowed(verify_shuffle, state, method, new_cards)
 
 
 def shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
@@ -48,7 +48,7 @@ def verify_refuse_cut(state: BlackjackState, box: int) -> None:
 
 
 def can_refuse_cut(state: BlackjackState, box: int) -> bool:
-    return _can(verify_refuse_cut, state, box)
+    return allowed(verify_refuse_cut, state, box)
 
 
 def refuse_cut(state: BlackjackState, box: int) -> CutRefused:
@@ -64,7 +64,7 @@ def verify_cut_cards(state: BlackjackState, box: int | None, cut_at: int,
 
 def can_cut_cards(state: BlackjackState, box: int | None, cut_at: int,
                   cutting_card_from_back: int, supervisor: str = "") -> bool:
-    return _can(verify_cut_cards, state, box, cut_at, cutting_card_from_back, supervisor)
+    return allowed(verify_cut_cards, state, box, cut_at, cutting_card_from_back, supervisor)
 
 
 def cut_cards(state: BlackjackState, box: int | None, cut_at: int, cutting_card_from_back: int,

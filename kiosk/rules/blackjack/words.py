@@ -28,7 +28,7 @@ from kiosk.rules.blackjack.decisions import (
     verify_pay_blackjack,
     verify_stand,
 )
-from kiosk.rules.blackjack.helpers import _can, _round_started
+from kiosk.rules.blackjack.helpers import _round_started
 from kiosk.rules.blackjack.house import BlackjackRules, Variant
 from kiosk.rules.blackjack.insurance import (
     max_insurance,
@@ -42,6 +42,7 @@ from kiosk.rules.blackjack.payouts import verify_complete, verify_void
 from kiosk.rules.blackjack.preparation import prep_now, verify_shuffle
 from kiosk.rules.blackjack.state import NOBODY, BlackjackState, Phase
 from kiosk.rules.blackjack.turns import _initial_target, _needs_pay
+from kiosk.rules.errors import allowed
 
 
 def next_step(state: BlackjackState) -> str:
@@ -175,28 +176,28 @@ def legal_actions(state: BlackjackState) -> frozenset[str]:
         "cut_card_out": (verify_cut_card_out, ()),
     }
     for name, (verify, args) in checks.items():
-        if _can(verify, state, *args):
+        if allowed(verify, state, *args):
             out.add(name)
     flags = decision_flags(state)
     if flags is not None:
-        for name, allowed in zip(("double", "split", "surrender"), flags, strict=True):
-            if allowed:
+        for name, flag in zip(("double", "split", "surrender"), flags, strict=True):
+            if flag:
                 out.add(name)
     if state.phase is Phase.BETTING and any(
-            _can(verify_place_bet, state, box, state.rules.minimum)
+            allowed(verify_place_bet, state, box, state.rules.minimum)
             for box in range(1, state.rules.boxes + 1)):
         out.add("place_bet")
     if state.phase is Phase.BETTING and state.stakes:
         out.add("remove_bet")
-    if (_can(_verify_target, state, None, 1, CardSource.KEYED)
+    if (allowed(_verify_target, state, None, 1, CardSource.KEYED)
             and state.shoe is not None and state.shoe.remaining > 0):
         out.add("deal_card")
     seated = {(s.box, s.player) for s in state.stakes} | {
         (h.box, b.player) for h in state.hands for b in h.bets}
-    if any(_can(verify_insurance, state, box, player, max_insurance(state, box, player))
+    if any(allowed(verify_insurance, state, box, player, max_insurance(state, box, player))
            for box, player in seated):
         out.add("insure")
-    if any(_can(verify_even_money, state, box, player) for box, player in seated):
+    if any(allowed(verify_even_money, state, box, player) for box, player in seated):
         out.add("take_even_money")
     return frozenset(out)
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money
 from kiosk.rules.operations import (
@@ -29,7 +29,7 @@ from kiosk.rules.operations import (
     TableOpening,
     TableRecord,
 )
-from kiosk.rules.roulette.bets import BetKind, CallBet, Placement, call_bet, placement
+from kiosk.rules.roulette.bets import PAYS, BetKind, CallBet, Placement, call_bet, placement
 from kiosk.rules.roulette.wheel import Wheel, colour_of
 
 GAME = "roulette"
@@ -299,11 +299,7 @@ def initial_state(rules: RouletteRules, table_id: str) -> RouletteState:
 
 def _can(verify: Callable[..., None]) -> Callable[..., bool]:
     def can(*args: Any, **kwargs: Any) -> bool:
-        try:
-            verify(*args, **kwargs)
-        except NotAllowed:
-            return False
-        return True
+        return allowed(verify, *args, **kwargs)
 
     can.__doc__ = f"Whether {verify.__name__.removeprefix('verify_')} is allowed now."
     return can
@@ -555,7 +551,7 @@ def payout_for(rules: RouletteRules, colour: str, value_each: int, bets: list[Pl
     for p in bets:
         staked += p.chips
         if number in p.numbers:
-            won += p.chips * PAYS_BY_KIND[p.kind]
+            won += p.chips * PAYS[p.kind]
             back += p.chips
         else:
             lost += p.chips
@@ -563,8 +559,6 @@ def payout_for(rules: RouletteRules, colour: str, value_each: int, bets: list[Pl
     return ColourPayout(colour, staked, won, back, lost, colour_chips,
                         (won - colour_chips) * value_each)
 
-
-PAYS_BY_KIND = {k: k.pays for k in BetKind}
 
 
 def settlement(state: RouletteState) -> SpinSettled:
@@ -612,10 +606,10 @@ def void_round(state: RouletteState, reason: str) -> SpinVoided:
 # --- The fold -------------------------------------------------------------------------------
 
 
-def _with_stack(state: RouletteState, colour: str, delta: int, value_each: int | None = None
-                ) -> tuple[Stack, ...]:
+def _with_stack(stacks: tuple[Stack, ...], colour: str, delta: int,
+                value_each: int | None = None) -> tuple[Stack, ...]:
     out, found = [], False
-    for s in state.stacks:
+    for s in stacks:
         if s.colour == colour:
             found = True
             out.append(Stack(colour, s.value_each if value_each is None else value_each,
@@ -640,15 +634,15 @@ def apply(state: RouletteState, op: Operation) -> RouletteState:
     if isinstance(op, TableOpened):
         return rep(state, rules=op.rules, table_id=op.table_id)
     if isinstance(op, ChipChange):
-        return rep(state, stacks=_with_stack(state, op.colour, op.chips, op.value_each))
+        return rep(state, stacks=_with_stack(state.stacks, op.colour, op.chips, op.value_each))
     if isinstance(op, CashedIn):
         return rep(state, stacks=tuple(s for s in state.stacks if s.colour != op.colour))
     if isinstance(op, BetPlaced):
         chips = sum(p.chips for p in op.placements)
-        return rep(state, stacks=_with_stack(state, op.colour, -chips),
+        return rep(state, stacks=_with_stack(state.stacks, op.colour, -chips),
                    layout=(*state.layout, *(Bet(op.colour, p, op.call) for p in op.placements)))
     if isinstance(op, BetsTakenBack):
-        return rep(state, stacks=_with_stack(state, op.colour, op.chips),
+        return rep(state, stacks=_with_stack(state.stacks, op.colour, op.chips),
                    layout=tuple(b for b in state.layout if b.colour != op.colour))
     if isinstance(op, NoBet):
         places = ", ".join(p.place for p in op.placements)
@@ -679,15 +673,14 @@ def apply(state: RouletteState, op: Operation) -> RouletteState:
         for pay in op.payouts:
             # The stakes of winning bets and the colour-chip part of the win go back in front
             # of the player; the rest of the win is paid in value chips (`cash`).
-            stacks = _with_stack(rep(state, stacks=stacks), pay.colour,
-                                 pay.stakes_back + pay.colour_chips)
+            stacks = _with_stack(stacks, pay.colour, pay.stakes_back + pay.colour_chips)
         direction = state.last_direction or Direction.CLOCKWISE
         return _next_spin(state, stacks, (*state.results, op.number),
                           (*state.directions, direction))
     if isinstance(op, SpinVoided):
         stacks = state.stacks
         for b in state.layout:
-            stacks = _with_stack(rep(state, stacks=stacks), b.colour, b.placement.chips)
+            stacks = _with_stack(stacks, b.colour, b.placement.chips)
         return _next_spin(state, stacks, state.results, state.directions)
     if isinstance(op, TableRecord):
         return state
