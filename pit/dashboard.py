@@ -9,9 +9,10 @@ double-submit cookie), checked before anything changes.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from html import escape
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -91,6 +92,21 @@ def _money(summary: dict[str, Any]) -> str:
 async def _session(request: Request) -> Session | None:
     pit: PitState = request.app.state.pit
     return await run_in_threadpool(pit.inspectors.session, request.cookies.get(COOKIE))
+
+
+def inspector_only(handler: Callable[[Request, Session], Awaitable[Response]]
+                   ) -> Callable[[Request], Awaitable[Response]]:
+    """A page for logged-in inspectors only: the others go to the login page (a fragment or
+    the live feed answers 401)."""
+
+    @functools.wraps(handler)
+    async def endpoint(request: Request) -> Response:
+        session = await _session(request)
+        if session is None:
+            return _to_login(request)
+        return await handler(request, session)
+
+    return endpoint
 
 
 def _to_login(request: Request) -> Response:
@@ -174,28 +190,25 @@ async def logout(request: Request) -> Response:
 
 
 def _floor_html(pit: PitState, session: Session) -> str:
-    store = pit.store
-    open_alerts: dict[str, int] = {}
-    for alert in store.alerts():
-        open_alerts[alert.table_id] = open_alerts.get(alert.table_id, 0) + 1
     lines = []
-    for table_id in store.table_ids():
-        summary = store.summary(table_id)
-        last_sync, waiting = store.sync_facts(table_id)
-        alerts = open_alerts.get(table_id, 0)
+    for table in pit.store.floor():
+        summary = table.summary
         state = str(summary.get("state", "not opened"))
         if summary.get("inspector_called"):
             state += " (inspector called)"
         lines.append(
-            f'<tr data-table="{escape(table_id)}"><td><a href="/tables/{quote(table_id)}">'
-            f"{escape(table_id)}</a></td><td>{escape(str(summary.get('game', '')))}</td>"
+            f'<tr data-table="{escape(table.table_id)}"><td><a href="/tables/'
+            f'{quote(table.table_id)}">{escape(table.table_id)}</a></td>'
+            f"<td>{escape(str(summary.get('game', '')))}</td>"
             f"<td>{escape(state)}</td><td>{escape(str(summary.get('round', '')))}</td>"
-            f"<td>{_money(summary)}</td><td>{escape(last_sync or 'never')}</td>"
-            f"<td>{waiting}</td><td class=\"{'alert' if alerts else 'ok'}\">{alerts}</td></tr>")
+            f"<td>{_money(summary)}</td><td>{escape(table.last_sync_at or 'never')}</td>"
+            f"<td>{table.rows_waiting}</td>"
+            f"<td class=\"{'alert' if table.open_alerts else 'ok'}\">{table.open_alerts}</td>"
+            "</tr>")
     rows = "".join(lines) or '<tr><td colspan=8>No table is enrolled yet.</td></tr>'
     return ("<table id=floor-table><tr><th>Table</th><th>Game</th><th>State</th><th>Round</th>"
             "<th>Limits</th><th>Last sync</th><th>Rows waiting</th><th>Open alerts</th></tr>"
-            f"{rows}</table>" + _alerts_html(store.alerts(limit=20), session))
+            f"{rows}</table>" + _alerts_html(pit.store.alerts(limit=20), session))
 
 
 def _alerts_html(alerts: list[Alert], session: Session, title: str = "Open alerts") -> str:
@@ -227,37 +240,29 @@ _SEARCH = ('<form method="get" action="/search"><label>Table <input name="table"
            '"2026-11-25T20:00"></label> <button type="submit">Search</button></form>')
 
 
-async def floor(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def floor(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     inner = await run_in_threadpool(_floor_html, pit, session)
     body = f'{_SEARCH}<div id="floor" data-fragment="/fragments/floor">{inner}</div>'
     return HTMLResponse(_page("The floor", body, session, live=True))
 
 
-async def floor_fragment(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def floor_fragment(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     return HTMLResponse(await run_in_threadpool(_floor_html, pit, session))
 
 
-async def alerts_page(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def alerts_page(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     found = await run_in_threadpool(lambda: pit.store.alerts(open_only=False, limit=500))
     return HTMLResponse(_page("Alerts", _alerts_html(found, session, "All alerts"), session))
 
 
-async def acknowledge(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def acknowledge(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     form = await _form(request)
     if not _csrf_ok(form, session.csrf):
@@ -322,10 +327,8 @@ def _times(request: Request) -> tuple[str, str] | None:
     return out[0], out[1]
 
 
-async def table_page(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def table_page(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     table_id = str(request.path_params["table_id"])
     times = _times(request)
@@ -350,10 +353,8 @@ async def table_page(request: Request) -> Response:
     return HTMLResponse(_page(f"Table {table_id}", body, session, live=True))
 
 
-async def rounds_fragment(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def rounds_fragment(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     times = _times(request) or ("", "")
     try:
@@ -373,10 +374,8 @@ async def search(request: Request) -> Response:
     return RedirectResponse(f"/tables/{quote(table_id)}?{query}", status_code=303)
 
 
-async def round_page(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def round_page(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     table_id = str(request.path_params["table_id"])
     try:
@@ -407,10 +406,8 @@ async def round_page(request: Request) -> Response:
 # --- live -----------------------------------------------------------------------------------
 
 
-async def events(request: Request) -> Response:
-    session = await _session(request)
-    if session is None:
-        return _to_login(request)
+@inspector_only
+async def events(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
 
     async def stream() -> AsyncIterator[str]:

@@ -5,8 +5,6 @@ each batch. A table's first catch-up starts from its last snapshot row, as the t
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from kiosk.rules.errors import UnreadableInput
@@ -16,26 +14,9 @@ from kiosk.store.canonical import loads_strict
 from kiosk.table.fold import EMPTY, Folded, FoldError, fold
 from kiosk.table.records import Snapshot
 from kiosk.table.snapshot import restore
-from pit.ingest import WireRow
 from pit.store import PitStore
 
 _PAGE = 2000
-
-
-@dataclass(frozen=True, slots=True)
-class _Row:
-    """A stored row as the fold reads it (seq, kind, payload as a dict)."""
-
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    wall_time: str
-
-
-def fold_rows(rows: list[WireRow]) -> Iterator[_Row]:
-    for row in rows:
-        value = loads_strict(row.payload)
-        yield _Row(row.seq, row.kind, value if isinstance(value, dict) else {}, row.wall_time)
 
 
 class Floor:
@@ -61,7 +42,7 @@ class Floor:
                 rows = self.store.rows(table_id, folded.seq, _PAGE)
                 if not rows:
                     break
-                folded = fold(fold_rows(rows), folded,
+                folded = fold((row.entry() for row in rows), folded,
                               on_error=lambda exc: problems.append(str(exc)))
             self._folded[table_id] = folded
             summary = summarize(folded, problems)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.store.canonical import canonical_json, chain_hash, is_hash, is_wall_time, loads_strict
+from kiosk.store.journal import Entry
 
 MAX_ROWS = 2000
 """Rows in one batch at most (the table sends 500)."""
@@ -48,6 +49,12 @@ class WireRow:
 
     def as_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in _FIELDS}
+
+    def entry(self) -> Entry:
+        """The row as the journal reads it (payload parsed), for the fold and replay."""
+        value = loads_strict(self.payload)
+        return Entry(self.seq, self.table_id, self.wall_time, self.kind,
+                     value if isinstance(value, dict) else {}, self.prev_hash, self.hash)
 
     def values(self) -> tuple[int, str, str, str, str, str, str]:
         return (self.seq, self.table_id, self.wall_time, self.kind, self.payload,

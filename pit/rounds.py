@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 
 from kiosk.replay import CoupReplay, ReplayReport, replay
-from kiosk.store.canonical import loads_strict
 from kiosk.store.journal import Entry
 from pit.store import PitStore
 
@@ -23,10 +22,7 @@ class Rounds:
         out: list[Entry] = []
         while True:
             rows = self.store.rows(table_id, out[-1].seq if out else 0, _PAGE)
-            for r in rows:
-                value = loads_strict(r.payload)
-                out.append(Entry(r.seq, r.table_id, r.wall_time, r.kind,
-                                 value if isinstance(value, dict) else {}, r.prev_hash, r.hash))
+            out.extend(row.entry() for row in rows)
             if len(rows) < _PAGE:
                 return out
 

@@ -69,6 +69,18 @@ class IngestResult:
 
 
 @dataclass(frozen=True, slots=True)
+class FloorRow:
+    """One table on the floor: its summary (pit/floor.py), last sync, rows waiting, and
+    its open alerts."""
+
+    table_id: str
+    summary: dict[str, Any]
+    last_sync_at: str | None
+    rows_waiting: int
+    open_alerts: int
+
+
+@dataclass(frozen=True, slots=True)
 class Alert:
     id: int
     table_id: str
@@ -111,10 +123,6 @@ class PitStore:
         row = self.db.one("SELECT credential_hash FROM pit_tables WHERE table_id = ?",
                           (table_id,))
         return row is not None and hmac.compare_digest(str(row[0]), credential_hash(token))
-
-    def table_ids(self) -> list[str]:
-        return [str(r[0]) for r in self.db.query("SELECT table_id FROM pit_tables "
-                                                 "ORDER BY table_id")]
 
     def head(self, table_id: str) -> tuple[int, str]:
         row = self.db.one("SELECT head_seq, head_hash FROM pit_tables WHERE table_id = ?",
@@ -229,24 +237,23 @@ class PitStore:
                                "WHERE id = ? AND acked_at IS NULL",
                                (by, self.clock(), alert_id)) == 1
 
-    def sync_facts(self, table_id: str) -> tuple[str | None, int]:
-        """(last sync time, rows the table said were still waiting)."""
-        row = self.db.one("SELECT last_sync_at, rows_waiting FROM pit_tables "
-                          "WHERE table_id = ?", (table_id,))
-        if row is None:
-            raise UnknownTable(table_id)
-        return (None if row[0] is None else str(row[0])), int(row[1])
+    def floor(self) -> list[FloorRow]:
+        """Every enrolled table with what the floor shows of it, in one read."""
+        found = self.db.query(
+            "SELECT t.table_id, t.summary, t.last_sync_at, t.rows_waiting, "
+            "(SELECT count(*) FROM pit_alerts a WHERE a.table_id = t.table_id "
+            "AND a.acked_at IS NULL) FROM pit_tables t ORDER BY t.table_id")
+        return [FloorRow(str(r[0]), _summary(r[1]), None if r[2] is None else str(r[2]),
+                         int(r[3]), int(r[4])) for r in found]
 
     def save_summary(self, table_id: str, summary: dict[str, Any]) -> None:
         self.db.execute("UPDATE pit_tables SET summary = ? WHERE table_id = ?",
                         (json.dumps(summary, sort_keys=True), table_id))
 
-    def summary(self, table_id: str) -> dict[str, Any]:
-        row = self.db.one("SELECT summary FROM pit_tables WHERE table_id = ?", (table_id,))
-        if row is None:
-            raise UnknownTable(table_id)
-        value = json.loads(str(row[0]) or "{}")
-        return value if isinstance(value, dict) else {}
+
+def _summary(text: object) -> dict[str, Any]:
+    value = json.loads(str(text or "{}"))
+    return value if isinstance(value, dict) else {}
 
 
-__all__ = ["GENESIS", "Alert", "IngestResult", "PitStore", "UnknownTable"]
+__all__ = ["GENESIS", "Alert", "FloorRow", "IngestResult", "PitStore", "UnknownTable"]
