@@ -70,7 +70,7 @@ def backlog(pg_url: str, folder: Path) -> None:
     rows = 20_000 if QUICK else 100_000
     journal = journal_of(folder, "PB-BACKLOG", rows)
     total = journal.count()
-    state = open_pit(pg_url)
+    state = open_pit(pg_url, folder / "pit.key")
     token = state.store.enroll("PB-BACKLOG")
     state.store.db.close()
     process, url = serve(pg_url)
@@ -169,7 +169,7 @@ def dashboard_latency(folder: Path) -> None:
 def many_tables(pg_url: str, folder: Path) -> None:
     tables = 50 if QUICK else 200
     per_table = 400
-    state = open_pit(pg_url)
+    state = open_pit(pg_url, folder / "pit.key")
     journals, tokens = [], []
     for i in range(tables):
         table_id = f"T-{i:03d}"

@@ -8,13 +8,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from kiosk.config import ConfigError, TableConfig, load as load_config
+from kiosk.config import ConfigError, SyncConfig, TableConfig, load as load_config
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.sync.beside import DEMO_INSPECTOR, LocalPit, pit_path, start_sync
@@ -84,19 +85,24 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
     pit = None if no_pit else LocalPit(path.resolve(), cfg.table_id)
     if pit is not None:
         address = pit.start()
+        # The demo table checks the local pit's configurations against its key, as a table
+        # does with the key from enrolment.
+        cfg = dataclasses.replace(cfg, sync=SyncConfig(pit.url, None, pit.public_key))
         click.echo(f"Pit dashboard: {address} (log in as {DEMO_INSPECTOR[0]}, password "
-                   f"{DEMO_INSPECTOR[1]}); the journal syncs to it as the table plays")
+                   f"{DEMO_INSPECTOR[1]}); the journal syncs to it as the table plays, and "
+                   f"limits set there reach the table between rounds")
     try:
-        _demo_table(cfg, spec, front, path, headless, out, console, coups, seed, pace,
-                    no_signage, rounds, pit)
+        status = _demo_table(cfg, spec, front, path, headless, out, console, coups, seed,
+                             pace, no_signage, rounds, pit)
     finally:
         if pit is not None:
             pit.stop()
+    _exit(status, drop=("--fresh",))
 
 
 def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headless: bool,
                 out: str, console: bool, coups: int, seed: int, pace: float,
-                no_signage: bool, rounds: int, pit: LocalPit | None) -> None:
+                no_signage: bool, rounds: int, pit: LocalPit | None) -> int:
     from kiosk.console import run_demo
 
     def synced() -> None:
@@ -113,7 +119,7 @@ def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headle
         played = session.game.round_number(session.state) - 1
         click.echo(f"Played to {spec.round_word} {played}; journal {path}")
         synced()
-        return
+        return 0
     import os
 
     from kiosk.ui.launcher import KioskOptions, display_available
@@ -137,8 +143,7 @@ def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headle
         shots = sorted(p.name for p in Path(out).glob("*.png"))
         click.echo(f"Screenshots in {out}/: {', '.join(shots) or 'none'}")
         synced()
-    if status:
-        sys.exit(status)
+    return status
 
 
 @click.command()
@@ -194,7 +199,22 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
     finally:
         if client is not None:
             client.stop()
-    sys.exit(status)
+    _exit(status)
+
+
+RESTART = 75  # kiosk.ui.launcher.RESTART (not imported here: it would import Kivy's side)
+
+
+def _exit(status: int, drop: tuple[str, ...] = ()) -> None:
+    """Exit with `status`; RESTART starts this very command again at once (a configuration
+    from the pit that the screens cannot take over live), without the options in `drop`."""
+    if status == RESTART:
+        click.echo("The table's configuration from the pit needs a restart: restarting",
+                   err=True)
+        args = [a for a in sys.argv[1:] if a not in drop]
+        os.execv(sys.executable, [sys.executable, "-m", "kiosk.cli", *args])
+    if status:
+        sys.exit(status)
 
 
 def _run(cfg: TableConfig, opts: object) -> int:

@@ -7,6 +7,7 @@ the reason; the kiosk never starts on a half-understood configuration.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 import tomllib
@@ -159,6 +160,8 @@ class TableConfig:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     gpio: PinMap = field(default_factory=PinMap)
     sync: SyncConfig = field(default_factory=SyncConfig)
+    data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The file as read (the pit's versions go over it: `with_pit`)."""
 
     def device(self, role: str) -> DeviceConfig | None:
         """The `[devices.<role>]` configured, or None."""
@@ -183,10 +186,44 @@ def load(path: str | Path) -> TableConfig:
 
 def parse(text: str, path: Path | None = None) -> TableConfig:
     name = str(path) if path else "config"
+    return _build(_toml(text, name), text, name, path)
+
+
+def _toml(text: str, name: str) -> dict[str, Any]:
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML: {exc}") from None
+
+
+PIT_TABLE_KEYS = ("game", "name", "currency")
+"""What the pit may set in [table]; the id, the journal, the devices, the display, the panel
+and the sync stay the table's own."""
+
+
+def with_pit(cfg: TableConfig, body: str, name: str = "the pit's configuration"
+             ) -> TableConfig:
+    """The table's configuration with a version from the pit over it: each section the pit's
+    body names replaces the table's own (in [table] only the game, name and currency), and
+    the whole is checked as table.toml is. `ConfigError` names the body's line."""
+    pit = _toml(body, name)
+    governed = {"table", "chips", *(g.config.section for g in games())}
+    for section, value in pit.items():
+        if section not in governed or not isinstance(value, dict):
+            raise ConfigError(f"{name}: [{section}]: the pit sets [table] "
+                              f"{', '.join(PIT_TABLE_KEYS)}, [chips] and a game's section, "
+                              "nothing else")
+    for key in pit.get("table", {}):
+        if key not in PIT_TABLE_KEYS:
+            raise ConfigError(f"{name}: table.{key}: the pit may not set it (only "
+                              f"{', '.join(PIT_TABLE_KEYS)}); it is the table's own")
+    merged = copy.deepcopy(cfg.data)
+    for section, value in pit.items():
+        merged[section] = {**merged.get("table", {}), **value} if section == "table" else value
+    return _build(merged, body, name, cfg.source)
+
+
+def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> TableConfig:
     reader = _Reader(data, text, name)
     table = reader.section("table")
     table_id = reader.text(table, "table", "id")
@@ -228,7 +265,7 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
     config = TableConfig(table_id=table_id, name=reader.text(table, "table", "name", table_id),
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
-                         sync=_sync(reader, table_id, path))
+                         sync=_sync(reader, table_id, path), data=data)
     reader.check_unknown(spec)
     return config
 

@@ -1,6 +1,7 @@
 """Which journal rows an inspector must see as alerts, told by the records' shared bases
 (never by a game's name): a device offline or faulty, lost frames, an impossible card, a void,
-a late bet, the inspector called. Chain breaks are raised by the ingest itself."""
+a late bet, the inspector called, a configuration from the pit that the table refused. Chain
+breaks are raised by the ingest itself."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import CardQuery, LateBet, RoundVoid, operation_from_record
 from kiosk.rules.registry import GAMES  # noqa: F401  (importing it registers the games' records)
-from kiosk.table.records import DeviceReport, InspectorCalled
+from kiosk.table.records import DeviceReport, InspectorCalled, PitConfigRefused
 
 DEVICE_OFFLINE = "device_offline"
 DEVICE_FAULT = "device_fault"
@@ -20,6 +21,7 @@ LATE_BET = "late_bet"
 INSPECTOR_CALLED = "inspector_called"
 CHAIN_BREAK = "chain_break"
 UNREADABLE_ROW = "unreadable_row"
+CONFIG_REFUSED = "config_refused"
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",
@@ -31,6 +33,7 @@ TITLES = {
     INSPECTOR_CALLED: "Inspector called",
     CHAIN_BREAK: "Chain break",
     UNREADABLE_ROW: "Unreadable row",
+    CONFIG_REFUSED: "Configuration refused",
 }
 
 _DEVICE_EVENTS = {
@@ -67,4 +70,6 @@ def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
         return LATE_BET, "chips placed after no more bets (not played)"
     if isinstance(op, InspectorCalled):
         return INSPECTOR_CALLED, f"the dealer called the inspector ({op.source})"
+    if isinstance(op, PitConfigRefused):
+        return CONFIG_REFUSED, f"the table refused the pit's configuration: {op.reason}"
     return None

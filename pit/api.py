@@ -111,6 +111,26 @@ async def rows(request: Request) -> Response:
     return JSONResponse(out)
 
 
+async def config(request: Request) -> Response:
+    """The newest signed configuration for the table (204 when it has none newer than
+    `?after=N`, the version it runs)."""
+    pit: PitState = request.app.state.pit
+    table_id, refused = await _authorise(request, pit)
+    if refused:
+        return refused
+    after_text = request.query_params.get("after", "0")
+    if not after_text.isdigit() or len(after_text) > 12:
+        return error(400, "after: the version the table runs, a whole number")
+    try:
+        await run_in_threadpool(pit.store.head, table_id)
+    except UnknownTable:
+        return error(404, f"no table {table_id} is enrolled here")
+    doc = await run_in_threadpool(pit.configs.latest, table_id)
+    if doc is None or doc.version <= int(after_text):
+        return Response(status_code=204)
+    return JSONResponse(doc.to_json())
+
+
 async def health(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
@@ -124,4 +144,5 @@ ROUTES = [
     Route("/api/v1/openapi.json", openapi, methods=["GET"]),
     Route("/api/v1/tables/{table_id}/head", head, methods=["GET"]),
     Route("/api/v1/tables/{table_id}/rows", rows, methods=["POST"]),
+    Route("/api/v1/tables/{table_id}/config", config, methods=["GET"]),
 ]

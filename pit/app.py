@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from starlette.applications import Starlette
 
-from pit import api, dashboard
+from pit import api, config_pages, dashboard
+from pit.configs import key_path_for, load_or_create_key
 from pit.db import Database
 from pit.state import PitState
 from pit.store import PitStore
@@ -20,11 +22,14 @@ def create_app(pit: PitState) -> Starlette:
         yield
         pit.store.db.close()
 
-    app = Starlette(routes=[*api.ROUTES, *dashboard.ROUTES], lifespan=lifespan)
+    app = Starlette(routes=[*api.ROUTES, *dashboard.ROUTES, *config_pages.ROUTES],
+                    lifespan=lifespan)
     app.state.pit = pit
     return app
 
 
-def open_pit(db_url: str) -> PitState:
-    """The pit on the database at `db_url` (a file path or postgresql://...), migrated."""
-    return PitState(PitStore(Database(db_url)))
+def open_pit(db_url: str, key_path: str | Path | None = None) -> PitState:
+    """The pit on the database at `db_url` (a file path or postgresql://...), migrated, with
+    its signing key from `key_path` (made there on first use; default `key_path_for`)."""
+    key = load_or_create_key(key_path or key_path_for(db_url))
+    return PitState(PitStore(Database(db_url)), key=key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,18 +20,27 @@ def _db_option(f: click.decorators.FC) -> click.decorators.FC:
         help="an SQLite file (one room, no set-up) or postgresql://user@host/dbname")(f)
 
 
+def _key_option(f: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--key", "key_path", type=click.Path(dir_okay=False), default=None,
+        show_default="$TABLESIDE_PIT_KEY, or beside an SQLite pit (pit.db: pit.key), "
+                     "else ./pit.key",
+        help="the pit's Ed25519 signing key (PEM, mode 0600; made on first use)")(f)
+
+
 def _fail(message: str, code: int = 2) -> None:
     click.echo(f"tableside: {message}", err=True)
     sys.exit(code)
 
 
-def _open(db_url: str):  # type: ignore[no-untyped-def]
+def _open(db_url: str, key_path: str | None = None):  # type: ignore[no-untyped-def]
     from pit.app import open_pit
+    from pit.configs import SigningKeyError
     from pit.db import PitDatabaseError
 
     try:
-        return open_pit(db_url)
-    except PitDatabaseError as exc:
+        return open_pit(db_url, key_path)
+    except (PitDatabaseError, SigningKeyError) as exc:
         _fail(str(exc))
 
 
@@ -44,13 +54,14 @@ def pit() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="the address to listen on (0.0.0.0: every interface)")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
-def serve(db_url: str, host: str, port: int) -> None:
+@_key_option
+def serve(db_url: str, host: str, port: int, key_path: str | None) -> None:
     """Run the pit server (the tables' API under /api/v1, the dashboard at /)."""
     import uvicorn
 
     from pit.app import create_app
 
-    state = _open(db_url)
+    state = _open(db_url, key_path)
     click.echo(f"Tableside pit on {state.store.db.dialect} ({db_url}): "
                f"dashboard at http://{host}:{port}/", err=True)
     uvicorn.run(create_app(state), host=host, port=port, log_level="warning",
@@ -64,9 +75,12 @@ def serve(db_url: str, host: str, port: int) -> None:
               help="the pit's address as the table reaches it")
 @click.option("--credential-out", type=click.Path(dir_okay=False, path_type=Path),
               help="write the credential to this file (mode 0600) instead of printing it")
-def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None) -> None:
+@_key_option
+def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None,
+           key_path: str | None) -> None:
     """Enrol a table (or give it a new credential; the old one stops working) and print the
-    [sync] section for its table.toml."""
+    [sync] section for its table.toml, with the pit's public key its configurations are
+    checked against."""
     from pit.store import EnrolmentError
 
     out = None
@@ -76,7 +90,7 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
         except OSError as exc:
             _fail(f"cannot write the credential to {credential_out}: {exc.strerror}")
         out = os.fdopen(fd, "w", encoding="utf-8")
-    state = _open(db_url)
+    state = _open(db_url, key_path)
     try:
         token = state.store.enroll(table_id)
     except EnrolmentError as exc:
@@ -92,7 +106,8 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
     else:
         click.echo(f"Credential of table {table_id} (shown once; keep it secret): {token}",
                    err=True)
-    click.echo(f'[sync]\npit = "{pit_url}"\ncredential_file = "data/{table_id}.credential"')
+    click.echo(f'[sync]\npit = "{pit_url}"\ncredential_file = "data/{table_id}.credential"\n'
+               f'pit_key = "{state.configs.public_key}"')
 
 
 @pit.command("inspector")
@@ -113,3 +128,46 @@ def inspector(name: str, db_url: str, password_stdin: bool) -> None:
     except LoginError as exc:
         _fail(str(exc))
     click.echo(f"Inspector {name} can log in to the dashboard")
+
+
+@pit.command("key")
+@_db_option
+@_key_option
+def key(db_url: str, key_path: str | None) -> None:
+    """Print the pit's public key (a table's `[sync] pit_key`)."""
+    click.echo(_open(db_url, key_path).configs.public_key)
+
+
+@pit.command("config")
+@click.argument("table_id")
+@_db_option
+@_key_option
+@click.option("--file", "body_file", type=click.File("r", encoding="utf-8"),
+              help="publish this TOML as the table's next version: [table] game, name, "
+                   "currency; [chips]; the game's section (- reads stdin)")
+@click.option("--by", default=lambda: os.environ.get("USER", "pit"), show_default="$USER",
+              help="who publishes it (on record at the table)")
+def config(table_id: str, db_url: str, key_path: str | None, body_file: Any, by: str) -> None:
+    """Show a table's configuration versions, or publish a new one (signed with the pit's
+    key; the table takes it up between rounds)."""
+    from pit.configs import BadConfig
+    from pit.store import UnknownTable
+
+    state = _open(db_url, key_path)
+    if body_file is not None:
+        try:
+            doc = state.configs.publish(table_id, body_file.read(), by)
+        except BadConfig as exc:
+            _fail(f"not published: {exc}")
+        except UnknownTable:
+            _fail(f"no table {table_id} is enrolled here (tableside pit enroll {table_id})")
+        click.echo(f"Table {table_id}: version {doc.version} published and signed; the table "
+                   "takes it up between rounds")
+        return
+    versions = state.configs.versions(table_id)
+    if not versions:
+        click.echo(f"Table {table_id} runs its own table.toml: the pit has no version for it")
+        return
+    for doc in versions:
+        click.echo(f"# version {doc.version}, {doc.created_at} by {doc.created_by}")
+    click.echo(f"\n# the newest, version {versions[0].version}:\n{versions[0].body}")

@@ -346,7 +346,9 @@ async def table_page(request: Request, session: Session) -> Response:
     query = urlencode({"from": request.query_params.get("from", ""),
                        "to": request.query_params.get("to", "")})
     head = (f"<p>{escape(str(summary.get('game', '')))} · {escape(str(summary.get('state')))}"
-            f" · round {escape(str(summary.get('round', '')))} · {_money(summary)}</p>")
+            f" · round {escape(str(summary.get('round', '')))} · {_money(summary)} · "
+            f'<a href="/tables/{quote(table_id)}/config" id="config-link">configuration</a>'
+            f"</p>")
     body = (head + _SEARCH + f'<div id="rounds-part" data-fragment='
             f'"/fragments/tables/{quote(table_id)}?{query}">{inner}</div>'
             + _alerts_html(alerts, session))

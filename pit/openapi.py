@@ -39,12 +39,26 @@ _RESULT = {
         "error": {"type": "string"},
     },
 }
+_CONFIG = {
+    "type": "object",
+    "required": ["table_id", "version", "body", "created_at", "created_by", "signature"],
+    "properties": {
+        "table_id": {"type": "string"},
+        "version": {"type": "integer", "minimum": 1},
+        "body": {"type": "string", "description": "TOML: [table] game, name, currency; "
+                 "[chips]; the game's section"},
+        "created_at": {"type": "string"},
+        "created_by": {"type": "string"},
+        "signature": {"type": "string", "description": "Ed25519 over the domain line and the "
+                      "canonical JSON of the other fields, hex"},
+    },
+}
 _TABLE = {"name": "table_id", "in": "path", "required": True,
           "schema": {"type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"}}
 
 
 def _errors(*codes: int) -> dict[str, Any]:
-    words = {400: "not a batch of rows", 401: "no credential, or not this table's",
+    words = {400: "not a batch of rows, or a bad query", 401: "no credential, or not this table's",
              403: "another table's credential or rows", 404: "no such table enrolled",
              409: "the batch does not extend the chain the pit holds", 413: "body too large",
              429: "too many requests (see Retry-After)"}
@@ -70,6 +84,17 @@ def document() -> dict[str, Any]:
                 "parameters": [_TABLE],
                 "responses": {"200": {"description": "the head", "content": {
                     "application/json": {"schema": _HEAD}}}, **_errors(401, 403, 404, 429)},
+            }},
+            "/api/v1/tables/{table_id}/config": {"get": {
+                "summary": "The newest configuration the pit signed for the table, if newer "
+                           "than the version it runs",
+                "parameters": [_TABLE, {"name": "after", "in": "query", "required": False,
+                                        "schema": {"type": "integer", "minimum": 0,
+                                                   "maximum": 999999999999}}],
+                "responses": {"200": {"description": "a signed configuration", "content": {
+                    "application/json": {"schema": _CONFIG}}},
+                    "204": {"description": "nothing newer"},
+                    **_errors(400, 401, 403, 404, 429)},
             }},
             "/api/v1/tables/{table_id}/rows": {"post": {
                 "summary": "Send journal rows in seq order; idempotent by (table, seq)",

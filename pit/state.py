@@ -11,8 +11,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from starlette.concurrency import run_in_threadpool
 
+from pit.configs import Configs
 from pit.floor import Floor
 from pit.inspectors import Inspectors
 from pit.limits import MAX_BODY, RateLimiter
@@ -54,11 +56,15 @@ class PitState:
     rate: RateLimiter = field(default_factory=lambda: RateLimiter(50.0, 100))
     login_rate: RateLimiter = field(default_factory=lambda: RateLimiter(0.2, 5))
     broker: Broker = field(default_factory=Broker)
+    key: Ed25519PrivateKey = field(default_factory=Ed25519PrivateKey.generate)
+    """The pit's signing key (`open_pit` reads it from its file; tests may leave a new one)."""
+    configs: Configs = field(init=False)
     floor: Floor = field(init=False)
     inspectors: Inspectors = field(init=False)
     rounds: Rounds = field(init=False)
 
     def __post_init__(self) -> None:
+        self.configs = Configs(self.store, self.key)
         self.floor = Floor(self.store)
         self.inspectors = Inspectors(self.store)
         self.rounds = Rounds(self.store)

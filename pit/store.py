@@ -210,6 +210,13 @@ class PitStore:
             "WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?", (table_id, after_seq, limit))
         return [WireRow(int(r[0]), *(str(v) for v in r[1:])) for r in found]
 
+    def last_row_of_kind(self, table_id: str, kind: str) -> WireRow | None:
+        """The table's newest row of `kind` at the pit."""
+        found = self.db.one(
+            "SELECT seq, table_id, wall_time, kind, payload, prev_hash, hash FROM pit_rows "
+            "WHERE table_id = ? AND kind = ? ORDER BY seq DESC LIMIT 1", (table_id, kind))
+        return None if found is None else WireRow(int(found[0]), *(str(v) for v in found[1:]))
+
     def quarantined(self, table_id: str) -> list[tuple[int, str, str]]:
         """(seq, hash, reason) of the table's quarantined rows."""
         return [(int(r[0]), str(r[1]), str(r[2])) for r in self.db.query(

@@ -53,6 +53,12 @@ class Game(Protocol[S]):
         """Whether bets may be placed now (the tower lamp's green)."""
         ...
 
+    def between_rounds(self, state: S) -> bool:
+        """No round in play: no stake on the layout, no card dealt, no ball in flight. A new
+        configuration from the pit (limits, pay tables, house rules) takes effect only then,
+        so no bet is ever judged by limits it was not placed under."""
+        ...
+
     def ready(self, state: S) -> bool:
         """Whether the table can play a round (its cards or wheel are ready); the tower
         lamp is off while it is not."""

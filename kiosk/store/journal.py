@@ -271,13 +271,21 @@ class Journal:
                 return _entry_from_row(row)
         return None
 
-    def last_of_kind(self, kind: str) -> Entry | None:
-        """The newest row of `kind` (read from the end back: cheap when such rows are
-        frequent, as snapshots are)."""
+    def last_of_kind(self, kind: str, after_seq: int = 0) -> Entry | None:
+        """The newest row of `kind` after row `after_seq` (read from the end back: cheap when
+        such rows are frequent, as snapshots are, or when `after_seq` is near the end)."""
         with self._lock:
             self._check_open()
-            for row in self._rows().rows_where("kind = ?", [kind], order_by="seq DESC",
-                                               limit=1):
+            for row in self._rows().rows_where("kind = ? AND seq > ?", [kind, after_seq],
+                                               order_by="seq DESC", limit=1):
+                return _entry_from_row(row)
+        return None
+
+    def entry(self, seq: int) -> Entry | None:
+        """Row `seq`, or None."""
+        with self._lock:
+            self._check_open()
+            for row in self._rows().rows_where("seq = ?", [seq], limit=1):
                 return _entry_from_row(row)
         return None
 

@@ -59,6 +59,7 @@ class LocalPit:
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._state: Any = None
+        self.public_key = ""  # the pit's, once started: the demo table checks against it
 
     def start(self) -> str:
         """Start the pit and the sync; the dashboard's address."""
@@ -68,6 +69,7 @@ class LocalPit:
 
         self.journal.parent.mkdir(parents=True, exist_ok=True)
         self._state = open_pit(str(pit_path(self.journal)))
+        self.public_key = self._state.configs.public_key
         self._state.inspectors.add(*DEMO_INSPECTOR)
         token = self._state.store.enroll(self.table_id)
         config = uvicorn.Config(create_app(self._state), host="127.0.0.1", port=self.port,
@@ -80,7 +82,7 @@ class LocalPit:
             time.sleep(0.02)
         # The demo journal may not exist for a second or two yet: retry soon, not in a minute.
         self.client = SyncClient(self.journal, self.table_id, self.url, token, idle=0.1,
-                                 max_backoff=2.0)
+                                 max_backoff=2.0, config_every=1.0)
         self.client.start()
         return self.url + "/"
 

@@ -10,11 +10,12 @@ each (table, seq) once. While the pit cannot be reached it waits longer after ea
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
@@ -23,9 +24,17 @@ from typing import Any
 import httpx
 
 from kiosk.store.canonical import canonical_json, format_wall_time
-from kiosk.store.journal import Entry, Journal, JournalError, head_of, iter_entries
+from kiosk.store.journal import Entry, Journal, JournalError
 from kiosk.sync import state as sync_state
-from kiosk.sync.state import SyncState
+from kiosk.sync.pit_config import (
+    PitConfigError,
+    SignedConfig,
+    offer_path,
+    read_offer,
+    write_offer,
+)
+from kiosk.sync.state import SyncState, write_whole
+from kiosk.sync.status import SyncStatus, status
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +42,7 @@ BATCH = 500
 IDLE = 0.2  # seconds between looks at the journal when everything is sent
 BASE_BACKOFF = 0.5
 MAX_BACKOFF = 60.0
+CONFIG_EVERY = 10.0  # seconds between asking the pit for a newer configuration
 
 
 class SyncRefused(Exception):
@@ -55,55 +65,7 @@ def _now() -> str:
     return format_wall_time(datetime.now(UTC))
 
 
-@dataclass(frozen=True, slots=True)
-class SyncStatus:
-    """What the dealer screen, the sign's corner and `tableside sync status` show."""
-
-    connected: bool
-    acked_seq: int
-    acked_at: str
-    waiting: int
-    oldest_unsent: str  # wall time of the oldest row not yet acknowledged ("" when none)
-    last_error: str
-
-    def age_seconds(self, now: datetime | None = None) -> float | None:
-        if not self.oldest_unsent:
-            return None
-        then = datetime.strptime(self.oldest_unsent, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-        return max(0.0, ((now or datetime.now(UTC)) - then).total_seconds())
-
-    def line(self) -> str:
-        """One line in words for a technician."""
-        link = "connected" if self.connected else "not connected"
-        acked = (f"last acknowledged row {self.acked_seq} at {self.acked_at}" if self.acked_seq
-                 else "nothing acknowledged yet")
-        waiting = f"{self.waiting} row{'s' if self.waiting != 1 else ''} waiting"
-        age = self.age_seconds()
-        if age is not None:
-            waiting += f", the oldest for {_duration(age)}"
-        error = f"; last problem: {self.last_error}" if self.last_error else ""
-        return f"Sync {link}: {acked}; {waiting}{error}"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.0f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
-def status(journal_path: str | Path, state: SyncState | None = None) -> SyncStatus:
-    """The sync's status from its state file and the journal (no network)."""
-    state = state or sync_state.load(sync_state.state_path(journal_path))
-    head, oldest = 0, ""
-    try:
-        head = head_of(journal_path)[0]
-        oldest = next((e.wall_time for e in iter_entries(journal_path, state.acked_seq)), "")
-    except JournalError:
-        pass
-    return SyncStatus(state.connected, state.acked_seq, state.acked_at,
-                      max(0, head - state.acked_seq), oldest, state.last_error)
+__all__ = ["PitUnreachable", "SyncClient", "SyncRefused", "SyncStatus", "status", "to_wire"]
 
 
 class SyncClient:
@@ -112,13 +74,16 @@ class SyncClient:
     def __init__(self, journal_path: str | Path, table_id: str, url: str, credential: str, *,
                  batch: int = BATCH, http: httpx.Client | None = None,
                  timeout: float = 10.0, max_backoff: float = MAX_BACKOFF,
-                 idle: float = IDLE, rng: random.Random | None = None,
+                 idle: float = IDLE, config_every: float = CONFIG_EVERY,
+                 rng: random.Random | None = None,
                  sleep: Callable[[float], None] | None = None) -> None:
         self.journal_path = Path(journal_path)
         self.table_id = table_id
         self.url = url.rstrip("/")
         self.batch = batch
         self.idle = idle
+        self.config_every = config_every
+        self._config_asked = -config_every
         self.max_backoff = max_backoff
         self._http = http or httpx.Client(timeout=timeout)
         self._headers = {"Authorization": f"Bearer {credential}"}
@@ -161,6 +126,31 @@ class SyncClient:
         while (sent := self.step()) > 0:
             total += sent
         return total
+
+    def fetch_config(self) -> bool:
+        """Ask the pit for a configuration newer than the one already offered to the kiosk and
+        leave it beside the journal (the kiosk checks its signature and takes it up between
+        rounds: kiosk/sync/offers.py). True when a new one was left."""
+        offered = 0
+        try:
+            current = read_offer(self.journal_path)
+            offered = current.version if current is not None else 0
+        except PitConfigError:
+            pass  # the kiosk refuses that one on record; ask for whatever the pit has
+        answer = self._call("GET", f"/api/v1/tables/{self.table_id}/config",
+                            params={"after": offered})
+        if not answer:
+            return False
+        try:
+            doc = SignedConfig.from_json(answer)
+        except PitConfigError:
+            doc = None
+        if doc is None or doc.version <= offered:
+            if doc is None:  # left as it came: the kiosk refuses it on record, in words
+                write_whole(offer_path(self.journal_path), json.dumps(answer, sort_keys=True))
+            return doc is None
+        write_offer(self.journal_path, doc)
+        return True
 
     def _ask_head(self) -> tuple[int, str]:
         answer = self._call("GET", f"/api/v1/tables/{self.table_id}/head")
@@ -251,7 +241,18 @@ class SyncClient:
                 continue
             self.failures = 0
             if not sent:
+                self._maybe_fetch_config()
                 self._sleep(self.idle)
+
+    def _maybe_fetch_config(self) -> None:
+        now = time.monotonic()
+        if now - self._config_asked < self.config_every:
+            return
+        self._config_asked = now
+        try:
+            self.fetch_config()
+        except (PitUnreachable, SyncRefused, OSError) as exc:
+            log.info("the pit's configuration was not fetched: %s", exc)
 
     def start(self) -> None:
         """Run on a daemon thread of its own."""

@@ -62,12 +62,18 @@ def load(path: str | Path) -> SyncState:
 
 
 def save(path: str | Path, state: SyncState) -> None:
-    """Replace the state file whole (temporary file, fsync, rename, fsync the folder)."""
+    """Replace the state file whole."""
+    write_whole(path, json.dumps(asdict(state), sort_keys=True, indent=1))
+
+
+def write_whole(path: str | Path, text: str) -> None:
+    """Replace the file at `path` whole, mode 0600 (temporary file, fsync, rename, fsync the
+    folder): a power cut leaves the old text or the new one."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.write(fd, json.dumps(asdict(state), sort_keys=True, indent=1).encode("utf-8"))
+        os.write(fd, text.encode("utf-8"))
         os.fsync(fd)
     finally:
         os.close(fd)

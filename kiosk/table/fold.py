@@ -32,6 +32,7 @@ from kiosk.table.records import (
     DeviceReport,
     InspectorAttended,
     InspectorCalled,
+    PitConfigApplied,
 )
 
 
@@ -43,6 +44,7 @@ class TableFacts:
 
     inspector_called: bool = False
     held: tuple[Card, ...] = ()
+    pit_config: int = 0  # the row of the pit's configuration in force (0: the table's file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +109,10 @@ def step(folded: Folded, op: Operation, seq: int = 0, games: Registry = GAMES,
     kind = kind or op.kind
     try:
         if isinstance(op, TableRecord):
-            return Folded(folded.game, folded.state, facts_after(folded.facts, op), seq)
+            facts = facts_after(folded.facts, op)
+            if isinstance(op, PitConfigApplied):
+                facts = dataclasses.replace(facts, pit_config=seq)
+            return Folded(folded.game, folded.state, facts, seq)
         if isinstance(op, TableOpening):
             spec = games.opened(op)
             state = folded.state

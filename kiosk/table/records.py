@@ -64,3 +64,29 @@ class Snapshot(TableRecord):
     state: str
     facts: str
     layout: int = LAYOUT
+
+
+@dataclass(frozen=True, slots=True)
+class PitConfigApplied(TableRecord):
+    """A configuration from the pit took effect between rounds: `previous` -> `version`
+    (0: the table's own file). The signed body is kept whole, so an auditor can check the
+    pit's signature again and see exactly which limits and rules the rounds after it ran."""
+
+    kind = "pit_config_applied"
+    previous: int
+    version: int
+    body: str
+    signature: str
+    signed_by: str
+    signed_at: str
+    summary: str  # what changed, in words, for the dealer, the signage and the pit
+
+
+@dataclass(frozen=True, slots=True)
+class PitConfigRefused(TableRecord):
+    """A configuration from the pit that the table will not run (not signed by its pit,
+    another table's, older than the one it runs, or not a valid configuration)."""
+
+    kind = "pit_config_refused"
+    version: int
+    reason: str

@@ -155,6 +155,31 @@ async def _heartbeat(path: Path) -> None:
         await asyncio.sleep(HEARTBEAT_EVERY)
 
 
+async def _watch_pit(configs: Any, app: Any, journal: Path) -> None:
+    """Every few seconds from the app's own loop: take up the pit's configuration between
+    rounds (kiosk/sync/offers.py), and show the sync's state in a corner of the screen when
+    the table syncs to a pit."""
+    from kiosk.sync.offers import POLL_EVERY
+    from kiosk.sync.state import state_path
+    from kiosk.sync.status import status
+
+    while True:
+        configs.poll()
+        screen = getattr(app, "screen", None)
+        if screen is not None and state_path(journal).exists():
+            try:
+                now = await asyncio.to_thread(status, journal)
+                screen.sync_status, screen.sync_late = now.short(), now.late()
+            except Exception:  # the corner is for technicians: never stop the table for it
+                log.exception("sync status")
+        await asyncio.sleep(POLL_EVERY)
+
+
+RESTART = 75
+"""`run_kiosk`'s status when a configuration from the pit needs the kiosk started again
+(another game, chips or table name): `tableside run` starts itself again at once."""
+
+
 async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     """Run the table until the dealer app closes. Returns the exit status."""
     prepare_kivy(opts)
@@ -168,14 +193,19 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         restart_simulated_shoe,
         simulated_devices,
     )
+    from kiosk.sync.offers import PitConfigs, effective_file
     from kiosk.table.panel_link import PanelLink
+    from kiosk.table.session import Severity
     from kiosk.ui.games import screens
 
+    base = cfg  # the table's own file; the pit's version in force goes over it
+    cfg, cfg_problem = effective_file(cfg)
     session, journal = open_session(cfg, quiet=True)
+    if cfg_problem:
+        session.alert(Severity.WARNING, cfg_problem, "Tell the pit")
     spec = session.spec
     if cfg.source is not None:
         from kiosk.provision import pending_error
-        from kiosk.table.session import Severity
 
         problem = pending_error(cfg.source)
         if problem:  # a new table.toml on the SD card was refused: the table runs as before
@@ -217,6 +247,14 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         else:
             session.attempt(session.game.close_betting)
 
+    restart_to: list[TableConfig] = []
+
+    def restart_for(new: TableConfig) -> None:  # the screens cannot take it over live
+        restart_to.append(new)
+        Clock.schedule_once(lambda _dt: app.stop(), 2.0)  # the dealer reads why first
+
+    configs = PitConfigs(session, base, restart_for)
+    tasks.append(asyncio.create_task(_watch_pit(configs, app, Path(cfg.journal))))
     panel = PanelLink.open(cfg.gpio, session, dispatch, opts.pin_factory, no_more_bets)
     tasks.append(asyncio.create_task(_heartbeat(heartbeat_path(Path(cfg.journal)))))
     signage: SignageProcess | None = None
@@ -240,6 +278,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         await app.async_run(async_lib="asyncio")
         if opts.headless and not any(front.DONE in line for line in opts.report):
             status = 1
+        if restart_to:
+            status = RESTART
     finally:
         for t in tasks:
             t.cancel()

@@ -19,6 +19,16 @@ from tests.pit.pg import Postgres, free_port, installed, running_postgres
 __all__ = ["PitServer", "free_port"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _signing_key_out_of_the_checkout(tmp_path_factory: pytest.TempPathFactory
+                                     ) -> Iterator[None]:
+    """A pit on PostgreSQL keeps its signing key in ./pit.key unless told otherwise: here,
+    a temporary folder, never the checkout."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("TABLESIDE_PIT_KEY", str(tmp_path_factory.mktemp("pitkey") / "pit.key"))
+        yield
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
     if not installed():

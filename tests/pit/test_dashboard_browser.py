@@ -122,6 +122,67 @@ def test_an_inspector_logs_in_sees_a_coup_live_acknowledges_and_replays(
         state.store.db.close()
 
 
+def test_an_inspector_publishes_limits_the_table_takes_up_between_rounds(
+        browser: WebDriver, tmp_path: Path) -> None:
+    from kiosk.config import parse
+    from kiosk.rules.baccarat import engine as pb
+    from kiosk.sync.offers import PitConfigs
+    from tests.pit.test_pit_config import LIMITS_V1, _session, _table_toml
+
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    token = state.store.enroll("T1")
+    server = PitServer(state).start()
+    cfg = parse(_table_toml(tmp_path, server.url, state.configs.public_key),
+                tmp_path / "table.toml")
+    session = _session(cfg)
+    configs = PitConfigs(session, cfg)
+    client = SyncClient(cfg.journal, "T1", server.url, token)
+    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    try:
+        browser.delete_all_cookies()
+        browser.get(server.url + "/tables/T1/config")
+        browser.find_element(By.ID, "name").send_keys("Thandi")
+        browser.find_element(By.ID, "password").send_keys("correct horse battery")
+        browser.find_element(By.ID, "login").click()
+        running = wait.until(lambda d: d.find_element(By.ID, "config-running"))
+        assert "its own table.toml" in running.text
+        body = browser.find_element(By.ID, "config-body")
+        body.clear()
+        body.send_keys("[punto_banco]\nareas = 20\n")  # rule 5.2: 7 to 14 areas
+        browser.find_element(By.ID, "config-publish").click()
+        problem = wait.until(lambda d: d.find_element(By.ID, "config-problem"))
+        assert "Not published" in problem.text and "punto_banco.areas" in problem.text
+        assert state.configs.latest("T1") is None
+        body = browser.find_element(By.ID, "config-body")
+        body.clear()
+        body.send_keys(LIMITS_V1)
+        browser.find_element(By.ID, "config-publish").click()
+        wait.until(lambda d: "Publish version 2" in d.page_source)
+        published = state.configs.latest("T1")
+        assert published is not None and published.created_by == "Thandi"
+        # The table fetches it, takes it up between rounds, and its rows say so at the pit.
+        assert client.fetch_config()
+        session.perform(pb.shuffle)
+        configs.poll()
+        assert configs.version == 1
+        client.sync_all()
+        browser.refresh()
+        running = wait.until(lambda d: d.find_element(By.ID, "config-running"))
+        assert "version 1 since row" in running.text
+        assert "limits R100 to R20,000" in running.text
+        shot(browser, "config")
+        browser.get(server.url + "/")
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, 'tr[data-table="T1"]'))
+        row = browser.find_element(By.CSS_SELECTOR, 'tr[data-table="T1"]')
+        assert "R100 to R20,000" in row.text
+    finally:
+        client.close()
+        session.journal.close()
+        server.stop()
+        state.store.db.close()
+
+
 def test_a_form_without_its_csrf_token_changes_nothing(tmp_path: Path) -> None:
     import httpx
 
@@ -145,6 +206,10 @@ def test_a_form_without_its_csrf_token_changes_nothing(tmp_path: Path) -> None:
             refused = web.post(f"/alerts/{alert.id}/ack", data={"csrf": "forged"})
             assert refused.status_code == 403
             assert state.store.alerts()[0].acked_at is None
+            refused = web.post("/tables/PB-01/config", data={"csrf": "forged",
+                                                             "body": "[chips]\nsmallest = 1\n"})
+            assert refused.status_code == 403
+            assert state.configs.latest("PB-01") is None
     finally:
         server.stop()
         state.store.db.close()

@@ -24,13 +24,14 @@ from pit.app import create_app, open_pit
 def test_the_api_answers_as_its_document_says(tmp_path: Path, mode: str) -> None:
     state = open_pit(str(tmp_path / "pit.db"))
     token = state.store.enroll("T1")
+    state.configs.publish("T1", "[chips]\nsmallest = 10\n", "test")  # a 200 to check too
     state.rate.rate, state.rate.burst = 1e6, 10**6  # generated requests come fast
     schema = schemathesis.openapi.from_asgi("/api/v1/openapi.json", create_app(state))
     checks = [not_a_server_error, status_code_conformance, content_type_conformance,
               response_schema_conformance]
     seen: list[int] = []
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) == 3
+    assert len(operations) == 4
     for operation in operations:
         if mode == "negative" and operation.path.endswith("/health"):
             continue  # nothing there to get wrong

@@ -22,9 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def tableside(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("TABLESIDE_PIT_KEY", None)  # the key beside the pit's SQLite file, as by default
     return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          capture_output=True, text=True, timeout=60, env=env)
 
 
 def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
@@ -40,8 +41,11 @@ def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
                          f"http://127.0.0.1:{port}", "--credential-out",
                          "data/PB-01.credential", cwd=tmp_path)
     assert enrolled.returncode == 0, enrolled.stderr
+    key = tableside("pit", "key", "--db", "pit.db", cwd=tmp_path).stdout.strip()
+    assert len(key) == 64 and (tmp_path / "pit.key").stat().st_mode & 0o777 == 0o600
     assert enrolled.stdout == (f'[sync]\npit = "http://127.0.0.1:{port}"\n'
-                               'credential_file = "data/PB-01.credential"\n')
+                               'credential_file = "data/PB-01.credential"\n'
+                               f'pit_key = "{key}"\n')
     credential = tmp_path / "data" / "PB-01.credential"
     assert credential.stat().st_mode & 0o777 == 0o600
     assert tableside("pit", "enroll", "bad id!", "--db", "pit.db",
@@ -100,3 +104,25 @@ def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
     assert verified.returncode == 1
     assert f"BROKEN at row {len(rows)}: row {len(rows)} is not the row the pit server " \
            "acknowledged (hash differs)" in verified.stdout
+
+
+def test_publish_a_tables_configuration_from_the_command_line(tmp_path: Path) -> None:
+    assert tableside("pit", "enroll", "PB-01", "--db", "pit.db", cwd=tmp_path).returncode == 0
+    (tmp_path / "limits.toml").write_text("[punto_banco.limits]\n"
+                                          "banker = { minimum = 100, maximum = 20000 }\n")
+    (tmp_path / "bad.toml").write_text("[punto_banco]\nareas = 20\n")
+    bad = tableside("pit", "config", "PB-01", "--db", "pit.db", "--file", "bad.toml",
+                    cwd=tmp_path)
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("tableside: not published: the configuration, line 2: "
+                                 "punto_banco.areas")
+    done = tableside("pit", "config", "PB-01", "--db", "pit.db", "--file", "limits.toml",
+                     "--by", "Thandi", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Table PB-01: version 1 published and signed")
+    shown = tableside("pit", "config", "PB-01", "--db", "pit.db", cwd=tmp_path)
+    assert shown.stdout.startswith("# version 1, ") and "by Thandi" in shown.stdout
+    assert "banker = { minimum = 100, maximum = 20000 }" in shown.stdout
+    nobody = tableside("pit", "config", "XX-9", "--db", "pit.db", "--file", "limits.toml",
+                       cwd=tmp_path)
+    assert nobody.returncode == 2 and "no table XX-9 is enrolled" in nobody.stderr

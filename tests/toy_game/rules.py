@@ -227,6 +227,9 @@ class HighCard:
     def betting_open(self, state: HighCardState) -> bool:
         return state.phase is Phase.BETTING
 
+    def between_rounds(self, state: HighCardState) -> bool:
+        return state.phase is Phase.BETTING and not state.bets and state.player is None
+
     def ready(self, state: HighCardState) -> bool:
         return state.shuffled
 

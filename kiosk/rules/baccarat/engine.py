@@ -993,6 +993,10 @@ class PuntoBanco:
     def betting_open(self, state: PuntoBancoState) -> bool:
         return state.phase is Phase.BETTING
 
+    def between_rounds(self, state: PuntoBancoState) -> bool:
+        return (state.phase is Phase.BETTING and not state.bets and not state.player_cards
+                and not state.banker_cards and state.pending is None)
+
     def ready(self, state: PuntoBancoState) -> bool:
         return state.shoe is not None
 

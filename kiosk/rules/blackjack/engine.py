@@ -254,6 +254,10 @@ class Blackjack:
     def betting_open(self, state: BlackjackState) -> bool:
         return state.phase is Phase.BETTING
 
+    def between_rounds(self, state: BlackjackState) -> bool:
+        return (state.phase is Phase.BETTING and not state.stakes and not state.hands
+                and not state.dealer and not state.insurance and state.pending is None)
+
     def ready(self, state: BlackjackState) -> bool:
         """Off while the shoe is being shuffled or cut (rules 4.1-4.5, shuffle and cut)."""
         return state.prep.stage in (Stage.BURN, Stage.READY)

@@ -769,6 +769,10 @@ class Roulette:
     def betting_open(self, state: RouletteState) -> bool:
         return state.phase in (Phase.BETTING, Phase.FINAL_BETS)
 
+    def between_rounds(self, state: RouletteState) -> bool:
+        """Colour chips in the players' hands stay theirs across spins; none on the layout."""
+        return state.phase is Phase.BETTING and not state.ball_spinning and not state.layout
+
     def ready(self, state: RouletteState) -> bool:
         return True  # the wheel needs no shuffle; a wheel fault is the device's alert
 

@@ -77,6 +77,8 @@ class DealerScreen(BoxLayout):
     header = StringProperty("")
     shoe_status = StringProperty("")
     shoe_ok = BooleanProperty(True)
+    sync_status = StringProperty("")  # the sync to the pit, in a few words ("" : no pit)
+    sync_late = BooleanProperty(False)  # offline with rows waiting: the technician looks
     step = StringProperty("")
     step_detail = StringProperty("")  # why the next step cannot be taken yet, in the rules' words
     step_tone = ColorProperty(theme.FELT_DARK)

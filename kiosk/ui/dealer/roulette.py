@@ -98,6 +98,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self._build()
         self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
         session.listeners.append(lambda _s, _op: self._refresh_trigger())
+        self.bind(sync_status=lambda *_: self._refresh_trigger())
         self._marks_trigger = Clock.create_trigger(self._draw_marks, 0)
         for cell in self.cells.values():  # the marks follow the cells wherever they go
             cell.bind(pos=self._marks_trigger, size=self._marks_trigger)
@@ -337,7 +338,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             self.mode = BetKind.STRAIGHT.value
         wheel = "wheel online" if self.wheel_online() else "no wheel: numbers by hand"
         self.step_label.text = f"Spin {state.spin}: {rl.next_step(state)}"
-        self.status_label.text = f"{self.table_name} · {wheel}"
+        sync = f" · {self.sync_status}" if self.sync_status else ""
+        self.status_label.text = f"{self.table_name} · {wheel}{sync}"
         self.alert_label.text = self.alert_text if self.alert_shown else (
             "Tap the numbers a bet covers" if self.mode in (BetKind.SPLIT.value,
                                                             BetKind.CORNER.value,

@@ -32,7 +32,7 @@ from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import TableOpening, operation_from_record
 from kiosk.rules.registry import GameSpec
 from kiosk.store.canonical import loads_strict
-from kiosk.store.journal import Journal, JournalError
+from kiosk.store.journal import Entry, Journal, JournalError
 from kiosk.table.fold import EMPTY, Folded, FoldError, OtherGame, step
 from kiosk.table.records import Snapshot
 from kiosk.table.snapshot import restore
@@ -113,6 +113,18 @@ class JournalFeed:
     @property
     def inspector_called(self) -> bool:
         return self._folded.folded.facts.inspector_called
+
+    @property
+    def pit_config(self) -> int:
+        """The row of the pit's configuration in force (0: the table's own file)."""
+        return self._folded.folded.facts.pit_config
+
+    def row(self, seq: int) -> Entry | None:
+        """Journal row `seq` (None when it cannot be read now)."""
+        try:
+            return self._journal.entry(seq) if self._journal is not None else None
+        except (JournalError, sqlite3.Error, UnreadableInput):
+            return None
 
     @property
     def other_game(self) -> str | None:

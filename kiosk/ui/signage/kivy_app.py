@@ -15,23 +15,43 @@ import json
 import logging
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.rules.registry import GameSpec, games
+from kiosk.sync.state import state_path
+from kiosk.sync.status import status
+from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
+from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify
 
 log = logging.getLogger(__name__)
+
+NOTICE_SECONDS = 120.0
+"""How long the sign says the table's configuration changed (from the row's time)."""
+STRIP_EVERY = 5.0
+"""Seconds between looks at the sync's state."""
+
+
+def _age(wall_time: str) -> float:
+    try:
+        then = datetime.strptime(wall_time, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    except ValueError:
+        return float("inf")
+    return (datetime.now(UTC) - then).total_seconds()
+
 
 GAME_CHANGED = ("Game changing", "Limits and odds follow when the table opens")
 """What the players read while the journal holds one game's table and another game's
@@ -52,6 +72,40 @@ def shown_texts(widget: Any) -> list[str]:
 
 class SignageRoot(BoxLayout):  # type: ignore[misc]
     """The window's root: holds the view of the journal's game, one at a time."""
+
+
+class SignageFrame(BoxLayout):  # type: ignore[misc]
+    """The game's view above a strip for what every table's sign says the same way: a new
+    configuration from the pit (for players: the limits changed), and the sync's state in a
+    corner (for technicians). The strip takes no room while it has nothing to say."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", **kwargs)
+        self.holder = SignageRoot()
+        self.strip = BoxLayout(size_hint_y=None, height=0, padding=(8, 0), spacing=12)
+        with self.strip.canvas.before:
+            Color(*theme.RAIL)
+            band = Rectangle()
+        self.strip.bind(pos=lambda w, v: setattr(band, "pos", v),
+                        size=lambda w, v: setattr(band, "size", v))
+        self.notice = TextLabel(color=theme.GOLD, bold=True, halign="left", valign="middle",
+                                shorten=True, shorten_from="right")
+        self.sync = TextLabel(color=theme.MUTED, halign="right", valign="middle",
+                              size_hint_x=0.4, shorten=True)
+        for label in (self.notice, self.sync):
+            label.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
+            self.strip.add_widget(label)
+        self.add_widget(self.holder)
+        self.add_widget(self.strip)
+        self.bind(size=lambda *_: self.show(self.notice.text, self.sync.text))
+
+    def show(self, notice: str, sync: str, late: bool = False) -> None:
+        self.notice.text, self.sync.text = notice, sync
+        self.sync.color = theme.WARNING if late else theme.MUTED
+        tall = max(18.0, self.height * 0.045)
+        self.strip.height = tall if (notice or sync) else 0
+        self.notice.font_size = self.sync.font_size = tall * 0.62
+        self.strip.opacity = 1 if (notice or sync) else 0
 
 
 class SignageApp(App):  # type: ignore[misc]
@@ -84,26 +138,31 @@ class SignageApp(App):  # type: ignore[misc]
         self.views: dict[str, Any] = {}
         self.screenshot_saved: Path | None = None
         self._other_game: str | None = None
+        self.frame: SignageFrame | None = None
+        self._pit_config = 0
 
     def load_kv(self, filename: str | None = None) -> bool:
         # Kivy would look for signage.kv here (named after this App); each game's view
         # module loads its own .kv once.
         return False
 
-    def build(self) -> SignageRoot:
+    def build(self) -> SignageFrame:
         if self.window_options is not None:
             self.window_options.apply(Window)
         flush_each_frame(Window)  # each frame drawn before the next, not queued (perf_present)
-        self.holder = SignageRoot()
+        self.frame = SignageFrame()
+        self.holder = self.frame.holder
         self.feed.subscribe(self._on_feed)
         self.feed.start(self.poll_interval)
         # systemd's watchdog hears from the players' screen's own clock (kiosk/watchdog.py).
         notify("READY=1")
         Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), 2.0)
         self._show()
+        self._strip()
+        Clock.schedule_interval(lambda _dt: self._strip(), STRIP_EVERY)
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
-        return self.holder
+        return self.frame
 
     def on_stop(self) -> None:
         self.feed.close()
@@ -112,6 +171,8 @@ class SignageApp(App):  # type: ignore[misc]
 
     def _on_feed(self, feed: JournalFeed, change: FeedChange) -> None:
         self._show()
+        if feed.pit_config != self._pit_config:
+            self._strip()
         if change.state_changed and self.trace is not None:
             state = feed.state
             game = feed.game
@@ -126,6 +187,24 @@ class SignageApp(App):  # type: ignore[misc]
                     "shown": shown_texts(self.screen) if self.screen is not None else []}
             self.trace.write(json.dumps(line) + "\n")
             self.trace.flush()
+
+    def _strip(self) -> None:
+        """The pit's new configuration for a while after it took effect, and the sync."""
+        if self.frame is None:
+            return
+        notice, sync, late = "", "", False
+        seq = self._pit_config = self.feed.pit_config
+        if seq:
+            row = self.feed.row(seq)
+            if row is not None and _age(row.wall_time) < NOTICE_SECONDS:
+                notice = f"New table configuration: {row.payload.get('summary', '')}"
+        if state_path(self.journal_path).exists():
+            try:
+                now = status(self.journal_path)
+                sync, late = now.short(), now.late()
+            except Exception:  # the corner is for technicians; the sign goes on
+                log.exception("signage: sync status")
+        self.frame.show(notice, sync, late)
 
     def _view(self, spec: GameSpec) -> tuple[Any, Any]:
         """The sign of `spec`'s game (made once), and its screens module."""
