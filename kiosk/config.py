@@ -254,20 +254,53 @@ def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tab
     for key in ("width", "height", "signage_width", "signage_height"):
         if not 200 <= getattr(display, key) <= 7680:
             reader.fail("display", key, "must be a screen size in pixels (200 to 7680)")
+    _check_screens(reader, display)
     try:
         gpio = PinMap.from_mapping(reader.section("gpio", required=False))
     except PinMapError as exc:
         reader.fail("gpio", exc.key, exc.reason)
     reader.known("gpio", "*")  # the pin map checks its own keys
+    name = reader.text(table, "table", "name", table_id)
+    if len(name) > MAX_NAME:
+        reader.fail("table", "name", f"at most {MAX_NAME} characters ({len(name)} given): "
+                                     "the signs show it in full")
     journal = Path(reader.text(table, "table", "journal", f"data/{table_id}.db"))
     if path is not None and not journal.is_absolute():
         journal = path.parent / journal
-    config = TableConfig(table_id=table_id, name=reader.text(table, "table", "name", table_id),
+    config = TableConfig(table_id=table_id, name=name,
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
                          sync=_sync(reader, table_id, path), data=data)
     reader.check_unknown(spec)
     return config
+
+
+MAX_NAME = 32
+"""The longest table name: the signs and the dealer's header show it whole at every size."""
+MAX_ASPECT = 2.4
+"""The widest screen the layouts serve, as long side over short side (21:9 is 2.33)."""
+
+
+def _check_screens(reader: _Reader, d: DisplayConfig) -> None:
+    """Refuse screens the layouts cannot serve, with the reason (issue 14): the dealer's
+    touchscreen is landscape, at least the official 7" panel's 800x480; a sign may stand
+    either way, at least 480 pixels on its short side."""
+    if d.width < d.height:
+        reader.fail("display", "width", f"{d.width}x{d.height} is portrait: the dealer screen "
+                                        "is laid out for a landscape touchscreen")
+    if d.width < 800 or d.height < 480:
+        reader.fail("display", "width" if d.width < 800 else "height",
+                    f"{d.width}x{d.height} is smaller than 800x480, the smallest dealer screen "
+                    "the layout keeps every button 9 mm and every text whole on")
+    for where, (w, h) in (("width", (d.width, d.height)),
+                          ("signage_width", (d.signage_width, d.signage_height))):
+        if max(w, h) / min(w, h) > MAX_ASPECT:
+            reader.fail("display", where, f"{w}x{h} is wider than {MAX_ASPECT}:1; the layouts "
+                                          "serve 4:3 to 21:9, either way up for a sign")
+    if min(d.signage_width, d.signage_height) < 480:
+        reader.fail("display", "signage_width", f"{d.signage_width}x{d.signage_height}: a sign "
+                                                "needs at least 480 pixels on its short side "
+                                                "for limits players can read")
 
 
 def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:

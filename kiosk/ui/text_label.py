@@ -16,8 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from kivy.lang import Builder
-from kivy.properties import AliasProperty
+from kivy.properties import AliasProperty, BooleanProperty
 from kivy.uix.label import Label
+
+from kiosk.ui.fit import fitting_size
+from kiosk.ui.fonts import register as register_font
 
 WHITE = (1.0, 1.0, 1.0, 1.0)
 _COLOUR_OPTIONS = frozenset(("color", "disabled_color", "disabled", "outline_color",
@@ -25,7 +28,47 @@ _COLOUR_OPTIONS = frozenset(("color", "disabled_color", "disabled", "outline_col
 
 
 class TintedText:
-    """Mixin for a Label (or a Button) drawn by a kv rule that tints its texture by `ink`."""
+    """Mixin for a Label (or a Button) drawn by a kv rule that tints its texture by `ink`,
+    and whose text always fits its box: the font size a rule asks for is the largest it is
+    drawn at; when the text would not fit (a long name, a big amount), it is drawn smaller
+    (kiosk/ui/fit.py), never cut off."""
+
+    fit = BooleanProperty(True)
+    _wanted_size: float | None = None
+    _fitting = False
+    _refit_trigger: Any = None
+
+    def on_font_size(self, _inst: Any, value: float) -> None:
+        if self._fitting:
+            return
+        self._wanted_size = value  # what the layout asks for
+        self._refit()
+
+    def on_size(self, *_args: Any) -> None:
+        self._refit()
+
+    def on_text(self, *_args: Any) -> None:
+        self._refit()
+
+    def on_text_size(self, *_args: Any) -> None:
+        self._refit()
+
+    def on_bold(self, *_args: Any) -> None:
+        self._refit()
+
+    def _refit(self) -> None:
+        if not self.fit:
+            return
+        wanted = self._wanted_size
+        if wanted is None:
+            wanted = self._wanted_size = float(self.font_size)  # type: ignore[attr-defined]
+        size = fitting_size(self, wanted)
+        if abs(size - self.font_size) > 0.01:  # type: ignore[attr-defined]
+            self._fitting = True
+            try:
+                self.font_size = size
+            finally:
+                self._fitting = False
 
     def _get_ink(self) -> Any:
         if self.markup:  # type: ignore[attr-defined]
@@ -61,4 +104,5 @@ class TextLabel(TintedText, Label):  # type: ignore[misc]
     """A Label tinted by `ink` (see the module's docstring); use it wherever `Label` was."""
 
 
+register_font()  # every screen imports this module: the shipped font is the default
 Builder.load_file(str(Path(__file__).with_name("text_label.kv")))

@@ -52,6 +52,7 @@ RAIL = rgb("#2a1a10")
 GOLD = rgb("#d9b45a")
 IVORY = rgb("#fbf7ee")
 INK = rgb("#1b1b1b")
+INK_SOFT = rgb("#4a4a4a")  # captions on ivory
 CARD_RED = rgb("#c8102e")
 BANKER = rgb("#c62828")
 PLAYER = rgb("#1f5fbf")

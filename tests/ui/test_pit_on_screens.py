@@ -55,7 +55,7 @@ def test_the_sign_says_the_limits_changed_and_how_the_sync_stands(ui: UI,
     assert _fits(frame.notice) and _fits(frame.sync)
     # The limits on the sign are the new ones (rule 2.2).
     plaques = {p.name: p for p in app.screen.ids.plaques.children}
-    assert plaques["Banker"].ids.maximum.text == "R20,000"
+    assert plaques["Banker"].ids.max_row.ids.amount.text == "R20,000"
     pixels = ui.frame()
     assert share(pixels, frame.notice, theme.GOLD, step=1) > 0.02  # drawn, in gold
     assert app.screen.y >= frame.strip.top - 1  # the strip takes room, it covers nothing

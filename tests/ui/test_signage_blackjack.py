@@ -159,7 +159,8 @@ def test_signage_after_a_round(ui: UI, size: tuple[int, int]) -> None:
     ids = view.ids
     assert ids.headline.text == "PLACE YOUR BETS"
     assert ids.table_name.text == "Salon Privé 3" and ids.game_name.text == "BLACKJACK"
-    assert (ids.minimum.text, ids.maximum.text) == ("Min R50", "Max R10,000")  # rule 2.2
+    assert (ids.min_line.ids.amount.text, ids.max_line.ids.amount.text) == (
+        "R50", "R10,000")  # rule 2.2
     rows = {r.name: r.pays for r in ids.odds.children}
     assert rows == {"Blackjack": "3:2", "Insurance": "2:1", "Even money": "1:1"}  # 2.6
     assert ids.dealer_rule.text == "Dealer draws to 16, stands on all 17s"
@@ -174,7 +175,7 @@ def test_signage_after_a_round(ui: UI, size: tuple[int, int]) -> None:
     assert share(frame, 0, 0, w, h, theme.FELT) > 0.1
     lim = ids.limits
     assert share(frame, lim.x, lim.y, lim.width, lim.height, theme.IVORY) > 0.4
-    for label in (ids.headline, ids.table_name, ids.minimum, ids.dealer_total):
+    for label in (ids.headline, ids.table_name, ids.min_line.ids.amount, ids.dealer_total):
         counts = frame.region_colours(label.x, label.y, label.width, label.height, step=2)
         assert len(counts) > 3, f"{label.text!r} is not drawn"
     hl = ids.headline
@@ -197,7 +198,7 @@ def test_signage_after_a_round(ui: UI, size: tuple[int, int]) -> None:
 def test_signage_while_shuffling_and_during_a_round(ui: UI, size: tuple[int, int]) -> None:
     w, h = size
     view = _mount(ui, size, None, None)
-    assert view.ids.headline.text == "WELCOME" and view.ids.minimum.text == ""
+    assert view.ids.headline.text == "WELCOME" and view.ids.min_line.ids.amount.text == ""
     play = Play(BlackjackRules.touch_21(chips=ChipRule(500)))
     view.show(play.state.rules, play.state)
     ui.pump(frames=2)

@@ -93,7 +93,7 @@ def test_the_signage_process_follows_a_blackjack_table(tmp_path: Path) -> None:
         shown = first["shown"]
         # The game's name, the limits per box (rule 2.2), the odds (rule 2.6, 4.7) and the
         # dealer's drawing rule (rule 4.2), from the table's journaled rules.
-        for text in ("BLACKJACK", "Min R50", "Max R10,000", STANDARD_RULE, "3:2", "2:1",
+        for text in ("BLACKJACK", "MIN", "R50", "MAX", "R10,000", STANDARD_RULE, "3:2", "2:1",
                      "SHUFFLING", "Table BJ-01"):
             assert text in shown, (text, shown)
         latencies: list[float] = []
@@ -140,7 +140,7 @@ def test_the_signage_process_follows_a_blackjack_table(tmp_path: Path) -> None:
         line = trace.wait_for(lambda ln: ln["table_id"] == "BJ-02" and ln["seq"] == rows,
                               SEEN_WITHIN, "the Touch 21 journal")
         assert line["refolded"] and line["view"] == "BlackjackSignage"
-        for text in ("TOUCH 21", TOUCH_RULE, "Min R25", "Max R5,000", "6D", "AC", "2D",
+        for text in ("TOUCH 21", TOUCH_RULE, "R25", "R5,000", "6D", "AC", "2D",
                      "Dealer 19"):
             assert text in line["shown"], (text, line["shown"])
         assert STANDARD_RULE not in line["shown"]
@@ -236,7 +236,7 @@ def test_screenshot_of_a_touch_21_table(tmp_path: Path) -> None:
     trace = [json.loads(line) for line in out.splitlines()]
     last = trace[-1]
     assert (last["seq"], last["game"], last["phase"]) == (rows, "blackjack", "betting")
-    for text in ("Salon 4", "TOUCH 21", TOUCH_RULE, "Min R25", "Max R5,000", "Dealer 19",
+    for text in ("Salon 4", "TOUCH 21", TOUCH_RULE, "R25", "R5,000", "Dealer 19",
                  "19", "6D", "AC", "2D"):
         assert text in last["shown"], (text, last["shown"])
     _no_burned_card(trace, (TOUCH_BURNED,))

@@ -156,8 +156,8 @@ def test_the_signage_runs_from_the_tables_config(tmp_path: Path) -> None:
 
     config = tmp_path / "table.toml"
     config.write_text(example().replace('journal = "data/PB-01.db"', 'journal = "j.db"')
-                      .replace("signage_width = 1920", "signage_width = 640")
-                      .replace("signage_height = 1080", "signage_height = 360"))
+                      .replace("signage_width = 1920", "signage_width = 854")
+                      .replace("signage_height = 1080", "signage_height = 480"))
     session = open_session(tmp_path / "j.db")
     session.perform(pb.shuffle)
     session.journal.close()
@@ -169,4 +169,4 @@ def test_the_signage_runs_from_the_tables_config(tmp_path: Path) -> None:
     last = json.loads(out.splitlines()[-1])
     assert last["table_id"] == "PB-01" and "Punto Banco 1" in last["shown"]
     width, height = struct.unpack(">II", shot.read_bytes()[16:24])  # the PNG's IHDR
-    assert (width, height) == (640, 360)
+    assert (width, height) == (854, 480)

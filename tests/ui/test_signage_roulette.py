@@ -65,11 +65,15 @@ def test_the_sign_drawn(ui: UI) -> None:
     ui.pump(0.1)
     frame = ui.frame()
     # the last number's panel: 11 is black
-    x, y = view.x + view.width * 0.8, view.y + view.height * 0.6
+    panel = view.ids.number_panel
+    assert view.ids.number.text == "11"
+    x, y = panel.to_window(panel.x + panel.width * 0.12, panel.center_y)
     assert frame.pixel(x, y) == tuple(round(c * 255) for c in POCKET["black"][:3])
     # the strip: newest first; 32 (red) is the second
-    cell = view.width * 0.96 / 20
-    sx, sy = view.x + view.width * 0.02 + cell * 1.1, view.y + view.height * 0.615
+    cells = list(reversed(view.ids.last.children))
+    assert [c.text for c in cells[:3]] == ["11", "32", "25"]
+    second = cells[1]
+    sx, sy = second.to_window(second.x + 3, second.y + 3)
     assert frame.pixel(sx, sy) == tuple(round(c * 255) for c in POCKET["red"][:3])
-    assert view.headline.text == "PLACE YOUR BETS" and "Red 42%" in view.shares.text
+    assert view.headline == "PLACE YOUR BETS" and "Red 42%" in view.shares.text
     ui.screenshot("roulette-signage-960x540")

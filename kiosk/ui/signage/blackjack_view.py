@@ -20,6 +20,7 @@ from typing import Any
 
 from kivy.lang import Builder
 from kivy.properties import (
+    BooleanProperty,
     ColorProperty,
     ListProperty,
     NumericProperty,
@@ -44,6 +45,7 @@ from kiosk.ui.signage.blackjack_words import (  # noqa: F401  (the sign's words,
     shoe_words,
     total_words,
 )
+from kiosk.ui.signage.common import sign_unit
 from kiosk.ui.signage.link import LINK_WORDS, Link
 
 KV = Path(__file__).with_suffix(".kv")
@@ -124,13 +126,15 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
     link_text = StringProperty(LINK_WORDS[Link.LIVE])
     unit = NumericProperty(10.0)  # 1% of the screen's height: every size is in units
 
+    portrait = BooleanProperty(False)  # taller than wide: one column
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bind(height=self._unit)
+        self.bind(size=self._unit)
         self._unit()
 
     def _unit(self, *_args: Any) -> None:
-        self.unit = max(4.0, self.height / 100)
+        self.unit = sign_unit(self.width, self.height)
 
     def show(self, rules: BlackjackRules | None, state: bj.BlackjackState | None,
              link: Link = Link.LIVE) -> None:
@@ -159,6 +163,13 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
         self.shoe_text = shoe_words(state)
         self.dealt = float(state.penetration) if state is not None else 0.0
         self.cut_at = float(state.cutting_card_at) if state is not None else 1.0
+
+    def interrupt(self, title: str, detail: str) -> None:
+        """Words in place of the game's call (the table paused, the inspector attending):
+        the limits, odds and cards stay."""
+        self.headline, self.detail = title, detail
+        self.banner_fill, self.banner_text, self.banner_border = (
+            theme.FELT_DARK, theme.IVORY, theme.WARNING)
 
     def on_odds(self, _inst: Any, rows: tuple[tuple[str, str], ...]) -> None:
         box = self.ids.odds

@@ -36,7 +36,7 @@ from kiosk.store.journal import Entry, Journal, JournalError
 from kiosk.table.fold import EMPTY, Folded, FoldError, OtherGame, step
 from kiosk.table.records import Snapshot
 from kiosk.table.snapshot import restore
-from kiosk.ui.signage.link import SILENT_AFTER, Link, heartbeat_path
+from kiosk.ui.signage.link import CLOSED_AFTER, SILENT_AFTER, Link, heartbeat_path
 
 log = logging.getLogger(__name__)
 
@@ -220,13 +220,15 @@ class JournalFeed:
         """Live means the dealer app runs too: it touches a file beside the journal every
         few seconds. Silent for longer than SILENT_AFTER (it crashed, or was stopped), the
         table is paused. No such file (a journal copied for a check): the journal decides."""
-        if self.link not in (Link.LIVE, Link.PAUSED):
+        if self.link not in (Link.LIVE, Link.PAUSED, Link.CLOSED):
             return
         try:
             silent = time.time() - os.stat(heartbeat_path(self.path)).st_mtime
         except OSError:
             silent = 0.0
-        if silent > SILENT_AFTER:
+        if silent > CLOSED_AFTER:
+            self._set_link(Link.CLOSED, f"the dealer app has not run for {silent:.0f} s")
+        elif silent > SILENT_AFTER:
             self._set_link(Link.PAUSED, f"the dealer app has not run for {silent:.0f} s")
         else:
             self._set_link(Link.LIVE)

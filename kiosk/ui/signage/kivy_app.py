@@ -34,6 +34,7 @@ from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
+from kiosk.ui.signage.interruptions import interruption
 from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify
 
@@ -231,6 +232,9 @@ class SignageApp(App):  # type: ignore[misc]
         if game is not None and other is None:
             view, front = self._view(game)
             front.show_sign(view, state, link)
+            stop = interruption(link, feed.inspector_called)
+            if stop is not None:  # never a stale call: the words replace the banner
+                view.interrupt(stop.title, stop.detail)
         else:  # no table yet, or another game's records: the view shown says so
             view = self.screen if hasattr(self.screen, "notice") else None
             if view is None:

@@ -15,14 +15,17 @@ class Link(StrEnum):
     WAITING = "waiting"  # no journal, or no table opened in it, yet
     RECONNECTING = "reconnecting"  # we had one; it is gone, locked or unreadable for now
     PAUSED = "paused"  # the journal reads, but the dealer app has stopped beating
+    CLOSED = "closed"  # ... for longer than CLOSED_AFTER: the table is closed
 
 
 LINK_WORDS = {Link.LIVE: "", Link.WAITING: "Waiting for the table",
-              Link.RECONNECTING: "Reconnecting…", Link.PAUSED: "Table paused"}
+              Link.RECONNECTING: "Reconnecting…", Link.PAUSED: "Table paused",
+              Link.CLOSED: "Table closed"}
 """The words beside the mark (none while live: the green dot says it)."""
 
 HEARTBEAT_EVERY = 2.0  # seconds between the dealer app's beats
 SILENT_AFTER = 10.0  # seconds without one before the signage says the table is paused
+CLOSED_AFTER = 15 * 60.0  # ... and before it says the table is closed
 
 
 def heartbeat_path(journal: Path) -> Path:

@@ -33,6 +33,7 @@ from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.baccarat.outcomes import Winner
 from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
+from kiosk.ui.signage import common  # noqa: F401  (the limit lines the .kv uses)
 from kiosk.ui.signage.link import LINK_WORDS, Link
 from kiosk.ui.signage.punto_banco_words import (  # noqa: F401  (the sign's words, re-exported)
     HAND_COLOURS,
@@ -151,6 +152,17 @@ class Plaque(BoxLayout):  # type: ignore[misc]
     pays = StringProperty("")
     note = StringProperty("")
     unit = NumericProperty(10.0)
+    pays_words = StringProperty("")  # "PAYS 19:20", "PAYS 1:1 less 5%"
+
+    def on_pays(self, *_args: Any) -> None:
+        self._words()
+
+    def on_note(self, *_args: Any) -> None:
+        self._words()
+
+    def _words(self) -> None:
+        note = f" {self.note}" if self.note else ""
+        self.pays_words = f"PAYS {self.pays}{note}"
 
 
 class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
@@ -176,6 +188,7 @@ class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
     limits = ObjectProperty(())
     state = ObjectProperty(None, allownone=True)
     notice_shown = BooleanProperty(False)  # the banner holds a notice, not the game's call
+    portrait = BooleanProperty(False)  # taller than wide: one column
     unit = NumericProperty(10.0)  # 1% of the screen's height: every size is in units
     felt = ObjectProperty(None, allownone=True)
 
@@ -229,6 +242,13 @@ class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
         # Ivory words in a gold frame: a message for the players, not a table waiting.
         self.banner_fill, self.banner_text, self.banner_border = (
             theme.FELT_DARK, theme.IVORY, theme.GOLD)
+
+    def interrupt(self, title: str, detail: str) -> None:
+        """Words in place of the game's call (the table paused, the inspector attending):
+        the limits, cards and roads stay."""
+        self.headline, self.detail, self.tone = title, detail, Tone.WAIT
+        self.banner_fill, self.banner_text, self.banner_border = (
+            theme.FELT_DARK, theme.IVORY, theme.WARNING)
 
     def on_limits(self, _inst: Any, rows: tuple[LimitRow, ...]) -> None:
         box = self.ids.plaques

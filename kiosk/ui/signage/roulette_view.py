@@ -1,124 +1,157 @@
-"""The players' screen of a roulette table, readable from two metres: the state of the spin,
+"""The players' screen of a roulette table, readable from three metres: the state of the spin,
 the winning number, the last 20 numbers in their colours, hot and cold numbers, the shares of
-the last 100 spins, the limits (rule 2.2) and the payouts (rule 2.6). It only shows state."""
+the last 100 spins, the limits (rule 2.2) and the payouts (rule 2.6). It only shows state.
+
+Its words come from `roulette_words.sign_words` (pure); the layout (roulette_view.kv) is in
+units of `sign_unit`, in one column on a portrait sign, and every text fits its box."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from kivy.graphics import Color, Rectangle, RoundedRectangle
-from kivy.properties import StringProperty
-from kivy.uix.floatlayout import FloatLayout
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.rules.roulette import engine as rl
 from kiosk.ui import theme
+from kiosk.ui.signage.common import LimitLine
 from kiosk.ui.signage.link import LINK_WORDS, Link
 from kiosk.ui.signage.roulette_words import RouletteSign, sign_words
 from kiosk.ui.text_label import TextLabel
 
+KV = Path(__file__).with_suffix(".kv")
 POCKET = {"red": theme.rgb("#c62828"), "black": theme.rgb("#1b1b1b"),
           "green": theme.rgb("#1b8a45")}
+LIMIT_CAPTIONS = {"Minimum chip": "MIN CHIP", "Straight-up maximum": "STRAIGHT UP",
+                  "Outside maximum": "OUTSIDE", "Table maximum": "TABLE MAX"}
 
 
-class RouletteSignage(FloatLayout):  # type: ignore[misc]
-    """The sign; `show(state, link)` redraws it from the folded state."""
+class RlPayRow(BoxLayout):  # type: ignore[misc]
+    """One bet and what it pays (rule 3.5)."""
+
+    name = StringProperty("")
+    pays = StringProperty("")
+    unit = NumericProperty(10.0)
+
+
+class RlNumberCell(TextLabel):  # type: ignore[misc]
+    """One of the last 20 numbers on its pocket's colour."""
+
+    fill = ColorProperty(theme.FELT)
+
+
+class RouletteSignage(BoxLayout):  # type: ignore[misc]
+    """The sign; `show(state, link)` shows the folded state."""
 
     table_name = StringProperty("")
+    headline = StringProperty("AMERICAN ROULETTE")
+    headline_ink = ColorProperty(theme.GOLD)
+    detail = StringProperty("")
+    number = StringProperty("")
+    number_fill = ColorProperty(theme.FELT)
+    shares_text = StringProperty("")
+    hot_cold_text = StringProperty("")
+    link_text = StringProperty("")
+    unit = NumericProperty(10.0)
+    portrait = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.words: RouletteSign | None = None
         self.link = Link.WAITING
-
-        def label(x: float, y: float, w: float, h: float, **kw: Any) -> TextLabel:
-            lbl = TextLabel(size_hint=(w, h), pos_hint={"x": x, "y": y}, **kw)
-            lbl.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
-            self.add_widget(lbl)
-            return lbl
-
-        self.title = label(0.02, 0.9, 0.6, 0.09, bold=True, halign="left", valign="middle")
-        self.link_label = label(0.62, 0.9, 0.36, 0.09, halign="right", valign="middle")
-        self.headline = label(0.02, 0.74, 0.6, 0.15, bold=True, halign="left",
-                              valign="middle")
-        self.number = label(0.66, 0.56, 0.3, 0.33, bold=True, halign="center",
-                            valign="middle")
-        self.shares = label(0.02, 0.36, 0.6, 0.2, halign="left", valign="top")
-        self.hotcold = label(0.02, 0.2, 0.6, 0.16, halign="left", valign="top")
-        self.limits = label(0.02, 0.01, 0.46, 0.19, halign="left", valign="top")
-        self.payouts = label(0.5, 0.01, 0.48, 0.5, halign="left", valign="top")
-        self.bind(size=self._draw, pos=self._draw, table_name=lambda *_: self._texts())
+        self._shown_rows: tuple[Any, Any] | None = None
+        self.ids.last.bind(width=self._strip_font)
+        self._shown_last: tuple[tuple[str, str], ...] | None = None
 
     def notice(self, title: str, detail: str = "", link: Link = Link.LIVE) -> None:
-        self.words = None
-        self.link = link
-        self.headline.text = title
-        self.shares.text = detail
-        self._draw()
+        self.show(None, link)
+        self.headline, self.detail = title, detail
 
     def show(self, state: rl.RouletteState | None, link: Link) -> None:
         self.link = link
-        self.words = sign_words(state) if state is not None else None
-        self._texts()
-        self._draw()
-
-    def _texts(self) -> None:
-        h = max(self.height, 1)
-        self.title.font_size = h * 0.05
-        self.title.text = self.table_name or "American roulette"
-        self.link_label.font_size = h * 0.035
-        self.link_label.text = LINK_WORDS[self.link]
-        w = self.words
-        for lbl, size in ((self.headline, 0.09), (self.number, 0.22), (self.shares, 0.04),
-                          (self.hotcold, 0.038), (self.limits, 0.036), (self.payouts, 0.04)):
-            lbl.font_size = h * size
+        self.link_text = LINK_WORDS[link]
+        self.detail, self.headline_ink = "", theme.GOLD
+        w = self.words = sign_words(state) if state is not None else None
         if w is None:
-            self.headline.text = "AMERICAN ROULETTE"
-            self.number.text = self.shares.text = self.hotcold.text = ""
-            self.limits.text = self.payouts.text = ""
+            self.headline, self.number, self.number_fill = "AMERICAN ROULETTE", "", theme.FELT
+            self.shares_text = self.hot_cold_text = ""
+            self._rows((), ())
+            self._last(())
             return
-        self.headline.text = w.headline
-        self.number.text = w.number or ""
-        pairs = [f"{k} {v}" for k, v in w.shares]
-        self.shares.text = (f"Last {w.spins_counted} spins:  " + "   ".join(pairs[:5]) + "\n"
-                            + "   ".join(pairs[5:]))
-        self.hotcold.text = ("Hot: " + "  ".join(f"{n} ({c})" for n, c in w.hot) + "\n"
-                             "Cold: " + "  ".join(f"{n} ({c})" for n, c in w.cold))
-        self.limits.text = "\n".join(f"{k}: {v}" for k, v in w.limits)
-        self.payouts.text = "Payouts\n" + "\n".join(f"{k}  {v}" for k, v in w.payouts)
+        self.headline = w.headline
+        self.number = w.number or ""
+        self.number_fill = POCKET[w.number_colour] if w.number else theme.FELT
+        share = dict(w.shares)
+        self.shares_text = (f"Last {w.spins_counted} spins\n"
+                            f"Red {share['Red']} · Black {share['Black']}\n"
+                            f"Odd {share['Odd']} · Even {share['Even']} · Zero {share['Zero']}\n"
+                            f"Dozens {share['1st 12']} · {share['2nd 12']} · {share['3rd 12']}")
+        self.hot_cold_text = ("Hot: " + "  ".join(f"{n} ({c})" for n, c in w.hot) + "\n"
+                              "Cold: " + "  ".join(f"{n} ({c})" for n, c in w.cold))
+        self._rows(w.limits, w.payouts)
+        self._last(w.last)
 
-    def _draw(self, *_args: Any) -> None:
-        self._texts()
-        self.canvas.before.clear()
-        w = self.words
-        with self.canvas.before:
-            Color(*theme.FELT_DARK)
-            Rectangle(pos=self.pos, size=self.size)
-            if w is None:
-                return
-            x0, y0, W, H = self.x, self.y, self.width, self.height
-            if w.number:
-                Color(*POCKET[w.number_colour])
-                RoundedRectangle(pos=(x0 + W * 0.68, y0 + H * 0.58), size=(W * 0.26, H * 0.29),
-                                 radius=[H * 0.03])
-            # the last 20 numbers, newest first, in their colours
-            cell = W * 0.96 / 20
-            for i, (_n, colour) in enumerate(w.last):
-                Color(*POCKET[colour])
-                Rectangle(pos=(x0 + W * 0.02 + i * cell + 1, y0 + H * 0.61),
-                          size=(cell - 2, H * 0.1))
-        self._last_numbers()
+    def interrupt(self, title: str, detail: str) -> None:
+        """Words in place of the game's call (the table paused, the inspector attending)."""
+        self.headline, self.detail, self.headline_ink = title.upper(), detail, theme.WARNING
 
-    def _last_numbers(self) -> None:
-        """The numbers on the coloured strip."""
-        for child in [c for c in self.children if getattr(c, "is_last", False)]:
-            self.remove_widget(child)
-        w = self.words
-        if w is None:
+    def _rows(self, limits: tuple[tuple[str, str], ...],
+              payouts: tuple[tuple[str, str], ...]) -> None:
+        """The limit lines and payout rows, made again only when they change (a new
+        configuration): a sign left on all day makes no widgets per spin."""
+        if (limits, payouts) == self._shown_rows:
             return
-        for i, (n, _colour) in enumerate(w.last):
-            lbl = TextLabel(text=n, bold=True, font_size=self.height * 0.045,
-                            size_hint=(0.96 / 20, 0.1),
-                            pos_hint={"x": 0.02 + i * 0.96 / 20, "y": 0.61},
-                            halign="center", valign="middle")
-            lbl.is_last = True
-            self.add_widget(lbl)
+        self._shown_rows = (limits, payouts)
+        box, grid = self.ids.limits, self.ids.payouts
+        box.clear_widgets()
+        grid.clear_widgets()
+        for name, amount in limits:
+            box.add_widget(LimitLine(caption=LIMIT_CAPTIONS.get(name, name.upper()),
+                                     amount=amount, caption_units=17))
+        for name, pays in payouts:
+            grid.add_widget(RlPayRow(name=name, pays=pays))
+        self.on_unit(self, self.unit)
+
+    def _last(self, last: tuple[tuple[str, str], ...]) -> None:
+        if last == self._shown_last:
+            return
+        self._shown_last = last
+        strip = self.ids.last
+        strip.clear_widgets()
+        for n, colour in last:
+            strip.add_widget(RlNumberCell(text=n, fill=POCKET[colour]))
+        self._strip_font()
+
+    def on_unit(self, _inst: Any, unit: float) -> None:
+        if "limits" not in self.ids:
+            return
+        for line in self.ids.limits.children:
+            line.unit = unit
+        for row in self.ids.payouts.children:
+            row.unit = unit
+        self._strip_font()
+
+    def _strip_font(self, *_args: Any) -> None:
+        """One size for every number on the strip: the largest at which "36" fits a cell."""
+        strip = self.ids.last
+        cells = strip.children
+        if not cells:
+            return
+        size = min(self.unit * 4.2, strip.width / len(cells) * 0.5)
+        for cell in cells:
+            cell.font_size = size
+
+    # The words a test or a technician reads (as the old view's labels were named).
+    @property
+    def shares(self) -> Any:
+        return self.ids.shares
+
+    @property
+    def limits(self) -> Any:
+        return self.ids.limits
+
+
+if str(KV) not in Builder.files:
+    Builder.load_file(str(KV))

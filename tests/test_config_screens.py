@@ -1,0 +1,50 @@
+"""The configuration refuses screens and names the layouts cannot serve, with the reason
+(issue 14: "Sizes the layout can't serve are refused by the config with the reason")."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.config import MAX_NAME, ConfigError, example, parse
+
+BASE = example("punto-banco")
+
+
+def _with_display(**values: int) -> str:
+    lines = "\n".join(f"{k} = {v}" for k, v in values.items())
+    return BASE.replace("[display]\n", f"[display]\n{lines}\n").replace(
+        "width = 800                 # the dealer touchscreen", "#").replace(
+        "height = 480\n", "", 1).replace("signage_width = 1920\n", "").replace(
+        "signage_height = 1080\n", "")
+
+
+@pytest.mark.parametrize(("display", "words"), [
+    ({"width": 480, "height": 800}, "is portrait: the dealer screen is laid out for a "
+                                    "landscape touchscreen"),
+    ({"width": 640, "height": 480}, "smaller than 800x480"),
+    ({"width": 2560, "height": 480}, "wider than 2.4:1"),
+    ({"signage_width": 400, "signage_height": 300}, "at least 480 pixels on its short side"),
+    ({"signage_width": 480, "signage_height": 1920}, "wider than 2.4:1"),
+])
+def test_screens_the_layouts_cannot_serve_are_refused(display: dict[str, int],
+                                                      words: str) -> None:
+    with pytest.raises(ConfigError, match=words):
+        parse(_with_display(**display))
+
+
+@pytest.mark.parametrize("display", [
+    {"width": 800, "height": 480}, {"width": 1024, "height": 600},
+    {"width": 1280, "height": 800}, {"width": 1920, "height": 1080},
+    {"signage_width": 1080, "signage_height": 1920},  # a portrait sign
+])
+def test_the_sizes_the_layout_tests_prove_are_accepted(display: dict[str, int]) -> None:
+    cfg = parse(_with_display(**display))
+    assert cfg.display.width >= cfg.display.height
+
+
+def test_a_table_name_longer_than_the_signs_show_is_refused() -> None:
+    assert MAX_NAME == 32
+    ok = parse(BASE.replace('name = "Punto Banco 1"', f'name = "{"N" * MAX_NAME}"'))
+    assert ok.name == "N" * 32
+    with pytest.raises(ConfigError, match=r"line 4: table.name: at most 32 characters \(33"):
+        parse(BASE.replace('name = "Punto Banco 1"', f'name = "{"N" * 33}"'))

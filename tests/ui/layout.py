@@ -1,0 +1,97 @@
+"""The layout check: every text on a screen fits its box, nothing overlaps, nothing leaves
+the screen, and the sizes the issue asks for (issue 14) are met. Used by the layout tests of
+every dealer screen and sign at every size the configuration accepts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.ui.fit import overflow
+
+SIZES = ((800, 480), (1024, 600), (1280, 800), (1920, 1080), (1080, 1920))
+"""The screen sizes every sign is laid out at; the dealer screen takes the landscape ones (the
+configuration refuses a portrait dealer screen, with the reason)."""
+LANDSCAPE = SIZES[:4]
+
+
+def shown(widget: Any) -> bool:
+    """Whether `widget` is drawn: it and every parent opaque, with a size."""
+    w = widget
+    while w is not None and w is not w.parent:
+        if getattr(w, "opacity", 1) == 0 or getattr(w, "disabled_hidden", False):
+            return False
+        w = w.parent
+        if w is not None and not hasattr(w, "opacity"):
+            break
+    return widget.width > 1 and widget.height > 1
+
+
+def box(widget: Any) -> tuple[float, float, float, float]:
+    """(x, y, right, top) in window coordinates."""
+    x, y = widget.to_window(widget.x, widget.y)
+    return x, y, x + widget.width, y + widget.height
+
+
+def _texts(root: Any) -> list[Any]:
+    from kivy.uix.label import Label
+
+    return [w for w in root.walk(restrict=True)
+            if isinstance(w, Label) and w.text.strip() and shown(w)]
+
+
+def _cards(root: Any) -> list[Any]:
+    from kiosk.ui.card_face import CardFace
+
+    return [w for w in root.walk(restrict=True) if isinstance(w, CardFace) and shown(w)]
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+             ) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+
+
+def _inside(a: Any, b: Any) -> bool:
+    w = a.parent
+    while w is not None and w is not w.parent:
+        if w is b:
+            return True
+        w = getattr(w, "parent", None)
+    return False
+
+
+def problems(root: Any, *, min_card_height: float = 0.0) -> list[str]:
+    """Everything wrong with the layout under `root`, in words ([] when all is well)."""
+    out = []
+    screen = box(root)
+    texts = _texts(root)
+    cards = _cards(root)
+    for w in texts:
+        why = overflow(w)
+        if why:
+            out.append(f"{type(w).__name__}: {why}")
+    for w in texts + cards:
+        b = box(w)
+        if b[0] < screen[0] - 1 or b[1] < screen[1] - 1 or b[2] > screen[2] + 1 \
+                or b[3] > screen[3] + 1:
+            what = getattr(w, "text", "") or getattr(w, "code", "") or "a card"
+            out.append(f"{type(w).__name__} {what!r} leaves the screen at {b}")
+    leaves = texts + cards
+    for i, a in enumerate(leaves):
+        for b in leaves[i + 1:]:
+            if a in cards and b in cards and a.parent is b.parent:
+                continue  # a hand's cards may overlap as a dealer fans them
+            if _inside(a, b) or _inside(b, a):
+                continue
+            if _overlap(box(a), box(b)):
+                out.append(f"{_name(a)} overlaps {_name(b)}")
+    if min_card_height:
+        for c in cards:
+            if c.height < min_card_height - 0.5:
+                out.append(f"card {c.code or 'place'} is {c.height:.0f} px tall, under "
+                           f"{min_card_height:.0f}")
+    return out
+
+
+def _name(w: Any) -> str:
+    text = getattr(w, "text", "") or getattr(w, "code", "")
+    return f"{type(w).__name__} {text!r} at {tuple(round(v) for v in box(w))}"

@@ -1,0 +1,134 @@
+"""Every sign at every size with the worst content the configuration allows: nothing cut off,
+nothing overlapping, nothing off the screen (issue 14). Screenshots of each are kept."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.money import ChipRule
+from kiosk.store.journal import Journal
+from kiosk.table.session import TableSession
+from tests.ui.conftest import UI, start_app
+from tests.ui.layout import SIZES, problems
+from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
+
+LONGEST_NAME = "Salon Privé High Limit Table 007"  # 32 characters, the most the config allows
+TEN_MILLION = 1_000_000_000  # R10,000,000 in cents
+
+BIG_PB = pb.PuntoBancoRules(
+    chips=ChipRule(500),
+    limits=(pb.Limit(pb.BetKind.BANKER, 1_000_000, TEN_MILLION),
+            pb.Limit(pb.BetKind.PLAYER, 1_000_000, TEN_MILLION),
+            pb.Limit(pb.BetKind.TIE, 100_000, TEN_MILLION // 10)),
+    areas=14)
+
+
+def _pb_coup(session: Any, cards: list[str] | None = None) -> None:
+    """A coup with the largest bets the limits allow in every area."""
+    for area in range(1, 15):
+        session.perform(lambda s, a=area: pb.place_bet(s, str(a), pb.BetKind.BANKER,
+                                                         TEN_MILLION))
+        session.perform(lambda s, a=area: pb.place_bet(s, str(a), pb.BetKind.TIE,
+                                                         TEN_MILLION // 10))
+    session.perform(pb.close_betting)
+    if cards is not None:
+        deal(session, cards)
+        return
+    left = list(session.state.shoe.cards_left())
+    random.Random(len(left)).shuffle(left)
+    while session.state.phase is pb.Phase.DEALING:
+        deal(session, [left.pop().code])
+    session.perform(pb.confirm_payouts)
+
+
+def _pb_journal(path: Path) -> Any:
+    session = TableSession(pb.PuntoBanco(), Journal.open(path, "PB-01"), BIG_PB, "PB-01")
+    session.perform(pb.shuffle)
+    for _ in range(12):
+        _pb_coup(session)
+    _pb_coup(session, list(BANKER_7_TO_5))
+    return session
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_punto_banco_sign_fits(ui: UI, tmp_path: Path, size: tuple[int, int]) -> None:
+    from kiosk.ui.signage.app import SignageApp
+
+    session = _pb_journal(tmp_path / "t.db")
+    app = start_app(ui, SignageApp(tmp_path / "t.db", LONGEST_NAME))
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-sign-punto-banco-{size[0]}x{size[1]}")
+    assert problems(app.frame) == []
+    session.journal.close()
+
+
+
+def _bj_state() -> Any:
+    """A blackjack round at the largest limits: the dealer draws five cards to 21."""
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from tests.ui.test_signage_blackjack import Play
+
+    rules = BlackjackRules(chips=ChipRule(500), minimum=TEN_MILLION // 10,
+                           maximum=TEN_MILLION)
+    play = Play(rules).ready()
+    for box in range(1, 8):
+        play.do(lambda s, b=box: bj.place_bet(s, b, TEN_MILLION))
+    play.do(bj.close_betting)
+    play.cards("TS TH TD TC 9S 9H 9D 2C")  # seven boxes' first cards, the dealer's 2
+    play.cards("8S 8H 8D 8C 7S 7H 7D")
+    for _ in range(7):
+        play.do(bj.stand)
+    play.cards("2D 2H 3C 3D AS")  # 2+2+2+3+3+A = 13? the dealer draws on
+    while play.state.phase is bj.Phase.DEALER:
+        play.cards("4S")
+    return rules, play.state
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_blackjack_sign_fits(ui: UI, size: tuple[int, int]) -> None:
+    from kiosk.ui.signage.blackjack_view import BlackjackSignage
+
+    rules, state = _bj_state()
+    view = BlackjackSignage(table_name=LONGEST_NAME)
+    view.show(rules, state)
+    ui.window.add_widget(view)
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-sign-blackjack-{size[0]}x{size[1]}")
+    assert view.ids.max_line.ids.amount.text == "R10,000,000"
+    assert problems(view) == []
+
+
+def _rl_state() -> Any:
+    from kiosk.rules.roulette import engine as rl
+
+    rules = rl.RouletteRules(limits=rl.Limits(minimum_chip=100_000,
+                                              straight_up_maximum=TEN_MILLION // 10,
+                                              outside_maximum=TEN_MILLION,
+                                              table_maximum=TEN_MILLION))
+    results = tuple(str((n * 7) % 37) for n in range(120))
+    return rl.RouletteState(rules, "RL-01", results=results, phase=rl.Phase.RESULT,
+                            number="32")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_roulette_sign_fits(ui: UI, size: tuple[int, int]) -> None:
+    from kiosk.ui.signage.link import Link
+    from kiosk.ui.signage.roulette_view import RouletteSignage
+
+    view = RouletteSignage(table_name=LONGEST_NAME)
+    view.show(_rl_state(), Link.LIVE)
+    ui.window.add_widget(view)
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-sign-roulette-{size[0]}x{size[1]}")
+    amounts = [line.ids.amount.text for line in reversed(view.ids.limits.children)]
+    assert amounts == ["R1,000", "R1,000,000", "R10,000,000", "R10,000,000"]
+    assert problems(view) == []
