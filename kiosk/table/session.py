@@ -256,6 +256,8 @@ class TableSession(Generic[S]):
 
     def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
         a = Alert(severity, message, way_forward)
+        if self.alerts and self.alerts[-1] == a:  # said once: the same words again add nothing
+            return
         self.alerts.append(a)
         self.alerts_raised += 1
         log.warning("%s: %s%s", severity, message, f" -> {way_forward}" if way_forward else "")
@@ -367,16 +369,14 @@ class TableSession(Generic[S]):
     def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
         if isinstance(event, ev.CardRead):
             if self.held_cards or shoe.holds_cards(self.state):
-                why = "it waits for the card before it"
-                try:
-                    shoe.verify_shoe_card(self.state, event.card)
-                except NotAllowed as exc:
-                    why = str(exc)
+                # In the dealer's words whatever the game's refusal says: the card waits
+                # for the step on the screen (a queried card, an insurance to close).
+                why = ("it waits for the card before it" if self.held_cards
+                       else "it is dealt once the screen's step is done")
                 # On record before anything else: the card has left the shoe.
                 self.record(DeviceReport(device, HELD, event.card.code))
                 if self.held_cards:
-                    self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}",
-                               "It is dealt as soon as the screen's step is done")
+                    self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}")
                 return
             self._shoe_card(shoe, event.card)
         elif isinstance(event, ev.CardUnread):

@@ -17,6 +17,20 @@ def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
     return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
 
 
+def luminance(colour: RGBA | tuple[float, ...]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour (0 black .. 1 white)."""
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(float(c)) for c in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGBA | tuple[float, ...], b: RGBA | tuple[float, ...]) -> float:
+    """WCAG 2's contrast ratio of two colours (1 to 21); text needs 4.5 (level AA)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
 def over(base: RGBA, top: RGBA, alpha: float) -> RGBA:
     """`top` at `alpha` laid over the opaque `base`, as one opaque colour. A wide Kivy Line
     in a translucent colour is drawn through the stencil buffer (several full passes over the
@@ -49,20 +63,23 @@ FELT = rgb("#0b5d3b")
 FELT_DARK = rgb("#07402a")
 FELT_LIGHT = rgb("#12784d")
 RAIL = rgb("#2a1a10")
-GOLD = rgb("#d9b45a")
+GOLD = rgb("#e6c46e")
 IVORY = rgb("#fbf7ee")
 INK = rgb("#1b1b1b")
 INK_SOFT = rgb("#4a4a4a")  # captions on ivory
 CARD_RED = rgb("#c8102e")
 BANKER = rgb("#c62828")
 PLAYER = rgb("#1f5fbf")
-TIE = rgb("#2e9d4f")
+TIE = rgb("#1e7a38")
 WHITE = rgb("#ffffff")
 MUTED = rgb("#b8cfc2")
 WARNING = rgb("#f2a900")
 STOP = rgb("#d32f2f")
 INFO = rgb("#2f6fb0")
-DISABLED = rgb("#5d6f66")
+DISABLED = rgb("#34403b")  # a control not allowed now: grey, its words still readable
+DISABLED_INK = rgb("#b5c0bb")  # ... on DISABLED (5.8:1)
+PAY = rgb("#a8f0b4")  # "pay" on the dark felt (8.9:1)
+TAKE = rgb("#ffc2b8")  # "take" on the dark felt (7.7:1)
 
 # The official 7" Raspberry Pi touchscreen: 800 px across 154.2 mm of active area.
 PI_TOUCHSCREEN_PX_PER_MM = 800 / 154.2

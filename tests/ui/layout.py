@@ -95,3 +95,49 @@ def problems(root: Any, *, min_card_height: float = 0.0) -> list[str]:
 def _name(w: Any) -> str:
     text = getattr(w, "text", "") or getattr(w, "code", "")
     return f"{type(w).__name__} {text!r} at {tuple(round(v) for v in box(w))}"
+
+
+def _ink(widget: Any) -> tuple[float, float, float, float] | None:
+    """The colour a text widget draws its text in (None: markup, colours in the text)."""
+    if getattr(widget, "markup", False):
+        return None
+    ink = getattr(widget, "ink", None)
+    colour = ink if ink is not None else widget.color
+    return tuple(float(c) for c in colour)  # type: ignore[return-value]
+
+
+def contrast_problems(frame: Any, root: Any, minimum: float = 4.5) -> list[str]:
+    """Texts under `root` whose colour against what is drawn behind them (the commonest
+    colour in their box that is not the text's own) is under `minimum` (WCAG AA: 4.5)."""
+    from kiosk.ui.theme import contrast
+
+    out = []
+    for w in _texts(root):
+        ink = _ink(w)
+        if ink is None or ink[3] == 0:
+            continue
+        # What is behind the text: the texture's rectangle, drawn centred in the widget
+        # (a round chip's box holds the felt around it too).
+        tw, th = (min(a, b) for a, b in zip(w.texture_size, w.size, strict=True))
+        cx, cy = w.to_window(w.center_x, w.center_y)
+        counts = frame.region_colours(cx - tw / 2, cy - th / 2, tw, th, step=2)
+        fg255 = tuple(round(c * 255) for c in ink[:3])
+        behind = [(n, c) for c, n in counts.items()
+                  if sum(abs(a - b) for a, b in zip(c, fg255, strict=True)) > 60]
+        if not behind:
+            continue
+        bg = max(behind)[1]
+        bg_rgb = tuple(v / 255 for v in bg)
+        fg = tuple(ink[i] * ink[3] + bg_rgb[i] * (1 - ink[3]) for i in range(3))
+        ratio = contrast(fg, bg_rgb)
+        if ratio < minimum:
+            out.append(f"{_name(w)}: {ratio:.1f}:1 ({fg255} on {bg})")
+    return out
+
+
+def smallest_text(root: Any, *, px_per_mm: float) -> tuple[float, str]:
+    """The smallest capital letters on screen in millimetres, and whose."""
+    from kiosk.ui.fonts import cap_height
+
+    found = [(cap_height(w.font_size) / px_per_mm, w.text) for w in _texts(root)]
+    return min(found) if found else (float("inf"), "")

@@ -101,6 +101,11 @@ def test_a_whole_coup_from_bets_to_confirmed_payouts(ui: UI, session: Session, d
     assert dealer.step == "Player draws"
     assert dealer.ids.player.total == "5" and dealer.ids.banker.total == "7"
     ui.screenshot(f"dealer-dealing-{w}x{h}")
+    frame = ui.frame()  # the cards are drawn on the felt while they come
+    face = dealer.ids.player.ids.cards.children[-1]
+    colours = frame.region_colours(face.x, face.y, face.width, face.height)
+    assert any(close(c, theme.IVORY) for c in colours)
+    assert any(close(c, theme.INK) for c in colours)
     shoe(session, "4S")
     ui.pump(frames=2)
     # Player 2+3+4 = 9; the Banker on 7 stands whatever the Player's third card (rule 5.2).
@@ -108,15 +113,25 @@ def test_a_whole_coup_from_bets_to_confirmed_payouts(ui: UI, session: Session, d
     assert dealer.step == "Coup complete: Player wins 9 to 7. Pay and confirm"
     assert dealer.ids.player.total == "9" and dealer.ids.banker.total == "7"
     assert "take" in tile(dealer, "3").detail
-    assert "pay R50" in tile(dealer, "5").detail
+    assert tile(dealer, "5").detail == "P pay"
+    # The area panel shows the first area with a bet in large type: what to do, how much.
+    assert dealer.selected_area == "3" and dealer.panel_shown
+    panel = [(r.ids.caption.text, r.ids.amount.text)
+             for r in reversed(dealer.ids.panel.ids.rows.children)]
+    assert panel == [("Banker R55 loses", "TAKE R55")]
+    ui.tap(tile(dealer, "5"))
+    panel = [(r.ids.caption.text, r.ids.amount.text)
+             for r in reversed(dealer.ids.panel.ids.rows.children)]
+    assert panel == [("Player R50 wins 1:1", "PAY R50")]
     assert dealer.primary_text == "Confirm payouts"
     frame = ui.frame()
-    # The step banner turns gold when the coup is complete; the cards are drawn on the felt.
+    # The step banner turns gold when the coup is complete (it names the winner and both
+    # totals); the area panel, in place of the hands, says what to pay in large type.
     assert close(frame.pixel(dealer.ids.step.x + 4, dealer.ids.step.center_y), theme.GOLD)
-    face = dealer.ids.player.ids.cards.children[-1]
-    colours = frame.region_colours(face.x, face.y, face.width, face.height)
-    assert any(close(c, theme.IVORY) for c in colours)
-    assert any(close(c, theme.INK) for c in colours)
+    amount = dealer.ids.panel.ids.rows.children[0].ids.amount
+    x, y = amount.to_window(amount.x, amount.y)
+    colours = frame.region_colours(x, y, amount.width, amount.height, step=1)
+    assert sum(n for c, n in colours.items() if close(c, theme.PAY, 30)) > 50
     ui.screenshot(f"dealer-paying-{w}x{h}")
 
     ui.tap(dealer.ids.primary)
@@ -307,7 +322,7 @@ def test_an_areas_words_while_betting_and_when_paying() -> None:
     """The tile's words come from a pure presenter (tested without drawing): the bets, then
     each bet's payout, take or stand-off, and the commission owed (rule 5.7)."""
     from kiosk.rules.money import ChipRule
-    from kiosk.ui.dealer.punto_banco_words import area_words
+    from kiosk.ui.dealer.punto_banco_words import PanelRow, area_panel, area_words
 
     rules = pb.PuntoBancoRules(chips=ChipRule(500))
     state = pb.initial_state(rules, "PB-01")
@@ -320,6 +335,9 @@ def test_an_areas_words_while_betting_and_when_paying() -> None:
     for code in ("4H", "3C", "KD", "4S", "2C"):  # banker 7 beats player 6
         state = pb.apply(state, pb.shoe_card(state, Card.parse(code)))
     paying = pb.settlement(state)
-    assert area_words(state, "1", paying) == (
-        "B R55 [color=#7ee08a]pay R50[/color]\nT R10 [color=#ff8a80]take[/color]")
-    assert area_words(state, "2", paying) == "P R50 [color=#ff8a80]take[/color]"
+    assert area_words(state, "1", paying) == "B pay\nT take"
+    assert area_words(state, "2", paying) == "P take"
+    assert area_panel(state, "1", paying) == [  # rule 5.7: 19:20, R52.25 to the chip: R50
+        PanelRow("Banker R55 wins 19:20", "PAY R50", "pay"),
+        PanelRow("Tie R10 loses", "TAKE R10", "take")]
+    assert area_panel(state, "2") == [PanelRow("Player bet", "R50", "bet")]

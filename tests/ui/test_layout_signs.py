@@ -14,7 +14,7 @@ from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from tests.ui.conftest import UI, start_app
-from tests.ui.layout import SIZES, problems
+from tests.ui.layout import SIZES, contrast_problems, problems
 from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
 
 LONGEST_NAME = "Salon Privé High Limit Table 007"  # 32 characters, the most the config allows
@@ -104,6 +104,7 @@ def test_the_blackjack_sign_fits(ui: UI, size: tuple[int, int]) -> None:
     ui.screenshot(f"layout-sign-blackjack-{size[0]}x{size[1]}")
     assert view.ids.max_line.ids.amount.text == "R10,000,000"
     assert problems(view) == []
+    assert contrast_problems(ui.frame(), view) == []
 
 
 def _rl_state() -> Any:
@@ -132,3 +133,18 @@ def test_the_roulette_sign_fits(ui: UI, size: tuple[int, int]) -> None:
     amounts = [line.ids.amount.text for line in reversed(view.ids.limits.children)]
     assert amounts == ["R1,000", "R1,000,000", "R10,000,000", "R10,000,000"]
     assert problems(view) == []
+    assert contrast_problems(ui.frame(), view) == []
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1080, 1920), (800, 480)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_sign_text_stands_out_from_what_is_behind_it(ui: UI, tmp_path: Path,
+                                                           size: tuple[int, int]) -> None:
+    from kiosk.ui.signage.app import SignageApp
+
+    session = _pb_journal(tmp_path / "t.db")
+    app = start_app(ui, SignageApp(tmp_path / "t.db", LONGEST_NAME))
+    ui.resize(*size)
+    ui.pump(0.2)
+    assert contrast_problems(ui.frame(), app.frame) == []
+    session.journal.close()

@@ -69,10 +69,10 @@ class BehindChooser(ModalView):
                  on_done: Callable[[dict[str, str]], Any], **kwargs: Any) -> None:
         """`action` is "double", "split" or "surrender"; `players` are (name, caption)."""
         self.on_done = on_done
-        super().__init__(**kwargs)
+        # Given to the constructor, so the kv rule reads them as it builds the buttons (set
+        # after it, the confirm button's label stayed empty).
+        super().__init__(action=action, title=title, **kwargs)
         self.unit = _unit()
-        self.action = action
-        self.title = title
         choices = {"double": DOUBLE_CHOICES, "surrender": SURRENDER_CHOICES,
                    "split": SPLIT_CHOICES}[action]
         default = "" if action == "split" else "no"

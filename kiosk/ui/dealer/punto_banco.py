@@ -34,7 +34,8 @@ from kiosk.ui.card_face import CardFace
 from kiosk.ui.dealer.base import VOID_REASONS, DealerScreen, chip_buttons, default_chip_values
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
-from kiosk.ui.dealer.punto_banco_words import area_title, area_words
+from kiosk.ui.dealer.payouts import PayoutPanel  # noqa: F401  (the .kv places it)
+from kiosk.ui.dealer.punto_banco_words import area_panel, area_title, area_words
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.widgets import AreaTile
 
@@ -77,6 +78,7 @@ class PuntoBancoDealer(DealerScreen):
     can_shuffle = BooleanProperty(False)
     can_collect = BooleanProperty(False)
     can_accept = BooleanProperty(False)
+    panel_shown = BooleanProperty(True)  # the area panel in place of the hands
 
     def __init__(self, session: Session, *, table_name: str = "",
                  chip_values: tuple[int, ...] = (),
@@ -86,6 +88,7 @@ class PuntoBancoDealer(DealerScreen):
         self.on_new_shoe = on_new_shoe
         self.px_per_mm = px_per_mm
         self.start_screen()
+        self._paying_area = ""
         super().__init__(**kwargs)
         self.session = session
         rules = session.state.rules
@@ -216,11 +219,22 @@ class PuntoBancoDealer(DealerScreen):
         self.ids.banker.winner = result is not None and result.winner.value == "banker"
         # Areas: the bets while betting and dealing, the settlement when paying.
         settlements = pb.settlement(state) if state.phase is pb.Phase.PAYING else ()
+        if state.phase is pb.Phase.PAYING and not self._paying_area:
+            # Paying starts at the first area with a bet; the dealer taps the others.
+            first = next((x.area for x in settlements), self.selected_area)
+            self.selected_area = self._paying_area = first
+        elif state.phase is not pb.Phase.PAYING:
+            self._paying_area = ""
         for tile in self.ids.areas.children:
             tile.selected = tile.area == self.selected_area
             owed = state.owed_by(tile.area)
             tile.detail = area_words(state, tile.area, settlements)
             tile.attention = bool(owed) and state.phase is pb.Phase.BETTING
+        self.panel_shown = state.phase in (pb.Phase.BETTING, pb.Phase.PAYING)
+        self.ids.panel.show(area_title(self.selected_area),
+                            area_panel(state, self.selected_area, settlements),
+                            "No bet here" if state.phase is pb.Phase.PAYING
+                            else "No bet yet: choose the bet and the chips")
         # Bet entry, enabled by the engine for the selected area and kind.
         area, kind = self.selected_area, pb.BetKind(self.selected_kind)
         for chip in self.ids.chips.children:

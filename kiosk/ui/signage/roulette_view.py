@@ -23,7 +23,7 @@ from kiosk.ui.text_label import TextLabel
 
 KV = Path(__file__).with_suffix(".kv")
 POCKET = {"red": theme.rgb("#c62828"), "black": theme.rgb("#1b1b1b"),
-          "green": theme.rgb("#1b8a45")}
+          "green": theme.rgb("#167a3b")}
 LIMIT_CAPTIONS = {"Minimum chip": "MIN CHIP", "Straight-up maximum": "STRAIGHT UP",
                   "Outside maximum": "OUTSIDE", "Table maximum": "TABLE MAX"}
 

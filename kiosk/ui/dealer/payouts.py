@@ -1,0 +1,85 @@
+"""Payout panels the dealer pays from (issue 14): the punto banco area panel beside the
+areas, and a sheet over the blackjack screen with every hand of a box. Each line says what a
+bet is in small type and what to do with it (PAY, TAKE, PUSH ...) in large type, in words and
+in a colour that stands out from the felt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kivy.lang import Builder
+from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+
+from kiosk.ui import theme
+from kiosk.ui.dealer.payout_words import PanelBlock, PanelRow
+from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class the .kv uses)
+
+Builder.load_file(str(Path(__file__).with_name("payouts.kv")))
+
+INK = {"bet": theme.IVORY, "pay": theme.PAY, "take": theme.TAKE, "even": theme.IVORY,
+       "owe": theme.WARNING}
+
+
+class PanelLine(BoxLayout):  # type: ignore[misc]
+    """One bet: what it is, and what to do, in large type."""
+
+    caption = StringProperty("")
+    amount = StringProperty("")
+    ink = ColorProperty(theme.IVORY)
+    unit = NumericProperty(1.0)
+
+
+class PayoutPanel(BoxLayout):  # type: ignore[misc]
+    """A title and its lines; made again only when the words change."""
+
+    title = StringProperty("")
+    empty_text = StringProperty("")
+    unit = NumericProperty(1.0)
+
+    def show(self, title: str, rows: Sequence[PanelRow], empty: str = "") -> None:
+        self.title, self.empty_text = title, "" if rows else empty
+        wanted = [(r.caption, r.amount, r.tone) for r in rows]
+        if wanted == getattr(self, "_shown", None):
+            return
+        self._shown = wanted
+        box = self.ids.rows
+        box.clear_widgets()
+        for r in rows:
+            box.add_widget(PanelLine(caption=r.caption, amount=r.amount, ink=INK[r.tone],
+                                     unit=self.unit))
+
+    def on_unit(self, _inst: Any, unit: float) -> None:
+        if "rows" in self.ids:
+            for line in self.ids.rows.children:
+                line.unit = unit
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(caption, amount) of each line, top to bottom (for checks)."""
+        return [(w.ids.caption.text, w.ids.amount.text) for w in self.ids.rows.children[::-1]]
+
+
+class PayoutSheet(ModalView):  # type: ignore[misc]
+    """Every block of a box (its hands, its insurance) in panels over the screen; Done
+    closes it. `unit` and `touch` come from the screen."""
+
+    title = StringProperty("")
+    unit = NumericProperty(1.0)
+    touch = NumericProperty(48.0)
+    columns = NumericProperty(2)
+
+    def __init__(self, title: str, blocks: Sequence[PanelBlock], *, unit: float,
+                 touch: float, **kwargs: Any) -> None:
+        super().__init__(title=title, unit=unit, touch=touch,
+                         columns=1 if len(blocks) <= 1 else 2, **kwargs)
+        for block in blocks:
+            panel = PayoutPanel(unit=unit)
+            panel.show(block.title, block.rows)
+            self.ids.blocks.add_widget(panel)
+
+    @property
+    def panels(self) -> list[PayoutPanel]:
+        return list(self.ids.blocks.children[::-1])
