@@ -256,8 +256,6 @@ class TableSession(Generic[S]):
 
     def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
         a = Alert(severity, message, way_forward)
-        if self.alerts and self.alerts[-1] == a:  # said once: the same words again add nothing
-            return
         self.alerts.append(a)
         self.alerts_raised += 1
         log.warning("%s: %s%s", severity, message, f" -> {way_forward}" if way_forward else "")
@@ -375,8 +373,13 @@ class TableSession(Generic[S]):
                        else "it is dealt once the screen's step is done")
                 # On record before anything else: the card has left the shoe.
                 self.record(DeviceReport(device, HELD, event.card.code))
-                if self.held_cards:
+                held = self.held_cards
+                if len(held) == 1:
                     self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}")
+                elif held:  # one alert that counts them, not the same words again
+                    self.alert(Severity.WARNING, f"{len(held)} cards held: "
+                               f"{', '.join(c.code for c in held)}; they are dealt in order "
+                               "once the screen's step is done")
                 return
             self._shoe_card(shoe, event.card)
         elif isinstance(event, ev.CardUnread):

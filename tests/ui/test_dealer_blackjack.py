@@ -20,6 +20,7 @@ from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from kiosk.ui import theme
+from kiosk.ui.dealer.blackjack_words import box_blocks
 from tests.ui.conftest import UI, start_app
 
 # Six decks, R50 to R10,000 per box, surrender allowed (rule 4.2 item 4a, a house option).
@@ -221,12 +222,22 @@ def test_a_whole_standard_round_with_a_player_behind_a_split_and_a_double(
     assert session.state.phase is bj.Phase.PAYING
     assert dealer.step == "Round complete: Dealer bust (24). Pay and confirm"
     hands = strip_texts(dealer, 2)
-    assert [x[0] for x in hands] == ["19", "18"]
-    assert "A [color=#7ee08a]pay R200[/color]" in hands[0][1]  # the doubled R100
-    assert "A [color=#7ee08a]pay R100[/color]" in hands[1][1]  # the split's added bet
-    assert "B [color=#7ee08a]pay R50[/color]" in hands[1][1]
-    assert "pay R50" in strip_texts(dealer, 4)[0][1]
-    assert "surrender R25 back" in strip_texts(dealer, 6)[0][1]
+    assert [x[:2] for x in hands] == [("19", "pay"), ("18", "pay 2")]  # the tile, in words
+    # What to pay, in large type, in the box's sheet (issue 14).
+    blocks = box_blocks(session.state, 2)
+    assert [b.title for b in blocks] == ["Hand 1: 19", "Hand 2: 18"]
+    assert [r.amount for r in blocks[0].rows] == ["PAY R200"]  # the doubled R100
+    assert [r.amount for r in blocks[1].rows] == ["PAY R100", "PAY R50"]  # split, behind
+    assert [r.amount for r in box_blocks(session.state, 4)[0].rows] == ["PAY R50"]
+    surrendered = box_blocks(session.state, 6)[0].rows[0]
+    assert surrendered.amount == "BACK R25" and "surrendered" in surrendered.caption
+    sheet = dealer.open_box(2)
+    ui.pump(0.1)
+    assert sheet.panels[1].lines() == [("A bet R100 wins 1:1", "PAY R100"),
+                                       ("B bet R50 wins 1:1", "PAY R50")]
+    ui.screenshot("bj-dealer-box-sheet-800x480")
+    sheet.dismiss()
+    ui.pump(0.1)
     assert dealer.primary_text == "Confirm payouts" and not dealer.ids.primary.disabled
     frame = ui.frame()
     step = dealer.ids.step
@@ -303,10 +314,13 @@ def test_touch_21_check_insurance_and_even_money_against_a_dealer_ace(
     ui.pump(frames=2)
     assert session.state.phase is bj.Phase.PAYING
     assert dealer.dealer_total == "Blackjack"
-    assert "A insurance [color=#7ee08a]pay R100[/color]" in dealer.tile(3).detail
-    box3 = strip_texts(dealer, 3)[0][1]
-    assert "A [color=#ff8a80]take" in box3 and "B [color=#ff8a80]take" in box3
-    assert "even money [color=#7ee08a]pay R100" in strip_texts(dealer, 1)[0][1]
+    assert dealer.tile(3).detail == "A insurance pay"
+    assert [r.amount for r in box_blocks(session.state, 3)[-1].rows] == ["PAY R100"]
+    assert strip_texts(dealer, 3)[0][1] == "take 2"
+    assert [r.amount for r in box_blocks(session.state, 3)[0].rows] == ["TAKE R100",
+                                                                        "TAKE R50"]
+    even = box_blocks(session.state, 1)[0].rows[0]
+    assert even.amount == "PAY R100" and "even money" in even.caption
     ui.screenshot("bj-dealer-touch21-paying-800x480")
     ui.tap(dealer.ids.primary)
     settled = session.state.last_settled
@@ -545,8 +559,10 @@ def test_a_blackjack_against_a_six_is_paid_at_once(ui: UI, session: Session,
     assert last.kind == "blackjack.blackjack_paid"
     assert [(x["player"], x["paid"]) for x in last.payload["settlements"]] == \
         [("A", 15000), ("B", 7500)]
-    detail = strip_texts(dealer, 1)[0][1]
-    assert "A blackjack [color=#7ee08a]pay R150" in detail and "B blackjack" in detail
+    assert strip_texts(dealer, 1)[0][1] == "pay 2"
+    rows = box_blocks(session.state, 1)[0].rows
+    assert [(r.amount, "blackjack 3:2" in r.caption) for r in rows] == [
+        ("PAY R150", True), ("PAY R75", True)]
 
 
 def test_the_dealer_names_the_bet_nearest_the_dealer_as_the_caller(

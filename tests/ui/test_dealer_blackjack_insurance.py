@@ -12,6 +12,7 @@ import pytest
 
 from kiosk.rules.blackjack import engine as bj
 from kiosk.ui import theme
+from kiosk.ui.dealer.blackjack_words import box_blocks
 from tests.ui.conftest import UI
 from tests.ui.test_dealer_blackjack import (
     Session,
@@ -148,8 +149,9 @@ def test_one_tap_insures_the_most_and_less_enters_the_chips_put_up(
     shoe(session, "KD")
     ui.pump(frames=2)
     assert session.state.phase is bj.Phase.PAYING and dealer.dealer_total == "Blackjack"
-    assert "A insurance [color=#7ee08a]pay R40[/color]" in dealer.tile(2).detail
-    assert "A insurance [color=#7ee08a]pay R200[/color]" in dealer.tile(5).detail
+    assert dealer.tile(2).detail == "A insurance pay"
+    assert [r.amount for r in box_blocks(session.state, 2)[-1].rows] == ["PAY R40"]
+    assert [r.amount for r in box_blocks(session.state, 5)[-1].rows] == ["PAY R200"]
     ui.tap(dealer.ids.primary)
     settled = session.state.last_settled
     assert settled is not None

@@ -49,6 +49,7 @@ from kiosk.ui.dealer.blackjack_dialogs import (
 from kiosk.ui.dealer.blackjack_words import (
     HandShown,
     allowed,
+    box_blocks,
     decks_words,
     hands_shown,
     insurance_lines,
@@ -56,6 +57,7 @@ from kiosk.ui.dealer.blackjack_words import (
 )
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
+from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.widgets import ChipButton, TableButton
 
 log = logging.getLogger(__name__)
@@ -294,10 +296,25 @@ class BlackjackDealer(DealerScreen):
     # --- actions (each one the engine checks) -------------------------------------------
 
     def select_box(self, box: int) -> None:
+        state = self.session.state
+        if state.phase is not bj.Phase.BETTING and any(h.box == box for h in state.hands):
+            self.open_box(box)  # the round is dealt: the box's every hand, in large type
+            return
         self.selected_box = box
-        stakes = self.session.state.stakes_on(box)
+        stakes = state.stakes_on(box)
         self.player = stakes[0].player if stakes else PLAYERS[0]
         self.refresh()
+
+    def open_box(self, box: int) -> PayoutSheet:
+        """A sheet over the screen with each hand of `box` and each player's bet, or what to
+        pay, take or hand back and how much once the round is complete (issue 14: the
+        payout the dealer pays from, at least 4 mm tall)."""
+        state = self.session.state
+        what = "pay and take" if state.phase is bj.Phase.PAYING else "bets"
+        sheet = PayoutSheet(f"Box {box}: {what}", box_blocks(state, box), unit=self.unit,
+                            touch=self.touch)
+        sheet.open()
+        return sheet
 
     def _player_options(self) -> list[str]:
         existing = [s.player for s in self.session.state.stakes_on(self.selected_box)]

@@ -62,24 +62,48 @@ class PayoutPanel(BoxLayout):  # type: ignore[misc]
         return [(w.ids.caption.text, w.ids.amount.text) for w in self.ids.rows.children[::-1]]
 
 
+PER_PAGE = 2
+"""Blocks side by side on one page of a sheet: two hands of four players each still pay
+from 4 mm type at 800x480; a box split to four hands takes two pages."""
+
+
 class PayoutSheet(ModalView):  # type: ignore[misc]
-    """Every block of a box (its hands, its insurance) in panels over the screen; Done
-    closes it. `unit` and `touch` come from the screen."""
+    """Every block of a box (its hands, its insurance) in panels over the screen, two at a
+    time (Previous and Next turn the pages); Done closes it. `unit` and `touch` come from
+    the screen."""
 
     title = StringProperty("")
+    heading = StringProperty("")
     unit = NumericProperty(1.0)
     touch = NumericProperty(48.0)
     columns = NumericProperty(2)
+    page = NumericProperty(0)
+    pages = NumericProperty(1)
 
     def __init__(self, title: str, blocks: Sequence[PanelBlock], *, unit: float,
                  touch: float, **kwargs: Any) -> None:
-        super().__init__(title=title, unit=unit, touch=touch,
-                         columns=1 if len(blocks) <= 1 else 2, **kwargs)
-        for block in blocks:
-            panel = PayoutPanel(unit=unit)
+        self.blocks = list(blocks)
+        pages = max(1, -(-len(self.blocks) // PER_PAGE))
+        super().__init__(heading=title, unit=unit, touch=touch, pages=pages,
+                         columns=1 if len(self.blocks) <= 1 else PER_PAGE, **kwargs)
+        self._show()
+
+    def turn(self, step: int) -> None:
+        self.page = max(0, min(self.pages - 1, self.page + step))
+        self._show()
+
+    def _show(self) -> None:
+        grid = self.ids.blocks
+        grid.clear_widgets()
+        start = self.page * PER_PAGE
+        for block in self.blocks[start:start + PER_PAGE]:
+            panel = PayoutPanel(unit=self.unit)
             panel.show(block.title, block.rows)
-            self.ids.blocks.add_widget(panel)
+            grid.add_widget(panel)
+        shown = f" ({self.page + 1} of {self.pages})" if self.pages > 1 else ""
+        self.title = self.heading + shown
 
     @property
     def panels(self) -> list[PayoutPanel]:
+        """The panels on the page shown."""
         return list(self.ids.blocks.children[::-1])

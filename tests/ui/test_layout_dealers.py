@@ -1,0 +1,168 @@
+"""Every dealer screen at every landscape size with the worst content the configuration
+allows: nothing cut off, nothing overlapping, nothing off the screen (issue 14). The payout
+and settlement text the dealer pays from is at least 4 mm tall on the 7" panel. Screenshots
+of each are kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.money import ChipRule
+from kiosk.store.journal import Journal
+from kiosk.table.session import TableSession
+from tests.ui.conftest import UI, start_app
+from tests.ui.layout import LANDSCAPE, contrast_problems, problems, smallest_text
+from tests.ui.test_layout_signs import LONGEST_NAME, TEN_MILLION
+from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
+
+SMALLEST_MM = 1.75
+"""No text on a dealer screen is smaller than this (capital letters) on the 7" panel."""
+PAYOUT_MM = 4.0
+"""The payout and settlement text the dealer pays from (issue 14)."""
+
+
+def _px_per_mm(size: tuple[int, int]) -> float:
+    from kiosk.ui import theme
+
+    return theme.metrics_for(size[0]).px_per_mm
+
+
+def check(ui: UI, screen: Any, size: tuple[int, int]) -> None:
+    """Nothing cut off, overlapping or off the screen; every text readable against what is
+    behind it; no text under SMALLEST_MM; the payouts at least PAYOUT_MM."""
+    from kiosk.ui.fonts import cap_height
+
+    assert problems(screen) == []
+    assert contrast_problems(ui.frame(), screen) == []
+    mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
+    assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
+    payouts = [w for w in screen.walk() if getattr(w, "payout", False) and w.text
+               and w.opacity > 0]
+    assert payouts, "the screen shows what to pay"
+    for w in payouts:
+        tall = cap_height(w.font_size) / _px_per_mm(size)
+        assert tall >= PAYOUT_MM, f"{w.text!r} is {tall:.2f} mm tall"
+
+
+PB_RULES = pb.PuntoBancoRules(
+    chips=ChipRule(500), areas=14, commission_mode=pb.CommissionMode.COMMISSION,
+    limits=(pb.Limit(pb.BetKind.BANKER, 1_000_000, TEN_MILLION),
+            pb.Limit(pb.BetKind.PLAYER, 1_000_000, TEN_MILLION),
+            pb.Limit(pb.BetKind.TIE, 100_000, TEN_MILLION)))
+
+
+def _pb_paying(path: Path) -> Any:
+    """Fourteen areas, each with two bets at the maximum, the coup dealt: the payouts."""
+    session = TableSession(pb.PuntoBanco(), Journal.open(path, "PB-01"), PB_RULES, "PB-01")
+    session.perform(pb.shuffle)
+    for area in range(1, 15):
+        kind = pb.BetKind.BANKER if area % 2 else pb.BetKind.PLAYER
+        session.perform(lambda s, a=area, k=kind: pb.place_bet(s, str(a), k, TEN_MILLION))
+        session.perform(lambda s, a=area: pb.place_bet(s, str(a), pb.BetKind.TIE,
+                                                         TEN_MILLION))
+    session.perform(pb.close_betting)
+    deal(session, BANKER_7_TO_5)
+    return session
+
+
+@pytest.mark.parametrize("size", LANDSCAPE, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_punto_banco_dealer_screen_fits(ui: UI, tmp_path: Path,
+                                            size: tuple[int, int]) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _pb_paying(tmp_path / "t.db")
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name=LONGEST_NAME))
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-punto-banco-{size[0]}x{size[1]}")
+    check(ui, app.screen, size)
+    session.journal.close()
+
+
+def _bj_worst(path: Path, settle_to: str = "paying") -> Any:
+    """Seven boxes, each with three players behind, each box split to four hands (rule 4.2
+    item 4e: resplits to four), the limits up to R10,000,000: the dealer's busiest screen."""
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.rules.blackjack.operations import Follow
+    from kiosk.rules.cards import Card
+
+    rules = BlackjackRules(chips=ChipRule(500), minimum=100_000, maximum=TEN_MILLION,
+                           decks=8)
+    session = TableSession(bj.Blackjack(), Journal.open(path, "BJ-01"), rules, "BJ-01")
+    session.perform(bj.shuffle)
+    session.perform(lambda s: bj.cut_cards(s, 1, 208, 78))
+
+    def card(code: str) -> None:
+        if len(code) == 1:  # any card of this count the shoe still holds
+            left = session.state.shoe.cards_left()
+            code = next(c.code for c in left if c.code[0] in ("TJQK" if code == "T" else code))
+        session.perform(lambda s: bj.shoe_card(s, Card.parse(code)))
+
+    card("2D")  # the burn (rule 4.7, shuffle and cut)
+    for box in range(1, 8):
+        session.perform(lambda s, b=box: bj.place_bet(s, b, 4_000_000, "A"))
+        for player in ("B", "C", "D"):
+            session.perform(lambda s, b=box, p=player: bj.place_bet(s, b, 2_000_000, p))
+    session.perform(bj.close_betting)
+    for _ in range(7):
+        card("T")
+    card("6D")  # the dealer's first card
+    for _ in range(7):
+        card("T")
+    while session.state.phase is bj.Phase.PLAYING:
+        state = session.state
+        hand = state.hands[state.turn]
+        on_box = sum(1 for h in state.hands if h.box == hand.box)
+        if len(hand.cards) < 2:
+            card("T" if on_box < 4 else "9")
+        elif "split" in bj.legal_actions(state) and on_box < 4:
+            session.perform(lambda s: bj.split(s, {p: Follow.BOTH for p in "BCD"}))
+        else:
+            session.perform(bj.stand)
+    while session.state.phase is bj.Phase.DEALER:
+        card("T")  # 6 + 10, then 26: the dealer busts, every hand is paid
+    assert session.state.phase is bj.Phase.PAYING
+    assert len(session.state.hands) == 28
+    return session
+
+
+@pytest.mark.parametrize("size", LANDSCAPE, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_blackjack_dealer_screen_fits(ui: UI, tmp_path: Path,
+                                          size: tuple[int, int]) -> None:
+    from kiosk.ui.dealer.blackjack_app import BlackjackDealerApp
+
+    session = _bj_worst(tmp_path / "t.db")
+    app = start_app(ui, BlackjackDealerApp(session, table_name=LONGEST_NAME))
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-blackjack-{size[0]}x{size[1]}")
+    screen = app.screen
+    assert problems(screen) == []
+    assert contrast_problems(ui.frame(), screen) == []
+    mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
+    assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
+    if size != (800, 480):
+        return  # a sheet opens over the window, which the tests' window keeps at 800x480
+    # A box's payouts, in large type, over the screen: four hands, four players on each.
+    ui.tap(screen.tile(4))
+    ui.pump(0.3)
+    sheet = next(w for w in ui.window.children if type(w).__name__ == "PayoutSheet")
+    ui.screenshot(f"layout-dealer-blackjack-box-{size[0]}x{size[1]}")
+    assert sheet.title == "Box 4: pay and take (1 of 2)"
+    assert [p.title for p in sheet.panels] == ["Hand 1: 19", "Hand 2: 19"]
+    assert sheet.panels[0].lines() == [("A bet R40,000 wins 1:1", "PAY R40,000"),
+                                       ("B bet R20,000 wins 1:1", "PAY R20,000"),
+                                       ("C bet R20,000 wins 1:1", "PAY R20,000"),
+                                       ("D bet R20,000 wins 1:1", "PAY R20,000")]
+    check(ui, sheet, size)
+    ui.tap(sheet.ids.next)
+    ui.pump(0.2)
+    assert [p.title for p in sheet.panels] == ["Hand 3: 19", "Hand 4: 19"]
+    check(ui, sheet, size)
+    ui.tap(sheet.ids.done)
+    session.journal.close()
