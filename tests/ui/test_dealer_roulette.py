@@ -72,7 +72,9 @@ def test_a_whole_spin_by_touch(ui: UI, dealer: Any, session: Any) -> None:
     ui.tap(dealer.units_button)  # back to x1
     ui.tap(dealer.outside_buttons["red"])
     assert rl.totals(session.state) == [("pink", 2, 1_000), ("yellow", 11, 11_000)]
-    assert dealer.colour_buttons["pink"].text == "Pink\n2 on · 48"
+    assert dealer.colour_buttons["pink"].text == "Pink 2"  # chips on the layout
+    ui.tap(dealer.colour_buttons["pink"])
+    assert dealer.text_label.text.startswith("Pink: 2 on the layout, 48 in hand")
     ui.screenshot("roulette-dealer-betting-800x480")
     # the spin by hand, the other way from the last (none yet: clockwise)
     ui.tap(dealer.spin_button)
@@ -85,6 +87,10 @@ def test_a_whole_spin_by_touch(ui: UI, dealer: Any, session: Any) -> None:
     assert dealer.payout_text.splitlines() == [
         "17 black: the dolly is on it", "Pink: 52 chips + R0 in cash value",
         "Yellow: 68 chips + R0 in cash value", "7 losing chip(s) off the layout"]
+    # The payouts open in large type over the layout (issue 14); Done shows the dolly.
+    sheet = next(w for w in ui.window.children if type(w).__name__ == "PayoutSheet")
+    ui.tap(sheet.ids.done)
+    ui.pump(0.2)
     frame = ui.frame()
     ui.screenshot("roulette-dealer-paying-800x480")
     cell = dealer.cells["17"]
@@ -93,7 +99,15 @@ def test_a_whole_spin_by_touch(ui: UI, dealer: Any, session: Any) -> None:
                                 cell.width * 0.8, cell.height * 0.8)
     assert any(near(c, (0.98, 0.97, 0.93)) for c in ring)
     assert any(near(c, POCKET_TONES[rl.colour_of("17")]) for c in ring)
-    ui.tap(dealer.confirm_button)
+    # A colour tapped now opens the payouts again; they are confirmed from there.
+    ui.tap(dealer.colour_buttons["pink"])
+    sheet = next(w for w in ui.window.children if type(w).__name__ == "PayoutSheet")
+    assert [p.title for p in sheet.panels] == ["Pink", "Yellow"]
+    assert sheet.panels[0].lines() == [("52 chips won, 2 stay on the layout", "PAY 52 CHIPS")]
+    assert sheet.panels[1].lines() == [("68 chips won, 4 stay on the layout", "PAY 68 CHIPS"),
+                                       ("7 chips on losing bets", "TAKE 7 CHIPS")]
+    ui.screenshot("roulette-dealer-payouts-800x480")
+    ui.tap(sheet.ids.confirm)
     assert session.state.results == ("17",) and session.state.spin == 2
     assert {s.colour: s.chips for s in session.state.stacks} == {
         "pink": 48 + 2 + 52, "yellow": 39 + 4 + 68}

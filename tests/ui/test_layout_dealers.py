@@ -36,8 +36,10 @@ def check(ui: UI, screen: Any, size: tuple[int, int]) -> None:
     behind it; no text under SMALLEST_MM; the payouts at least PAYOUT_MM."""
     from kiosk.ui.fonts import cap_height
 
-    assert problems(screen) == []
-    assert contrast_problems(ui.frame(), screen) == []
+    found = problems(screen)
+    assert found == [], "\n".join(found)
+    found = contrast_problems(ui.frame(), screen)
+    assert found == [], "\n".join(found)
     mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
     assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
     payouts = [w for w in screen.walk() if getattr(w, "payout", False) and w.text
@@ -142,8 +144,10 @@ def test_the_blackjack_dealer_screen_fits(ui: UI, tmp_path: Path,
     ui.pump(0.2)
     ui.screenshot(f"layout-dealer-blackjack-{size[0]}x{size[1]}")
     screen = app.screen
-    assert problems(screen) == []
-    assert contrast_problems(ui.frame(), screen) == []
+    found = problems(screen)
+    assert found == [], "\n".join(found)
+    found = contrast_problems(ui.frame(), screen)
+    assert found == [], "\n".join(found)
     mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
     assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
     if size != (800, 480):
@@ -166,3 +170,63 @@ def test_the_blackjack_dealer_screen_fits(ui: UI, tmp_path: Path,
     check(ui, sheet, size)
     ui.tap(sheet.ids.done)
     session.journal.close()
+
+
+def _rl_paying(path: Path) -> Any:
+    """Seven colours, each with bets on many places at the largest limits, the number
+    called: every colour's payout."""
+    from kiosk.rules.roulette import engine as rl
+    from kiosk.rules.roulette.bets import BetKind
+
+    rules = rl.RouletteRules(limits=rl.Limits(minimum_chip=100_000,
+                                              straight_up_maximum=TEN_MILLION // 10,
+                                              outside_maximum=TEN_MILLION,
+                                              table_maximum=TEN_MILLION))
+    session = TableSession(rl.Roulette(), Journal.open(path, "RL-01"), rules, "RL-01")
+    for i, colour in enumerate(rl.COLOURS[:7]):
+        session.perform(lambda s, c=colour: rl.chip_change(s, c, 500, 1_000_000))
+        for n in range(1 + i * 5, 6 + i * 5):
+            session.perform(lambda s, c=colour, n=n: rl.place_bet(
+                s, c, BetKind.STRAIGHT, 1, (str(n),)))
+        session.perform(lambda s, c=colour: rl.place_bet(s, c, BetKind.RED, 5))
+    session.perform(lambda s: rl.spin_ball(s, rl.Direction.CLOCKWISE))
+    session.perform(rl.close_betting)
+    session.perform(lambda s: rl.call_number(s, "32"))
+    return session
+
+
+@pytest.mark.parametrize("size", LANDSCAPE, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_roulette_dealer_screen_fits(ui: UI, tmp_path: Path,
+                                         size: tuple[int, int]) -> None:
+    from kiosk.config import parse
+    from kiosk.ui.games.roulette import dealer_app
+
+    session = _rl_paying(tmp_path / "t.db")
+    cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
+                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+    app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
+    ui.pump(0.3)
+    sheets = [w for w in ui.window.children if type(w).__name__ == "PayoutSheet"]
+    assert len(sheets) == 1, "the number is called: the payouts open by themselves"
+    sheets[0].dismiss()
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-roulette-{size[0]}x{size[1]}")
+    screen = app.screen
+    found = problems(screen)
+    assert found == [], "\n".join(found)
+    found = contrast_problems(ui.frame(), screen)
+    assert found == [], "\n".join(found)
+    mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
+    assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
+    if size != (800, 480):
+        return  # a sheet opens over the window, which the tests' window keeps at 800x480
+    sheet = screen.open_payouts()
+    ui.pump(0.3)
+    assert sheet.title == "32 red: pay and take (1 of 2)"
+    # Pink: straights on 1-5 lose, red (5 chips) wins 1:1 (rule 3.5).
+    assert sheet.panels[0].lines() == [("5 chips won, 5 stay on the layout", "PAY 5 CHIPS"),
+                                       ("5 chips on losing bets", "TAKE 5 CHIPS")]
+    ui.screenshot("layout-dealer-roulette-payouts-800x480")
+    check(ui, sheet, size)
+    sheet.dismiss()

@@ -5,12 +5,12 @@ in a colour that stands out from the felt."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from kivy.lang import Builder
-from kivy.properties import ColorProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
@@ -79,14 +79,26 @@ class PayoutSheet(ModalView):  # type: ignore[misc]
     columns = NumericProperty(2)
     page = NumericProperty(0)
     pages = NumericProperty(1)
+    can_confirm = BooleanProperty(False)
 
     def __init__(self, title: str, blocks: Sequence[PanelBlock], *, unit: float,
-                 touch: float, **kwargs: Any) -> None:
+                 touch: float, per_page: int = PER_PAGE,
+                 on_confirm: Callable[[], Any] | None = None, **kwargs: Any) -> None:
+        """`on_confirm`: the sheet also carries the screen's "Confirm payouts" (roulette's,
+        whose sheet covers the layout)."""
         self.blocks = list(blocks)
-        pages = max(1, -(-len(self.blocks) // PER_PAGE))
+        self.per_page = per_page
+        self.on_confirm = on_confirm
+        kwargs.setdefault("can_confirm", on_confirm is not None)
+        pages = max(1, -(-len(self.blocks) // per_page))
         super().__init__(heading=title, unit=unit, touch=touch, pages=pages,
-                         columns=1 if len(self.blocks) <= 1 else PER_PAGE, **kwargs)
+                         columns=1 if len(self.blocks) <= 1 else 2, **kwargs)
         self._show()
+
+    def confirm(self) -> None:
+        self.dismiss()
+        if self.on_confirm is not None:
+            self.on_confirm()
 
     def turn(self, step: int) -> None:
         self.page = max(0, min(self.pages - 1, self.page + step))
@@ -95,8 +107,8 @@ class PayoutSheet(ModalView):  # type: ignore[misc]
     def _show(self) -> None:
         grid = self.ids.blocks
         grid.clear_widgets()
-        start = self.page * PER_PAGE
-        for block in self.blocks[start:start + PER_PAGE]:
+        start = self.page * self.per_page
+        for block in self.blocks[start:start + self.per_page]:
             panel = PayoutPanel(unit=self.unit)
             panel.show(block.title, block.rows)
             grid.add_widget(panel)

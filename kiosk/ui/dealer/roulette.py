@@ -33,15 +33,20 @@ from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
 from kiosk.table.session import Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.base import DealerScreen
+from kiosk.ui.dealer.payouts import PayoutSheet
+from kiosk.ui.dealer.roulette_words import colour_blocks
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import TableButton
 
 POCKET_TONES = {Colour.RED: theme.rgb("#b71c1c"), Colour.BLACK: theme.rgb("#1b1b1b"),
                 Colour.GREEN: theme.rgb("#1b7a3e")}
-CHIP_COLOURS = {"pink": "#e91e8c", "yellow": "#f4c20d", "blue": "#1e63d6", "green": "#2e9d4f",
+CHIP_COLOURS = {"pink": "#c2185b", "yellow": "#f4c20d", "blue": "#1e63d6", "green": "#1e7a38",
                 "purple": "#7b3fb5", "orange": "#ef7d00", "brown": "#7a4a24",
                 "white": "#f2f2f2", "grey": "#8a8a8a", "lime": "#9bd31e"}
-DARK_INK = frozenset({"yellow", "white", "lime"})
+DARK_INK = frozenset(c for c, hex_ in CHIP_COLOURS.items()
+                     if theme.contrast(theme.INK, theme.rgb(hex_))
+                     > theme.contrast(theme.WHITE, theme.rgb(hex_)))
+"""The colours whose buttons read better in dark ink than in white (WCAG contrast)."""
 MODES = (BetKind.STRAIGHT, BetKind.SPLIT, BetKind.STREET, BetKind.CORNER, BetKind.SIX_LINE)
 CALLS = ((CallBet.NEIGHBOURS_OF_ZERO, "Voisins"), (CallBet.SERIES_5_8, "Tiers 5/8"),
          (CallBet.ORPHANS, "Orphelins"), (CallBet.NEIGHBOURS, "N + nbrs"))
@@ -84,6 +89,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.wheel_online = wheel_online or (lambda: False)
         self.start_wheel = start_wheel
         self.units = 1
+        self._sheet_for = 0
+        self._scaled: list[tuple[Any, float]] = []
         self.start_screen()
         super().__init__(**kwargs)
         self.session = session
@@ -96,6 +103,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.outside_buttons: dict[str, TableButton] = {}
         self.pad: ChipChangePad | None = None
         self._build()
+        self.bind(size=self._rescale)
+        self._rescale()
         self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
         session.listeners.append(lambda _s, _op: self._refresh_trigger())
         self.bind(sync_status=lambda *_: self._refresh_trigger())
@@ -110,11 +119,21 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         widget.size_hint = (w, h)
         widget.pos_hint = {"x": x, "y": y}
         self.board.add_widget(widget)
+        if hasattr(widget, "font_size"):  # its size at 800x480; it grows with the screen
+            self._scaled.append((widget, float(widget.font_size)))
         return widget
+
+    def _rescale(self, *_args: Any) -> None:
+        """Text grows with the screen, as the other dealer screens' (theme.ui_unit): the same
+        millimetres on a 1024x600 7" panel as on the 800x480 one."""
+        unit = theme.ui_unit(*self.size)
+        self.unit = unit
+        for widget, base in self._scaled:
+            widget.font_size = base * unit
 
     def _button(self, text: str, x: float, y: float, w: float, h: float,
                 on_press: Callable[[], Any], tone: Any = theme.FELT_LIGHT) -> TableButton:
-        b = TableButton(text=text, tone=tone, font_size="15sp")
+        b = TableButton(text=text, tone=tone, font_size=15)
         b.bind(on_release=lambda *_: on_press())
         return self._place(b, x + 0.003, y + 0.005, w - 0.006, h - 0.01)  # type: ignore[no-any-return]
 
@@ -164,6 +183,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                 b.disabled = True
         self.units_button = self._button("x1", 0.9, y, 0.1, 0.085, self.next_units,
                                          theme.GOLD)
+        self.units_button.color = theme.INK  # dark on gold
         # the colours in play, with their chips on the layout
         colours = rl.COLOURS[:rules.colours]
         ch = (GRID_TOP - 0.335 - 0.085) / len(colours)
@@ -174,13 +194,13 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                 b.color = theme.INK
             self.colour_buttons[c] = b
         # what the dealer reads: the step, the alert, the totals or payouts
-        self.step_label = self._place(TextLabel(font_size="17sp", bold=True, halign="left",
+        self.step_label = self._place(TextLabel(font_size=17, bold=True, halign="left",
                                                 valign="middle"), 0.01, 0.92, 0.64, 0.08)
-        self.status_label = self._place(TextLabel(font_size="13sp", halign="right",
+        self.status_label = self._place(TextLabel(font_size=14, halign="right",
                                                   valign="middle"), 0.65, 0.92, 0.34, 0.08)
-        self.alert_label = self._place(TextLabel(font_size="14sp", halign="left",
+        self.alert_label = self._place(TextLabel(font_size=14, halign="left",
                                                  valign="middle"), 0.01, 0.255, 0.98, 0.075)
-        self.text_label = self._place(TextLabel(font_size="14sp", halign="left",
+        self.text_label = self._place(TextLabel(font_size=14, halign="left",
                                                 valign="top"), 0.01, 0.01, 0.44, 0.17)
         for lbl in (self.step_label, self.status_label, self.alert_label, self.text_label):
             lbl.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
@@ -202,7 +222,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.back_button = self._button("Take back", 0.30, 0.18, 0.15, 0.075, self.take_back)
 
     def _cell(self, number: str, x: float, y: float, w: float, h: float) -> NumberCell:
-        cell = NumberCell(number, font_size="17sp")
+        cell = NumberCell(number, font_size=17)
         cell.bind(on_release=lambda *_: self.tap_number(number))
         self._place(cell, x + 0.002, y + 0.004, w - 0.004, h - 0.008)
         return cell
@@ -223,8 +243,24 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.refresh()
 
     def choose_colour(self, colour: str) -> None:
+        if self.state.phase is Phase.RESULT:
+            self.open_payouts()
+            return
         self.colour = colour
         self.refresh()
+
+    def open_payouts(self) -> PayoutSheet | None:
+        """Each colour's winnings and losing chips in large type (rule 3.5), four colours a
+        page."""
+        state = self.state
+        if state.phase is not Phase.RESULT or not state.layout:
+            return None
+        title = f"{rl.pocket_words(state.number or '')}: pay and take"
+        sheet = PayoutSheet(title, colour_blocks(state), unit=theme.ui_unit(*self.size),
+                            touch=self.touch, per_page=4,
+                            on_confirm=lambda: self.act(rl.confirm_payouts))
+        sheet.open()
+        return sheet
 
     def _need_colour(self) -> bool:
         if not self.colour:
@@ -339,7 +375,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         wheel = "wheel online" if self.wheel_online() else "no wheel: numbers by hand"
         self.step_label.text = f"Spin {state.spin}: {rl.next_step(state)}"
         sync = f" · {self.sync_status}" if self.sync_status else ""
-        self.status_label.text = f"{self.table_name} · {wheel}{sync}"
+        self.status_label.text = f"{self.table_name}\n{wheel}{sync}"
         self.alert_label.text = self.alert_text if self.alert_shown else (
             "Tap the numbers a bet covers" if self.mode in (BetKind.SPLIT.value,
                                                             BetKind.CORNER.value,
@@ -351,13 +387,16 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.units_button.text = f"x{self.units}"
         staked = {c: (n, v) for c, n, v in rl.totals(state)}
         for c, b in self.colour_buttons.items():
-            stack = state.stack(c)
             chips = staked.get(c, (0, 0))[0]
             b.selected = c == self.colour
-            b.text = (f"{c.capitalize()}\n{chips} on · {stack.chips}" if stack
-                      else c.capitalize())
+            b.text = f"{c.capitalize()} {chips}" if chips else c.capitalize()
         for n, cell in self.cells.items():
             cell.selected = n in self.taps or n == state.number
+        if state.phase is Phase.RESULT and self._sheet_for != state.spin:
+            # The number is called: the payouts in large type over the layout, once a spin
+            # (issue 14); tapping a colour opens them again.
+            self._sheet_for = state.spin
+            Clock.schedule_once(lambda _dt: self.open_payouts(), 0)
         if state.phase is Phase.RESULT:
             settled = rl.settlement(state)
             lines = [f"{rl.pocket_words(state.number or '')}: the dolly is on it"]
@@ -371,7 +410,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                 f"{c.capitalize()}: {n} chips = {format_money(v, rules.currency)}"
                 for c, n, v in rl.totals(state)) or "No bets on the layout"
         last = " ".join(state.results[-8:][::-1])
-        self.text_label.text = self.payout_text + (f"\nLast: {last}" if last else "")
+        self.text_label.text = self._summary(state) + (f"\nLast: {last}" if last else "")
         self.spin_button.text = "Spin " + ("(wheel)" if self.wheel_online() else (
             (rl.expected_direction(state) or Direction.CLOCKWISE).value))
         self.spin_button.disabled = not rl.can_spin_ball(state, Direction.CLOCKWISE)
@@ -383,6 +422,26 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.cash_button.disabled = not (self.colour and rl.can_cash_in(state, self.colour))
         self.back_button.disabled = not (self.colour and rl.can_take_back(state, self.colour))
         self._marks_trigger()
+
+    def _summary(self, state: rl.RouletteState) -> str:
+        """At most two short lines for the corner: the payouts themselves are in the sheet,
+        in large type; the colours' bets are on their buttons."""
+        lines = self.payout_text.splitlines()
+        if state.phase is Phase.RESULT:
+            winners = sum(1 for line in lines[1:-1] if line[:1].isupper())
+            lost = sum(p.lost for p in rl.settlement(state).payouts)
+            return f"{lines[0]}\n{winners} paid · {lost} chips off · tap a colour"
+        stack = state.stack(self.colour) if self.colour else None
+        chosen = ""
+        if stack is not None:  # the colour the dealer is betting for: on the layout, in hand
+            chosen = (f"{self.colour.capitalize()}: {state.staked(self.colour)} on the layout, "
+                      f"{stack.chips} in hand\n")
+        if len(lines) <= 1:
+            return chosen + self.payout_text
+        chips = sum(n for _c, n, _v in rl.totals(state))
+        value = sum(v for _c, _n, v in rl.totals(state))
+        return (f"{chosen}{len(lines)} colours on the layout: {chips} chips, "
+                f"{format_money(value, state.rules.currency)}")
 
     def _draw_marks(self, *_args: Any) -> None:
         """The dolly on the winning number, and a chip count on each number with chips."""

@@ -64,7 +64,9 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
     """Play one spin by touching the dealer screen: two players' chip changes, bets from
     both colours (a call bet too), the spin (the wheel's, or by hand), the number, the
     payouts; screenshots of both screens."""
-    from kiosk.ui.capture import render, save_png
+    from kivy.core.window import Window
+
+    from kiosk.ui.capture import grab, render, save_png
 
     out = opts.out or Path("artifacts/demo")
     out.mkdir(parents=True, exist_ok=True)
@@ -121,11 +123,18 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
         save_png(render(screen), out / "dealer-paying-800x480.png")
         save_png(headless.render_at(screen, (1280, 800)), out / "dealer-1280x800.png")
         await asyncio.sleep(0.3)  # laid out again at its own size before the next touch
-        for _ in range(40):  # the screen follows the session on its next frame
-            if not screen.confirm_button.disabled:
-                break
-            await asyncio.sleep(0.05)
-        await tap(screen.confirm_button)
+        # The payouts opened in large type over the layout; confirmed from there.
+        sheet = next((w for w in Window.children if type(w).__name__ == "PayoutSheet"),
+                     None)
+        if sheet is not None:
+            save_png(grab(), out / "dealer-payouts-800x480.png")
+            await tap(sheet.ids.confirm)
+        else:
+            for _ in range(40):  # the screen follows the session on its next frame
+                if not screen.confirm_button.disabled:
+                    break
+                await asyncio.sleep(0.05)
+            await tap(screen.confirm_button)
         if session.state.results:
             report.append(f"{DONE}: spin {session.state.spin - 1}, "
                           f"{session.state.results[-1]}")
