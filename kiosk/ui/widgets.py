@@ -4,6 +4,7 @@ the engine says the action is not allowed now."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, StringProperty
@@ -17,7 +18,32 @@ from kiosk.ui.text_label import TextLabel, TintedText
 Builder.load_file(str(Path(__file__).with_name("widgets.kv")))
 
 
-class TableButton(TintedText, Button):  # type: ignore[misc]
+class ExplainsRefusal:
+    """A control not allowed now still answers a tap (issue 14): the screen it is on says
+    why, in the rule's words, as it says why an action was refused, instead of a grey button
+    that does nothing."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.disabled and self.collide_point(*touch.pos):  # type: ignore[attr-defined]
+            explain_refusal(self)
+            return True
+        return bool(super().on_touch_down(touch))  # type: ignore[misc]
+
+
+def explain_refusal(widget: Any) -> bool:
+    """Ask the nearest screen that can (`explain_refusal`) to say why `widget` is not
+    allowed now; False when none can."""
+    w = widget.parent
+    while w is not None and w is not getattr(w, "parent", None):
+        explain = getattr(w, "explain_refusal", None)
+        if callable(explain):
+            explain(widget)
+            return True
+        w = getattr(w, "parent", None)
+    return False
+
+
+class TableButton(ExplainsRefusal, TintedText, Button):  # type: ignore[misc]
     """A rounded, coloured touch target. `selected` draws a gold ring (a chosen option).
     Greyed out, its text is tinted `disabled_color` by the canvas, not rendered again."""
 
@@ -25,7 +51,7 @@ class TableButton(TintedText, Button):  # type: ignore[misc]
     selected = BooleanProperty(False)
 
 
-class ChipButton(ButtonBehavior, TextLabel):  # type: ignore[misc]
+class ChipButton(ExplainsRefusal, ButtonBehavior, TextLabel):  # type: ignore[misc]
     """A casino chip: a round button showing its value."""
 
     tone = ColorProperty(theme.PLAYER)

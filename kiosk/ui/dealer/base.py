@@ -48,6 +48,15 @@ def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
     return tuple(values[:5])
 
 
+def refusal(verify: Callable[..., None], *args: Any) -> str:
+    """The engine's sentence for an act its `verify_` refuses now ("" when it allows it)."""
+    try:
+        verify(*args)
+    except TablesideError as exc:
+        return str(exc)
+    return ""
+
+
 def chip_label(cents: int, currency: str) -> str:
     """A chip's face: whole units, thousands as "k", odd cents as money."""
     units, part = divmod(cents, 100)
@@ -163,6 +172,32 @@ class DealerScreen(BoxLayout):
         called = self.session.inspector_called
         self.inspector_called = called
         self.inspector_text = "Inspector here" if called else "Call inspector"
+
+    # --- refusals -------------------------------------------------------------------------
+
+    def explain_refusal(self, widget: Any) -> None:
+        """A greyed-out control was tapped: say why it is not allowed now, in the words of
+        the rule that refuses it (`why_not`)."""
+        why = self.why_not(self.id_of(widget), widget)
+        if not why:
+            name = (getattr(widget, "text", "") or "This").splitlines()[0]
+            why = f"{name} is not possible at this step: {self.step}"
+        self.session.alert(Severity.WARNING, why)
+
+    def id_of(self, widget: Any) -> str:
+        """The kv id of `widget` on this screen ("" when it has none)."""
+        for name, w in self.ids.items():
+            try:
+                if w.__self__ is widget:
+                    return str(name)
+            except ReferenceError:  # a widget the screen took off for good (kv ids are weak)
+                continue
+        return ""
+
+    def why_not(self, name: str, widget: Any) -> str:  # each game's screen says why
+        """Why the control `name` (its kv id) is not allowed now, in the engine's words;
+        "" for the general answer."""
+        return ""
 
     # --- alerts ---------------------------------------------------------------------------
 

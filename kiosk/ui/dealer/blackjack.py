@@ -39,7 +39,13 @@ from kiosk.ui import (
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
-from kiosk.ui.dealer.base import VOID_REASONS, DealerScreen, chip_buttons, default_chip_values
+from kiosk.ui.dealer.base import (
+    VOID_REASONS,
+    DealerScreen,
+    chip_buttons,
+    default_chip_values,
+    refusal,
+)
 from kiosk.ui.dealer.blackjack_dialogs import (
     BehindChooser,
     InsuranceAmount,
@@ -799,6 +805,38 @@ class BlackjackDealer(DealerScreen):
         else:
             self.primary_text = "Dealing…" if phase is bj.Phase.DEALING else "Playing…"
             self.primary_enabled = False
+
+    def why_not(self, name: str, widget: Any) -> str:
+        """Rules 4.1-4.7 (and 7.x, shuffle and cut) in the engine's words for a greyed-out
+        control."""
+        s = self.session.state
+        if isinstance(widget, ChipButton):
+            return refusal(bj.verify_place_bet, s, self.selected_box, int(widget.value),
+                           self.player)
+        primary = {bj.Phase.BETTING: bj.verify_close_betting,
+                   bj.Phase.CHECK: bj.verify_check_blackjacks,
+                   bj.Phase.INSURANCE: bj.verify_close_insurance,
+                   bj.Phase.PAYING: bj.verify_complete}
+        words: dict[str, Callable[[], str]] = {
+            "stand": lambda: refusal(bj.verify_stand, s),
+            "double": lambda: refusal(bj.verify_double, s),
+            "split": lambda: refusal(bj.verify_split, s),
+            "surrender": lambda: refusal(bj.verify_surrender, s),
+            "pay_blackjack": lambda: refusal(bj.verify_pay_blackjack, s),
+            "burned": lambda: refusal(bj.verify_burn, s, None) or "No card is to be burned "
+                                                                "now",
+            "void": lambda: refusal(bj.verify_void, s, "a reason", "an inspector"),
+            "primary": lambda: (refusal(primary[s.phase], s) if s.phase in primary else
+                                "The cards are still coming: the round goes on as the rules "
+                                "say"),
+            "undo": lambda: "Nothing to take back: Undo takes back chips placed in this "
+                            "round",
+            "key_card": lambda: "No card is due now: key in a card when the screen asks "
+                                "for one",
+            "new_shoe": lambda: "A new shoe is shuffled between rounds, once the cutting "
+                                "card is out or the dealer starts one",
+        }
+        return words[name]() if name in words else ""
 
     def _insurance_tap(self, box: int, player: str) -> None:
         if bj.can_take_even_money(self.session.state, box, player):

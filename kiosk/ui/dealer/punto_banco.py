@@ -31,13 +31,19 @@ from kiosk.ui import (
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CardFace
-from kiosk.ui.dealer.base import VOID_REASONS, DealerScreen, chip_buttons, default_chip_values
+from kiosk.ui.dealer.base import (
+    VOID_REASONS,
+    DealerScreen,
+    chip_buttons,
+    default_chip_values,
+    refusal,
+)
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
 from kiosk.ui.dealer.payouts import PayoutPanel  # noqa: F401  (the .kv places it)
 from kiosk.ui.dealer.punto_banco_words import area_panel, area_title, area_words
 from kiosk.ui.perf_present import flush_each_frame
-from kiosk.ui.widgets import AreaTile
+from kiosk.ui.widgets import AreaTile, ChipButton
 
 log = logging.getLogger(__name__)
 Builder.load_file(str(Path(__file__).with_name("punto_banco.kv")))
@@ -185,6 +191,34 @@ class PuntoBancoDealer(DealerScreen):
     def collect(self) -> None:
         area = self.selected_area
         self.act(lambda s: pb.collect_commission(s, area))
+
+    def why_not(self, name: str, widget: Any) -> str:
+        """Rules 2.2, 5.2-5.7 in the engine's words for a greyed-out control."""
+        s = self.session.state
+        area, kind = self.selected_area, pb.BetKind(self.selected_kind)
+        if isinstance(widget, ChipButton):
+            return refusal(pb.verify_place_bet, s, area, kind, int(widget.value))
+        if name.startswith("kind_"):
+            return refusal(pb.verify_place_bet, s, area, pb.BetKind(widget.kind),
+                           s.rules.limit(pb.BetKind(widget.kind)).minimum)
+        if name == "primary":
+            if s.phase is pb.Phase.DEALING:
+                return "The cards are still coming: the coup is complete when the rules say"
+            return refusal(pb.verify_complete if s.phase is pb.Phase.PAYING
+                           else pb.verify_close_betting, s)
+        if name == "new_shoe":
+            return refusal(pb.verify_shuffle, s) or (
+                "A new shoe starts before the first coup, once the cutting card is out, or "
+                "between coups with no bets down")
+        words: dict[str, Callable[[], str]] = {
+            "void": lambda: refusal(pb.verify_void, s, "a reason"),
+            "collect": lambda: refusal(pb.verify_collect_commission, s, area),
+            "key_card": lambda: "No card is due now: key in a card when the screen asks "
+                                "for one",
+            "accept": lambda: "No queried card waits for the inspector",
+            "undo": lambda: "Nothing to take back: Undo takes back chips placed in this coup",
+        }
+        return words[name]() if name in words else ""
 
     # --- showing the state ---------------------------------------------------------------
 

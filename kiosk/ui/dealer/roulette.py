@@ -32,7 +32,7 @@ from kiosk.rules.roulette.engine import Direction, Phase, Source
 from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
 from kiosk.table.session import Severity
 from kiosk.ui import theme
-from kiosk.ui.dealer.base import DealerScreen
+from kiosk.ui.dealer.base import DealerScreen, refusal
 from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.dealer.roulette_words import colour_blocks
 from kiosk.ui.text_label import TextLabel
@@ -422,6 +422,28 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.cash_button.disabled = not (self.colour and rl.can_cash_in(state, self.colour))
         self.back_button.disabled = not (self.colour and rl.can_take_back(state, self.colour))
         self._marks_trigger()
+
+    def explain_refusal(self, widget: Any) -> None:
+        """A greyed-out control: say why in the engine's words (rules 3.2-3.5)."""
+        s = self.state
+        colour = self.colour
+        by_widget: list[tuple[Any, Callable[[], str]]] = [
+            (self.spin_button, lambda: refusal(rl.verify_spin_ball, s, Direction.CLOCKWISE)),
+            (self.final_button, lambda: refusal(rl.verify_final_bets, s)),
+            (self.close_button, lambda: refusal(rl.verify_close_betting, s)),
+            (self.no_spin_button, lambda: refusal(rl.verify_no_spin, s)),
+            (self.void_button, lambda: refusal(rl.verify_void_round, s, "a reason")),
+            (self.confirm_button, lambda: refusal(rl.verify_confirm_payouts, s)),
+            (self.cash_button, lambda: refusal(rl.verify_cash_in, s, colour) if colour
+             else "Choose the player's colour first"),
+            (self.back_button, lambda: refusal(rl.verify_take_back, s, colour) if colour
+             else "Choose the player's colour first"),
+        ]
+        why = next((say() for w, say in by_widget if w is widget), "")
+        if not why and widget in self.call_buttons.values():
+            why = "Call bets are placed on the single-zero wheel only (rule 3.4)"
+        self.session.alert(Severity.WARNING, why or f"Not possible at this step: "
+                                                    f"{rl.next_step(s)}")
 
     def _summary(self, state: rl.RouletteState) -> str:
         """At most two short lines for the corner: the payouts themselves are in the sheet,
