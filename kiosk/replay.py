@@ -17,13 +17,14 @@ from typing import Any
 from kiosk.rules.audit import CoupReplay, ReplayReport
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import Operation, TableOpening
+from kiosk.store.canonical import GENESIS_HASH
 from kiosk.store.export import read_jsonl
 from kiosk.store.journal import Entry, iter_entries, verify_entries
-from kiosk.table.fold import Folded, FoldError, fold
+from kiosk.table.fold import EMPTY, Folded, FoldError, fold
 from kiosk.table.records import Snapshot
 from kiosk.table.snapshot import restore
 
-__all__ = ["CoupReplay", "ReplayReport", "load_entries", "replay"]
+__all__ = ["CoupReplay", "Replay", "ReplayReport", "load_entries", "replay"]
 
 
 def load_entries(source: str | Path) -> list[Entry]:
@@ -41,11 +42,41 @@ def load_entries(source: str | Path) -> list[Entry]:
 
 
 def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
-    rows = list(entries)
-    chain = verify_entries(rows)
-    report = ReplayReport(source, chain.ok, chain.reason, len(rows))
+    return Replay(source).feed(entries)
 
-    def audit(folded: Folded, op: Operation, row: Any) -> None:
+
+class Replay:
+    """`replay` in pieces: the rows are fed as they come (the pit's dashboard feeds each
+    table's new rows), and `report` is at every moment what `replay` of all the rows fed so
+    far gives: the chain checked on from the last row, the fold and the audits carried on."""
+
+    def __init__(self, source: str = "") -> None:
+        self.report = ReplayReport(source, True, "chain intact: 0 rows", 0)
+        self._folded: Folded = EMPTY
+        self._head: tuple[int, str] = (0, GENESIS_HASH)
+        self._table: str | None = None
+
+    @property
+    def seq(self) -> int:
+        """The last row fed."""
+        return self._folded.seq
+
+    def feed(self, entries: Iterable[Entry]) -> ReplayReport:
+        rows = list(entries)
+        report = self.report
+        if not rows:
+            return report
+        if report.chain_ok:
+            chain = verify_entries(rows, table_id=self._table, start=self._head)
+            report.chain_ok, report.chain_reason = chain.ok, chain.reason
+            self._head = (chain.rows, chain.head_hash)
+            self._table = self._table or rows[0].table_id
+        report.entries += len(rows)
+        self._folded = fold(rows, self._folded, before=self._audit, on_error=self._problem)
+        return report
+
+    def _audit(self, folded: Folded, op: Operation, row: Any) -> None:
+        report = self.report
         if isinstance(op, TableOpening):
             report.table_id = op.table_id
         elif isinstance(op, Snapshot):
@@ -53,11 +84,8 @@ def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
         elif folded.game is not None and folded.game.audit is not None:
             folded.game.audit(folded.state, op, row, report)
 
-    def problem(exc: FoldError) -> None:
-        report.problems.append(str(exc))
-
-    fold(rows, before=audit, on_error=problem)
-    return report
+    def _problem(self, exc: FoldError) -> None:
+        self.report.problems.append(str(exc))
 
 
 def _check_snapshot(folded: Folded, snap: Snapshot, row: Any, report: ReplayReport) -> None:

@@ -614,12 +614,14 @@ def verify_entries(
     *,
     table_id: str | None = None,
     expected_head: tuple[int, str] | None = None,
+    start: tuple[int, str] = (0, GENESIS_HASH),
 ) -> VerifyReport:
-    """Recompute the chain over entries (e.g. read back from an export); as `verify`."""
+    """Recompute the chain over entries (e.g. read back from an export); as `verify`.
+    `start` is the (seq, hash) the entries follow: a chain checked in pieces."""
     rows: Iterator[_RawRow] = (
         (e.seq, e.table_id, e.wall_time, e.kind, e.payload, e.prev_hash, e.hash) for e in entries
     )
-    return _verify_rows(rows, table_id, expected_head)
+    return _verify_rows(rows, table_id, expected_head, start)
 
 
 def _verify_db(
@@ -637,10 +639,12 @@ def _bad(rows: int, seq: int, reason: str, head_hash: str) -> VerifyReport:
 
 
 def _verify_rows(
-    rows: Iterable[_RawRow], table_id: str | None, expected_head: tuple[int, str] | None
+    rows: Iterable[_RawRow],
+    table_id: str | None,
+    expected_head: tuple[int, str] | None,
+    start: tuple[int, str] = (0, GENESIS_HASH),
 ) -> VerifyReport:
-    good = 0
-    head_hash = GENESIS_HASH
+    good, head_hash = start
     anchored_hash: str | None = None
     for seq, row_table, wall_time, kind, payload, prev_hash, row_hash in rows:
         expected_seq = good + 1
