@@ -28,6 +28,10 @@ from kiosk.rules.errors import TablesideError
 BOOT_FILE = "table.toml"
 APPLIED = "table.toml.applied"
 ERROR_FILE = "provision-error.txt"
+BOOT_CREDENTIAL = "table.credential"
+"""The table's pit credential (`tableside pit enroll --credential-out`), put beside
+table.toml on the boot partition: moved to the data partition's `[sync] credential_file`
+(0600, the kiosk user's) and removed from the boot partition, which anyone can read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,22 @@ def provision(boot: Path, data: Path, etc: Path | None = None,
                            f"Correct {BOOT_FILE} on the boot partition and restart.\n",
                owner=owner)
         return Provisioned(error=why)
+    credential = boot / BOOT_CREDENTIAL
+    if credential.exists():
+        if cfg.sync.credential_file is None or not cfg.sync.enabled:
+            why = (f"{BOOT_CREDENTIAL} is on the boot partition but {BOOT_FILE} names no "
+                   "[sync] pit to use it with")
+            _write(error_file, f"The table was not set up: {why}\n", owner=owner)
+            return Provisioned(error=why)
+        try:
+            token = credential.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            why = f"{BOOT_CREDENTIAL} on the boot partition cannot be read: {exc}"
+            _write(error_file, f"The table was not set up: {why}\n", owner=owner)
+            return Provisioned(error=why)
+        cfg.sync.credential_file.parent.mkdir(parents=True, exist_ok=True)
+        _write(cfg.sync.credential_file, token + "\n", owner=owner)
+        _shred(credential)
     archived = _archive_other_journal(cfg, now or datetime.now(UTC))
     _write(target, text, owner=owner)
     hostname = hostname_for(cfg.table_id)
@@ -77,6 +97,19 @@ def provision(boot: Path, data: Path, etc: Path | None = None,
         error_file.unlink()
     source.replace(boot / APPLIED)
     return Provisioned(applied=cfg.table_id, hostname=hostname, archived=archived)
+
+
+def _shred(path: Path) -> None:
+    """Overwrite a secret on the boot partition before removing it (FAT keeps a deleted
+    file's bytes until they are reused)."""
+    with contextlib.suppress(OSError):
+        size = path.stat().st_size
+        with path.open("r+b") as fh:
+            fh.write(b"\0" * size)
+            fh.flush()
+            os.fsync(fh.fileno())
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
 
 
 def pending_error(config: Path) -> str:

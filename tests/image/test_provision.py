@@ -99,3 +99,30 @@ def test_the_applied_file_belongs_to_the_kiosk_user(tmp_path: Path) -> None:
     applied = (data / "table.toml").stat()
     assert done.applied == "PB-01" and (applied.st_uid, applied.st_gid) == (4242, 4343)
     assert stat.S_IMODE(applied.st_mode) == 0o600
+
+
+def test_the_pit_credential_moves_from_the_boot_partition_to_the_data_partition(
+        tmp_path: Path) -> None:
+    """Issue 12 item 2: provisioning carries the pit enrolment (address, credential, the
+    pit's public key); the credential never stays on the boot partition, which anyone with
+    the card can read."""
+    sync = ('[sync]\npit = "https://pit.casino.lan:8600"\n'
+            'credential_file = "secrets/PB-01.credential"\npit_key = "' + "ab" * 32 + '"\n')
+    boot, data, etc = _card(tmp_path, CONFIG + "\n" + sync)
+    (boot / "table.credential").write_text("s3cret-token\n")
+    done = provision(boot, data, etc)
+    assert done.applied == "PB-01" and done.error == ""
+    moved = data / "secrets" / "PB-01.credential"
+    assert moved.read_text() == "s3cret-token\n"
+    assert stat.S_IMODE(moved.stat().st_mode) == 0o600
+    assert not (boot / "table.credential").exists()
+    cfg = load(data / "table.toml")
+    assert cfg.sync.credential() == "s3cret-token" and cfg.sync.pit_key == "ab" * 32
+
+
+def test_a_credential_without_a_pit_to_use_it_with_is_refused(tmp_path: Path) -> None:
+    boot, data, etc = _card(tmp_path)
+    (boot / "table.credential").write_text("s3cret-token\n")
+    done = provision(boot, data, etc)
+    assert done.applied == "" and "names no [sync] pit" in done.error
+    assert (boot / "table.toml").exists() and (boot / "table.credential").exists()
