@@ -11,6 +11,12 @@ from typing import Any
 
 import click
 
+from kiosk.watchdog import notify
+
+NOTHING_TO_SYNC = 3
+"""`sync run`'s exit status when table.toml names no pit (the image's unit stays stopped)."""
+WATCHDOG_EVERY = 2.0
+
 
 def _config(path: str) -> Any:
     from kiosk.config import load
@@ -56,9 +62,9 @@ def sync_run(config_path: str) -> None:
     from kiosk.sync.client import SyncClient
 
     cfg = _config(config_path)
-    if not cfg.sync.enabled:
-        click.echo("tableside: the configuration has no [sync] pit", err=True)
-        sys.exit(2)
+    if not cfg.sync.enabled:  # exit 3: systemd does not restart it (RestartPreventExitStatus)
+        click.echo("tableside: the configuration has no [sync] pit; nothing to sync", err=True)
+        sys.exit(NOTHING_TO_SYNC)
     try:
         credential = cfg.sync.credential()
     except TablesideError as exc:
@@ -73,8 +79,13 @@ def sync_run(config_path: str) -> None:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     client.start()
+    notify("READY=1")
     click.echo(f"Syncing table {cfg.table_id} to {cfg.sync.pit}", err=True)
-    while not done.wait(1.0):
-        pass
+    while not done.wait(WATCHDOG_EVERY):
+        if not client.alive:  # the sending thread is gone: exit and let systemd restart us
+            click.echo("tableside: the sync stopped; exiting to be restarted", err=True)
+            client.stop()
+            sys.exit(1)
+        notify("WATCHDOG=1")
     client.stop()
     click.echo(client.status().line(), err=True)

@@ -254,6 +254,11 @@ class SyncClient:
         except (PitUnreachable, SyncRefused, OSError) as exc:
             log.info("the pit's configuration was not fetched: %s", exc)
 
+    @property
+    def alive(self) -> bool:
+        """Whether the sending thread runs (started and not ended)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def start(self) -> None:
         """Run on a daemon thread of its own."""
         self._thread = threading.Thread(target=self.run, name="tableside-sync", daemon=True)

@@ -53,7 +53,7 @@ def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
 def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     names = [u.name for u in UNITS]
     assert names == ["tableside-dealer.service", "tableside-provision.service",
-                     "tableside-signage.service"]
+                     "tableside-signage.service", "tableside-sync.service"]
     for unit in UNITS:
         s = _settings(unit)
         assert s["Service.ExecStart"][0].startswith(TABLESIDE + " ")
@@ -64,8 +64,15 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
         seconds = int(s["Service.WatchdogSec"][0].removesuffix("s"))
         assert 2 < seconds <= 15  # the apps notify every 2 s (kiosk/watchdog.py)
         assert s["Service.User"] == ["kiosk"] and s["Service.UMask"] == ["0077"]
-        assert "SDL_VIDEODRIVER=kmsdrm" in " ".join(s["Service.Environment"])  # no X
+        if unit.name != "tableside-sync.service":  # the screens: KMS/DRM, no X
+            assert "SDL_VIDEODRIVER=kmsdrm" in " ".join(s["Service.Environment"])
         assert "/data/table.toml" in s["Service.ExecStart"][0]
+    # The dealer app leaves the sync to its own service, which the network cannot freeze.
+    assert _settings(SYSTEM / "tableside-dealer.service")["Service.ExecStart"][0].endswith(
+        "--no-sync")
+    sync = _settings(SYSTEM / "tableside-sync.service")
+    assert sync["Service.ExecStart"][0].endswith("sync run --config /data/table.toml")
+    assert sync["Service.RestartPreventExitStatus"] == ["3"]  # no pit named: stays stopped
 
 
 def test_the_hardware_watchdog_is_at_most_15_seconds() -> None:
