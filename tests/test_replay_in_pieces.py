@@ -27,7 +27,7 @@ def test_pieces_give_the_same_report(name: str, cuts: list[int], broken: int | N
     whole = replay(rows, "x").as_json()
     pieces = Replay("x")
     at = 0
-    for cut in sorted(c % (len(rows) + 1) for c in cuts) + [len(rows)]:
+    for cut in [*sorted(c % (len(rows) + 1) for c in cuts), len(rows)]:
         pieces.feed(rows[at:cut])
         at = max(at, cut)
     assert pieces.report.as_json() == whole
