@@ -13,8 +13,10 @@ table was last checked and what was found. Checks:
 - the clock: a year no older than this build, and systemd's word on NTP or an RTC present;
 - the journal and configuration files are the kiosk user's alone (mode 0600).
 
-The pit server's reachability joins these with the sync (issue 13); both screens and the touch
-are checked on the self-test screen, which is not built yet.
+- the pit server, when `[sync]` names one: it answers, it knows this table's credential, and
+  how far behind it the journal is.
+
+Both screens and the touch are checked on the self-test screen, which is not built yet.
 """
 
 from __future__ import annotations
@@ -177,6 +179,53 @@ def _ntp() -> str | None:
     return proc.stdout.strip() or None
 
 
+def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
+    """The pit server answers and accepts this table's credential (docs/pit.md)."""
+    import httpx
+
+    from kiosk.rules.errors import TablesideError
+    from kiosk.store.journal import JournalError, head_of
+
+    if not cfg.sync.enabled:
+        return SelfTestResult("pit", True, "no [sync] pit configured: the journal stays on "
+                                           "this table")
+    url = cfg.sync.pit.rstrip("/")
+    try:
+        credential = cfg.sync.credential()
+    except TablesideError as exc:
+        return SelfTestResult("pit", False, str(exc))
+    try:
+        with httpx.Client(timeout=timeout) as web:
+            health = web.get(f"{url}/api/v1/health")
+            head = web.get(f"{url}/api/v1/tables/{cfg.table_id}/head",
+                           headers={"Authorization": f"Bearer {credential}"})
+    except httpx.HTTPError as exc:
+        return SelfTestResult("pit", False, f"the pit at {url} does not answer ({exc}); "
+                                            "check the network and the pit's address")
+    if health.status_code != 200:
+        return SelfTestResult("pit", False, f"the pit at {url} answered "
+                                            f"{health.status_code}")
+    if head.status_code in (401, 403, 404):
+        try:
+            words = str(head.json().get("error", ""))
+        except ValueError:
+            words = ""
+        why = words or str(head.status_code)
+        return SelfTestResult("pit", False, f"the pit refuses this table: {why}; enrol it "
+                                            "again (tableside pit enroll)")
+    try:
+        held = int(head.json()["seq"])
+    except (ValueError, KeyError, TypeError):
+        return SelfTestResult("pit", False, f"the pit at {url} gave no head")
+    try:
+        ours = head_of(cfg.journal)[0] if cfg.journal.exists() else 0
+    except JournalError:
+        ours = 0
+    behind = max(0, ours - held)
+    return SelfTestResult("pit", True, f"the pit at {url} answers and knows this table; it "
+                                       f"holds rows up to {held}, {behind} waiting here")
+
+
 def check_modes(paths: list[Path]) -> SelfTestResult:
     loose = [f"{p} ({stat.S_IMODE(p.stat().st_mode):o})" for p in paths
              if p.exists() and stat.S_IMODE(p.stat().st_mode) & 0o077]
@@ -192,7 +241,8 @@ def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = N
                  ) -> list[SelfTestResult]:
     """Every check, each result journaled (the journal must belong to this table)."""
     results = [*check_devices(cfg, wait), *check_panel(cfg, press, factory, opened=opened),
-               check_disk(cfg.journal.parent), check_clock(now or datetime.now(UTC), ntp)]
+               check_disk(cfg.journal.parent), check_clock(now or datetime.now(UTC), ntp),
+               check_pit(cfg)]
     files = [cfg.journal, Path(f"{cfg.journal}-wal"), Path(f"{cfg.journal}-shm")]
     if cfg.source is not None:
         files.append(cfg.source)
