@@ -247,7 +247,13 @@ def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = N
     if cfg.source is not None:
         files.append(cfg.source)
     results.append(check_modes(files))
+    record(cfg, results)
+    return results
+
+
+def record(cfg: TableConfig, results: list[SelfTestResult]) -> None:
+    """Put `results` on record in the table's journal (the self-test screen's touch and
+    players'-screen answers come after the other checks)."""
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     with Journal.open(cfg.journal, cfg.table_id) as journal:
         journal.append_many([(r.kind, r.to_payload()) for r in results])
-    return results

@@ -91,6 +91,12 @@ def overflow(widget: Any) -> str:
         w, h = needed(widget, widget.font_size)
         if w > _inner(widget)[0] - 0.5:
             return f"{text!r} is cut short (shorten) in {widget.width:.0f} px"
+    box_w = widget.width
+    if widget.text_size and widget.text_size[0] and widget.text_size[0] > box_w + 1:
+        return (f"{text!r} is laid out {widget.text_size[0]:.0f} px wide in a box of "
+                f"{box_w:.0f}")
+    if widget.texture_size[0] > box_w + 1 and not getattr(widget, "shorten", False):
+        return f"{text!r} is drawn {widget.texture_size[0]:.0f} px wide in a box of {box_w:.0f}"
     avail_w, avail_h = _inner(widget)
     w, h = needed(widget, widget.font_size)
     if w > avail_w + 1:
