@@ -10,6 +10,7 @@ import dataclasses
 import os
 import signal
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -141,16 +142,29 @@ def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headle
                         fullscreen=False,
                         pace=front.HEADLESS_PACE if headless else pace,
                         seed=seed,
-                        pin_factory="mock", rounds=rounds)
+                        pin_factory="mock", rounds=rounds, report=_Told())
+    if headless:
+        click.echo(f"Playing {front.PLAYS} offscreen by touch:")
     status = _run(cfg, opts)
     if headless:
-        for line in opts.report:
-            click.echo(f"  {line}")
         shots = sorted(p.name for p in Path(out).glob("*.png"))
         click.echo(f"Screenshots in {out}/: {', '.join(shots) or 'none'}")
         if received() is None:  # stopped by a signal: no waiting for the pit
             synced()
     return status
+
+
+class _Told(list[str]):
+    """The headless demo's report (`KioskOptions.report`): each line is printed, and
+    flushed, the moment the touch script adds it, so the terminal follows the play."""
+
+    def append(self, line: str, /) -> None:
+        super().append(line)
+        click.echo(f"  {line}")
+
+    def extend(self, lines: Iterable[str], /) -> None:
+        for line in lines:
+            self.append(line)
 
 
 @click.command()

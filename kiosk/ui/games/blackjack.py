@@ -15,6 +15,7 @@ import click
 
 from kiosk.config import TableConfig
 from kiosk.rules.errors import TablesideError
+from kiosk.rules.money import format_money
 from kiosk.ui import headless
 from kiosk.ui.launcher import KioskOptions
 
@@ -168,7 +169,8 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
                 report.append(f"round {n} not settled: {bj.next_step(session.state)}")
                 return
             net = sum(r.net for r in (*settled.settlements, *settled.paid_earlier))
-            report.append(f"round settled: round {settled.round}, players' net {net}")
+            report.append(f"round settled: round {settled.round}, players' net "
+                          f"{format_money(net, session.state.rules.currency)}")
             if session.state.prep.stage is not Stage.READY:
                 break  # the cutting card came out: the shoe has been played through
         await prepare_shoe(screen)  # the cut-card shuffle, as the next shoe starts
