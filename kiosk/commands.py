@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from kiosk.config import ConfigError, SyncConfig, TableConfig, load as load_config
+from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.stopping import exit_status, received, until_signal
@@ -78,8 +79,8 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--decks'") from exc
     if console and not hasattr(front, "console"):
-        raise click.ClickException(f"--console: {spec.title} has no typed console; it needs "
-                                   f"the screen (or --headless)")
+        refuse(f"--console: {spec.title} has no typed console; it needs the screen (or "
+               f"--headless)")
     if fresh:  # only once the options are known to be good
         for base in (path, pit_path(path)):
             for suffix in ("", "-wal", "-shm"):
@@ -183,7 +184,7 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
     try:
         cfg = load_config(config_path)
     except ConfigError as exc:
-        raise click.ClickException(str(exc)) from exc
+        refuse(str(exc))
     from kiosk.ui.launcher import display_available
 
     if not (console or headless or display_available()):
@@ -196,8 +197,7 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
 
         spec = GAMES.get(cfg.game)
         if not hasattr(screens(spec), "console"):
-            raise click.ClickException(f"--console: {spec.title} has no typed console; run "
-                                       f"it with its screen")
+            refuse(f"--console: {spec.title} has no typed console; run it with its screen")
     client = None
     if not no_sync:
         client, how = start_sync(cfg)

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from kiosk import program
+from kiosk.program import refuse
 from kiosk.stopping import SignalStop
 
 if TYPE_CHECKING:
@@ -170,7 +172,7 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         try:
             cfg = load(config_path)
         except ConfigError as exc:
-            raise click.ClickException(str(exc)) from exc
+            refuse(str(exc))
         journal, name = cfg.journal, name or cfg.name
         size = (cfg.display.signage_width, cfg.display.signage_height)
     if journal is None:
@@ -185,8 +187,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from kiosk.rules.registry import EXTRA_GAMES, load_games
 
     load_games(os.environ.get(EXTRA_GAMES, ""))  # the dealer app's games are ours too
-    signage.main(args=list(argv) if argv is not None else None,
-                 prog_name="python -m kiosk.ui.signage")
+    program.run(lambda: signage.main(args=list(argv) if argv is not None else None,
+                                     prog_name="python -m kiosk.ui.signage",
+                                     standalone_mode=False))
 
 
 def __getattr__(name: str) -> Any:
