@@ -226,8 +226,10 @@ def config_example(game: str) -> None:
 @config.command("check")
 @click.argument("path", type=click.Path(dir_okay=False))
 def config_check(path: str) -> None:
-    """Check a table.toml; print the line and the reason when it is not valid."""
-    from kiosk.config import load
+    """Check a table.toml; print the line and the reason when it is not valid. Then try
+    each configured device's port (not "simulated"): it opens, or a warning says why not
+    (the table still runs, by hand)."""
+    from kiosk.config import load, try_devices
     from kiosk.rules.registry import game
 
     try:
@@ -239,6 +241,8 @@ def config_check(path: str) -> None:
     shoe = f"{decks} decks, " if decks else ""
     click.echo(f"OK: table {cfg.table_id} ({cfg.name}), {cfg.game}, {shoe}"
                f"{spec.places.count(cfg.rules)} {spec.places.word}, journal {cfg.journal}")
+    for tried in try_devices(cfg):
+        click.echo(tried.line())
 
 
 @main.command("games")
