@@ -51,7 +51,10 @@ class StopSignals:
         self._stop: Callable[[], None] | None = None
         self._loop = asyncio.get_running_loop()
         for sig in SIGNALS:
-            self._loop.add_signal_handler(sig, self._received, sig)
+            try:
+                self._loop.add_signal_handler(sig, self._received, sig)
+            except (ValueError, RuntimeError):  # not the main thread (a test's loop)
+                log.debug("%s left as it was: not the main thread", _name(sig))
 
     @property
     def status(self) -> int | None:
