@@ -178,10 +178,10 @@ def table_toml(tmp: Path, game: str = "blackjack") -> tuple[Path, Path]:
         if key == "journal":
             line = f'journal = "{journal}"'
         elif key in ("signage_width", "fullscreen"):
-            line = {"signage_width": "signage_width = 640", "fullscreen": "fullscreen = false"}[
+            line = {"signage_width": "signage_width = 800", "fullscreen": "fullscreen = false"}[
                 key]
         elif key == "signage_height":
-            line = "signage_height = 360"
+            line = "signage_height = 480"
         lines.append(line)
     path = tmp / "table.toml"
     path.write_text("\n".join(lines) + "\n")
@@ -286,7 +286,7 @@ def test_signage_process_stops_on_signal(tmp_path: Path, procs: list[Proc], sig:
 
     journal = _journal(tmp_path / "table.db")
     proc = Proc([sys.executable, "-m", "kiosk.ui.signage", "--journal", str(journal),
-                 "--size", "640x360", "--trace"], tmp_path)
+                 "--size", "800x480", "--trace"], tmp_path)
     procs.append(proc)
     proc.wait_for_line('"table_id": "PB-01"')  # it drew the table from the journal
     status, took = proc.stop(sig)
