@@ -199,11 +199,14 @@ class BadInput:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeviceOffline:
-    """No bytes for the heartbeat timeout, or the port cannot be opened or went away."""
+    """No bytes for the heartbeat timeout, or the port cannot be opened or went away.
+    `reason` says why in words when the link knows ("no such device /dev/ttyUSB0",
+    "/dev/ttyUSB0: permission denied (...)"); empty for a device that fell silent."""
 
     device: str
     seq: int | None = None
     silent_seconds: float
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -25,6 +25,7 @@ from hardware.events import (
     DeviceOnline,
     FramesLost,
 )
+from hardware.ports import problem, why_not
 
 if TYPE_CHECKING:  # the link takes any protocol; it imports none
     from hardware.protocols import DeviceProtocol
@@ -134,7 +135,7 @@ class SerialLink:
             except (OSError, ValueError) as exc:
                 # SerialException is an OSError; a malformed URL is a ValueError.
                 logger.debug("cannot open %s: %s", self.url, exc)
-                self._go_offline(loop.time())
+                self._go_offline(loop.time(), why_not(exc, self.url))
                 await self._pause(self.retry_interval)
                 continue
             self._writer = writer
@@ -142,6 +143,7 @@ class SerialLink:
             if self._status != "offline":
                 self._quiet_since = loop.time()
             poller = None
+            gone = f"{self.url}: the port closed"
             try:
                 if not self._stop.is_set():
                     self._ask_hello(writer)
@@ -150,6 +152,7 @@ class SerialLink:
                     await self._pump(reader, loop)
             except OSError as exc:
                 logger.info("%s went away: %s", self.url, exc)
+                gone = f"{self.url}: {problem(exc)}"
             finally:
                 if poller is not None:
                     poller.cancel()
@@ -158,7 +161,7 @@ class SerialLink:
                 self._deliver(self.parser.reset())
                 await self._close(writer)
             if not self._stop.is_set():
-                self._go_offline(loop.time())
+                self._go_offline(loop.time(), gone)
                 await self._pause(self.retry_interval)
 
     async def _pump(self, reader: asyncio.StreamReader, loop: asyncio.AbstractEventLoop) -> None:
@@ -217,12 +220,16 @@ class SerialLink:
                 if reply is not None and not self.send(reply):
                     logger.warning("%s: could not answer %r", self.url, event)
 
-    def _go_offline(self, now: float) -> None:
+    def _go_offline(self, now: float, reason: str = "") -> None:
         if self._status == "offline":
             return
         self._status = "offline"
         silent = round(now - self._quiet_since, 3)
-        self._deliver([DeviceOffline(device=self.device, silent_seconds=silent)])
+        # Once for each time it goes offline (the retries after it log at debug level).
+        logger.warning("%s (%s) offline: %s", self.device, self.url,
+                       reason or f"silent for {silent:g} s")
+        self._deliver([DeviceOffline(device=self.device, silent_seconds=silent,
+                                     reason=reason)])
 
     def _ask_hello(self, writer: asyncio.StreamWriter) -> None:
         if not self.ask_hello or self.protocol.greeting is None:

@@ -5,23 +5,41 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
+from kiosk import program
+from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import EXTRA_GAMES, load_games
 
 load_games(os.environ.get(EXTRA_GAMES, ""))  # before the commands list the games
 
 
-def _fail(exc: Exception) -> None:
-    click.echo(f"tableside: {exc}", err=True)
-    sys.exit(2)
+def _fail(exc: Exception) -> NoReturn:
+    """Refuse what the command was given, with the reason: exit status 2 (kiosk/program.py)."""
+    refuse(str(exc))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Tableside(click.Group):
+    """The `tableside` program: every error in one format, `tableside: <message>`, and one
+    exit status for each kind (kiosk/program.py), from whichever command."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        def main() -> Any:
+            return super(_Tableside, self).main(args, prog_name, complete_var, False, **extra)
+
+        if not standalone_mode:
+            return main()
+        program.run(main)
+
+
+@click.group(cls=_Tableside, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tableside", prog_name="tableside")
 def main() -> None:
     """Tableside: the computer at a casino gaming table."""
@@ -208,8 +226,10 @@ def config_example(game: str) -> None:
 @config.command("check")
 @click.argument("path", type=click.Path(dir_okay=False))
 def config_check(path: str) -> None:
-    """Check a table.toml; print the line and the reason when it is not valid."""
-    from kiosk.config import load
+    """Check a table.toml; print the line and the reason when it is not valid. Then try
+    each configured device's port (not "simulated"): it opens, or a warning says why not
+    (the table still runs, by hand)."""
+    from kiosk.config import load, try_devices
     from kiosk.rules.registry import game
 
     try:
@@ -221,6 +241,8 @@ def config_check(path: str) -> None:
     shoe = f"{decks} decks, " if decks else ""
     click.echo(f"OK: table {cfg.table_id} ({cfg.name}), {cfg.game}, {shoe}"
                f"{spec.places.count(cfg.rules)} {spec.places.word}, journal {cfg.journal}")
+    for tried in try_devices(cfg):
+        click.echo(tried.line())
 
 
 @main.command("games")
@@ -268,7 +290,7 @@ def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> No
         ids = (user.pw_uid, user.pw_gid)
     done = apply(boot, data, etc, owner=ids)
     if done.error:
-        click.echo(f"tableside: not applied: {done.error}", err=True)
+        program.say(f"not applied: {done.error}")
         sys.exit(1)
     if not done.applied:
         click.echo("No new table.toml on the boot partition: nothing to do")
@@ -323,5 +345,5 @@ _attach_optional()
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    main(prog_name="tableside")  # `python -m kiosk.cli` is the same program
 

@@ -6,18 +6,21 @@ Kivy is imported only when a screen is about to open, so the other commands stay
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import os
+import signal
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from kiosk.config import ConfigError, SyncConfig, TableConfig, load as load_config
+from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import GAMES, GameSpec
+from kiosk.stopping import exit_status, received, until_signal
 from kiosk.sync.beside import DEMO_INSPECTOR, LocalPit, pit_path, start_sync
 
 
@@ -76,8 +79,8 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--decks'") from exc
     if console and not hasattr(front, "console"):
-        raise click.ClickException(f"--console: {spec.title} has no typed console; it needs "
-                                   f"the screen (or --headless)")
+        refuse(f"--console: {spec.title} has no typed console; it needs the screen (or "
+               f"--headless)")
     if fresh:  # only once the options are known to be good
         for base in (path, pit_path(path)):
             for suffix in ("", "-wal", "-shm"):
@@ -113,9 +116,14 @@ def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headle
 
     if console:
         try:
-            session = asyncio.run(run_demo(cfg, coups, seed, pace))
+            session, stopped = asyncio.run(until_signal(run_demo(cfg, coups, seed, pace)))
         except TablesideError as exc:
             raise click.ClickException(str(exc)) from exc
+        except KeyboardInterrupt:  # Ctrl-C before the loop was listening for it
+            return exit_status(signal.SIGINT)
+        if session is None or stopped is not None:
+            click.echo(f"Stopped; journal {path}")
+            return stopped or 0
         played = session.game.round_number(session.state) - 1
         click.echo(f"Played to {spec.round_word} {played}; journal {path}")
         synced()
@@ -135,15 +143,29 @@ def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headle
                         fullscreen=False,
                         pace=front.HEADLESS_PACE if headless else pace,
                         seed=seed,
-                        pin_factory="mock", rounds=rounds)
+                        pin_factory="mock", rounds=rounds, report=_Told())
+    if headless:
+        click.echo(f"Playing {front.PLAYS} offscreen by touch:")
     status = _run(cfg, opts)
     if headless:
-        for line in opts.report:
-            click.echo(f"  {line}")
         shots = sorted(p.name for p in Path(out).glob("*.png"))
         click.echo(f"Screenshots in {out}/: {', '.join(shots) or 'none'}")
-        synced()
+        if received() is None:  # stopped by a signal: no waiting for the pit
+            synced()
     return status
+
+
+class _Told(list[str]):
+    """The headless demo's report (`KioskOptions.report`): each line is printed, and
+    flushed, the moment the touch script adds it, so the terminal follows the play."""
+
+    def append(self, line: str, /) -> None:
+        super().append(line)
+        click.echo(f"  {line}")
+
+    def extend(self, lines: Iterable[str], /) -> None:
+        for line in lines:
+            self.append(line)
 
 
 @click.command()
@@ -162,7 +184,7 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
     try:
         cfg = load_config(config_path)
     except ConfigError as exc:
-        raise click.ClickException(str(exc)) from exc
+        refuse(str(exc))
     from kiosk.ui.launcher import display_available
 
     if not (console or headless or display_available()):
@@ -175,8 +197,7 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
 
         spec = GAMES.get(cfg.game)
         if not hasattr(screens(spec), "console"):
-            raise click.ClickException(f"--console: {spec.title} has no typed console; run "
-                                       f"it with its screen")
+            refuse(f"--console: {spec.title} has no typed console; run it with its screen")
     client = None
     if not no_sync:
         client, how = start_sync(cfg)
@@ -185,20 +206,24 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
         if console:
             from kiosk.console import run_console
 
-            with contextlib.suppress(KeyboardInterrupt):
-                asyncio.run(run_console(cfg))
-            return
-        from kiosk.ui.launcher import KioskOptions
+            try:
+                _, stopped = asyncio.run(until_signal(run_console(cfg)))
+            except KeyboardInterrupt:  # Ctrl-C before the loop was listening for it
+                stopped = exit_status(signal.SIGINT)
+            status = stopped or 0
+        else:
+            from kiosk.ui.launcher import KioskOptions
 
-        d = cfg.display
-        opts = KioskOptions(size=(d.width, d.height), fullscreen=d.fullscreen and not windowed,
-                            signage=d.signage and not headless,
-                            signage_size=(d.signage_width, d.signage_height),
-                            offscreen=headless)
-        status = _run(cfg, opts)
+            d = cfg.display
+            opts = KioskOptions(size=(d.width, d.height),
+                                fullscreen=d.fullscreen and not windowed,
+                                signage=d.signage and not headless,
+                                signage_size=(d.signage_width, d.signage_height),
+                                offscreen=headless)
+            status = _run(cfg, opts)
     finally:
-        if client is not None:
-            client.stop()
+        if client is not None:  # stopping: a batch in flight is sent again next time
+            client.stop(1.0 if received() is not None else 5.0)
     _exit(status)
 
 
@@ -223,7 +248,7 @@ def _run(cfg: TableConfig, opts: object) -> int:
     assert isinstance(opts, KioskOptions)
     try:
         return asyncio.run(run_kiosk(cfg, opts))
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:  # Ctrl-C before the table was listening for it
+        return exit_status(signal.SIGINT)
     except TablesideError as exc:
         raise click.ClickException(str(exc)) from exc

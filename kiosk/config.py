@@ -173,6 +173,31 @@ class TableConfig:
         return self.device("shoe") or DeviceConfig()
 
 
+@dataclass(frozen=True, slots=True)
+class PortTried:
+    """`try_devices`: a configured device's port, and why it did not open ("" if it did)."""
+
+    device: DeviceConfig
+    problem: str
+
+    def line(self) -> str:
+        """In words, for `tableside config check`: "devices.shoe: /dev/ttyUSB0: opens"."""
+        where = f"devices.{self.device.role}: {self.device.port}"
+        if not self.problem:
+            return f"{where}: opens"
+        return (f"warning: {where}: {self.problem}; the table runs without it, by hand, "
+                f"until it opens")
+
+
+def try_devices(cfg: TableConfig, timeout: float = 0.5) -> list[PortTried]:
+    """Open each configured device's port that is not "simulated" and close it at once
+    (no byte is sent): whether it exists and opens, and if not why."""
+    from hardware.ports import try_open
+
+    return [PortTried(d, try_open(d.port, d.baudrate, timeout) or "")
+            for d in cfg.devices if d.port != "simulated"]
+
+
 def load(path: str | Path) -> TableConfig:
     p = Path(path)
     try:

@@ -16,7 +16,7 @@ import os
 import random
 import sys
 import tty
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,8 +88,6 @@ class SimulatedShoe:
         for fd in (self.master, self._slave):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-
 
 
 def _echo_alert(alert: Alert) -> None:
@@ -238,14 +236,6 @@ def game_console(session: Any) -> GameConsole:
     return console
 
 
-
-
-
-
-
-
-
-
 async def run_console(cfg: TableConfig) -> None:
     session, journal = open_session(cfg)
     console = game_console(session)
@@ -259,15 +249,14 @@ async def run_console(cfg: TableConfig) -> None:
     reader_task = asyncio.create_task(reader.run())
     other_tasks = [asyncio.create_task(link.run()) for link in others]
     beat = asyncio.create_task(shoe.heartbeat()) if shoe else None
-    if shoe:
-        await reader.wait_connected(5)
-        shoe.open()
-    click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {url}")
-    click.echo(console.status(session))
     try:
-        while True:
-            line = await asyncio.to_thread(sys.stdin.readline)
-            if not line or line.strip().lower() in ("quit", "exit"):
+        if shoe:
+            await reader.wait_connected(5)
+            shoe.open()
+        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {url}")
+        click.echo(console.status(session))
+        async for line in typed_lines():
+            if line.strip().lower() in ("quit", "exit"):
                 break
             text = line.strip()
             if text in ("help", "?"):
@@ -300,6 +289,45 @@ async def run_console(cfg: TableConfig) -> None:
             shoe.close()
         session.flush_reports()
         journal.close()
+
+
+async def typed_lines() -> AsyncIterator[str]:
+    """The lines typed on stdin, until its end. Read on the event loop, not in a thread: a
+    thread blocked reading the terminal would keep the process from ending when SIGINT or
+    SIGTERM stops the console, until someone pressed Enter."""
+    loop = asyncio.get_running_loop()
+    chunks: asyncio.Queue[bytes] = asyncio.Queue()
+    try:
+        fd = sys.stdin.fileno()
+
+        def readable() -> None:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:  # the terminal hung up: the same as its end
+                data = b""
+            if not data:
+                loop.remove_reader(fd)
+            chunks.put_nowait(data)
+
+        loop.add_reader(fd, readable)
+    except (OSError, ValueError):  # a regular file (or none): reading it never waits
+        for text in sys.stdin:
+            yield text
+        return
+    pending = b""
+    try:
+        while True:
+            data = await chunks.get()
+            if not data:
+                if pending:
+                    yield pending.decode(errors="replace")
+                return
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                yield line.decode(errors="replace") + "\n"
+    finally:
+        loop.remove_reader(fd)
 
 
 def _demo_config(journal: Path, game: str = "") -> TableConfig:

@@ -406,12 +406,15 @@ def _work(args: tuple[BlackjackRules, int, int]) -> Tally:
 
 def estimate(rules: BlackjackRules, *, target: float = 0.001, max_seconds: float = 540.0,
              workers: int = 2, chunk: int = 20_000, seed: int = 1,
-             progress: Callable[[Tally, float], None] | None = None) -> tuple[Tally, float]:
-    """Simulate until the 95% half-width is within `target` (0.001 = 0.1%) or time runs out;
-    returns the tally and the seconds taken."""
+             progress: Callable[[Tally, float], None] | None = None,
+             max_rounds: int | None = None) -> tuple[Tally, float]:
+    """Simulate until the 95% half-width is within `target` (0.001 = 0.1%), time runs out,
+    or `max_rounds` rounds are played; returns the tally and the seconds taken."""
     start = time.perf_counter()
     total = Tally(unit=rules.minimum)
     next_seed = seed * 10_000
+    if max_rounds is not None:
+        chunk = max(1, min(chunk, -(-max_rounds // workers)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         while True:
             batch = [(rules, next_seed + i, chunk) for i in range(workers)]
@@ -422,6 +425,8 @@ def estimate(rules: BlackjackRules, *, target: float = 0.001, max_seconds: float
             if progress is not None:
                 progress(total, elapsed)
             if total.half_width <= target:
+                break
+            if max_rounds is not None and total.rounds >= max_rounds:
                 break
             per_batch = elapsed / (total.rounds / (chunk * workers))
             if elapsed + per_batch > max_seconds:

@@ -87,7 +87,8 @@ async def _listen(port: str, protocol_name: str, baudrate: int, wait: float
             await asyncio.sleep(0.05)
     link.stop()
     await asyncio.gather(task, return_exceptions=True)
-    why = "" if opened else _why_not(port)
+    said = [e.reason for e in heard if isinstance(e, ev.DeviceOffline) and e.reason]
+    why = "" if opened else said[0] if said else _why_not(port)  # the link's words first
     return {"opened": int(opened), "answered": len(_answers(heard)), "why": why}
 
 

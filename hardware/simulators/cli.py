@@ -7,12 +7,13 @@ The first line on stdout is the URL a reader opens (a pseudo-terminal path such 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import signal
 import sys
 
 import click
 
 from hardware.simulators.shoe import DIALECTS, FaultPlan, PtyLink, ShoeSimulator, TcpLink, run_paced
+from kiosk.stopping import exit_status, until_signal
 
 _RATE = click.FloatRange(0.0, 1.0)
 
@@ -99,11 +100,17 @@ def shoe(
         cut_at=cut_at or None,
         cards=cards,
     )
-    # Ctrl-C ends the run; the links are closed on the way out.
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_serve(simulator, listen, pace=pace, wait=wait, linger=linger))
+    # SIGINT (Ctrl-C) or SIGTERM ends the run; the links are closed on the way out, and the
+    # exit status follows kiosk.stopping's rule (130 after Ctrl-C, 0 after SIGTERM).
+    try:
+        _, stopped = asyncio.run(
+            until_signal(_serve(simulator, listen, pace=pace, wait=wait, linger=linger)))
+    except KeyboardInterrupt:  # before the loop was listening for it
+        stopped = exit_status(signal.SIGINT)
     dealt = len(simulator.dealt)
     click.echo(f"dealt {dealt} card(s), {len(simulator.read_cards)} read intact", err=True)
+    if stopped:
+        sys.exit(stopped)
 
 
 async def _serve(

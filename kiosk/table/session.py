@@ -334,10 +334,17 @@ class TableSession(Generic[S]):
         elif isinstance(event, ev.DeviceOffline):
             if self.device_online.get(device, True):
                 self.device_online[device] = False
-                self.report(device, "offline", f"silent for {event.silent_seconds:.0f} s",
-                            Severity.WARNING, f"The {_device_name(device)} is not answering",
-                            _BY_HAND.get(device, "Key in cards by hand") +
-                            "; check its cable and power")
+                by_hand = _BY_HAND.get(device, "Key in cards by hand")
+                reason = getattr(event, "reason", "")  # the link's words for why
+                if reason:  # the port: missing, not allowed, gone
+                    self.report(device, "offline", reason, Severity.WARNING,
+                                f"The {_device_name(device)} cannot be reached: {reason}",
+                                f"{by_hand}; call a technician")
+                else:
+                    self.report(device, "offline", f"silent for {event.silent_seconds:.0f} s",
+                                Severity.WARNING,
+                                f"The {_device_name(device)} is not answering",
+                                f"{by_hand}; check its cable and power")
         elif isinstance(event, ev.DeviceOnline):
             was = self.device_online.get(device, True)
             self.device_online[device] = True

@@ -30,7 +30,12 @@ async def signage_shots(cfg: TableConfig, out: Path, report: list[str]) -> None:
         args = SignageProcess(cfg.journal, cfg.name, size, extra=(
             "--screenshot", str(out / name), "--after", "1.5")).args
         proc = await asyncio.create_subprocess_exec(*args)
-        code = await proc.wait()
+        try:
+            code = await proc.wait()
+        except asyncio.CancelledError:  # the demo is stopping: the screenshot goes with it
+            proc.terminate()
+            await asyncio.wait_for(proc.wait(), 1.5)
+            raise
         report.append(f"signage screenshot {name}: exit {code}")
 
 

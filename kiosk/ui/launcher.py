@@ -101,11 +101,12 @@ class SignageProcess:
     def stop(self) -> None:
         self._stopping = True
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
+            self.proc.terminate()  # it stops within STOP_CHECK (kiosk/ui/signage/app.py)
             try:
-                self.proc.wait(5)
+                self.proc.wait(1.5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait()
 
 
 class SimulatedDealer:
@@ -181,7 +182,11 @@ RESTART = 75
 
 
 async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
-    """Run the table until the dealer app closes. Returns the exit status."""
+    """Run the table until the dealer app closes, or SIGINT or SIGTERM closes it (then the
+    status is kiosk.stopping's rule). Returns the exit status."""
+    from kiosk.stopping import StopSignals
+
+    stops = StopSignals()  # before SDL starts: SDL then leaves SIGINT and SIGTERM to us
     prepare_kivy(opts)
     from kivy.clock import Clock
 
@@ -275,7 +280,9 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             void = play.void_for_restart(session.state)
             if void is not None:
                 session.attempt(void)
-        await app.async_run(async_lib="asyncio")
+        if stops.signum is None:
+            stops.arm(app.stop)
+            await app.async_run(async_lib="asyncio")
         if opts.headless and not any(front.DONE in line for line in opts.report):
             status = 1
         if restart_to:
@@ -295,7 +302,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             sim.close()
         session.flush_reports()
         journal.close()
-    return status
+        stops.close()
+    return status if stops.status is None else stops.status
 
 
 def _demo_play(spec: Any) -> Any:

@@ -86,7 +86,8 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
             for p in presses:
                 if not chip(p).disabled:
                     await tap(chip(p))
-        report.append(f"bets placed: {len(session.state.bets)}")
+        report.append(f"bets placed: {len(session.state.bets)}, "
+                      f"{format_money(session.state.total_staked, rules.currency)} in all")
         save_png(render(screen), out / "dealer-betting-800x480.png")
         await tap(screen.ids.primary)
         if session.state.phase is not pb.Phase.DEALING:

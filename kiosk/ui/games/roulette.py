@@ -95,8 +95,10 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
         await tap(screen.cells["0"])
         if session.state.rules.call_bets:
             await tap(screen.call_buttons["orphans"])
+        totals = rl.totals(session.state)
         report.append(f"bets placed: {len(session.state.layout)} chips places, "
-                      f"{', '.join(f'{c} {n}' for c, n, _v in rl.totals(session.state))}")
+                      f"{', '.join(f'{c} {n}' for c, n, _v in totals)}; "
+                      f"{session.state.rules.money(sum(v for _c, _n, v in totals))} in all")
         save_png(render(screen), out / "dealer-betting-800x480.png")
         await tap(screen.spin_button)
         if not session.state.ball_spinning and screen.wheel_online():

@@ -19,10 +19,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from kiosk import program
+from kiosk.program import refuse
+from kiosk.stopping import SignalStop
+
 if TYPE_CHECKING:
     from kiosk.ui.signage.kivy_app import SignageApp
 
 DEFAULT_SIZE = (1920, 1080)
+STOP_CHECK = 0.1
+"""Seconds between the Kivy loop's looks at whether SIGINT or SIGTERM asked it to stop."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +81,33 @@ def prepare_environment(*, headless: bool = False) -> None:
 
 def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         screenshot: Path | None = None, after: float = 2.0, trace: bool = False) -> int:
-    """Run the signage until its window closes (or the screenshot is saved); exit status."""
-    prepare_environment(headless=screenshot is not None)
-    (options or WindowOptions()).configure()
-    from kiosk.ui.signage.kivy_app import SignageApp
+    """Run the signage until its window closes (or the screenshot is saved), or until
+    SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
+    # Our own handlers, before Kivy starts SDL: SDL then leaves SIGINT and SIGTERM to us
+    # (it only takes signals nobody handles), and the stop no longer depends on SDL's
+    # handler turning SIGTERM into a window close, nor on Ctrl-C unwinding Kivy's loop.
+    stop = SignalStop()
+    try:
+        prepare_environment(headless=screenshot is not None)
+        (options or WindowOptions()).configure()
+        from kivy.clock import Clock
 
-    app = SignageApp(journal, name, trace=sys.stdout if trace else None,
-                     screenshot=screenshot, screenshot_after=after)
-    app.run()
+        from kiosk.ui.signage.kivy_app import SignageApp
+
+        app = SignageApp(journal, name, trace=sys.stdout if trace else None,
+                         screenshot=screenshot, screenshot_after=after)
+
+        def stop_if_asked(_dt: float) -> None:
+            if stop.stopping:
+                app.stop()
+
+        Clock.schedule_interval(stop_if_asked, STOP_CHECK)
+        if not stop.stopping:
+            app.run()
+    finally:
+        stop.close()
+    if stop.status is not None:
+        return stop.status
     if screenshot is not None and app.screenshot_saved is None:
         return 1
     return 0
@@ -109,7 +134,7 @@ def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
     return x, y
 
 
-@click.command("signage")
+@click.command("signage", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--journal", "journal", default=None,
               type=click.Path(dir_okay=False, path_type=Path),
               help="The table's journal database (it may not exist yet: the signage waits).")
@@ -147,7 +172,7 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         try:
             cfg = load(config_path)
         except ConfigError as exc:
-            raise click.ClickException(str(exc)) from exc
+            refuse(str(exc))
         journal, name = cfg.journal, name or cfg.name
         size = (cfg.display.signage_width, cfg.display.signage_height)
     if journal is None:
@@ -162,8 +187,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from kiosk.rules.registry import EXTRA_GAMES, load_games
 
     load_games(os.environ.get(EXTRA_GAMES, ""))  # the dealer app's games are ours too
-    signage.main(args=list(argv) if argv is not None else None,
-                 prog_name="python -m kiosk.ui.signage")
+    program.run(lambda: signage.main(args=list(argv) if argv is not None else None,
+                                     prog_name="python -m kiosk.ui.signage",
+                                     standalone_mode=False))
 
 
 def __getattr__(name: str) -> Any:
