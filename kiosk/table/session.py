@@ -374,19 +374,20 @@ class TableSession(Generic[S]):
     def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
         if isinstance(event, ev.CardRead):
             if self.held_cards or shoe.holds_cards(self.state):
-                # In the dealer's words whatever the game's refusal says: the card waits
-                # for the step on the screen (a queried card, an insurance to close).
-                why = ("it waits for the card before it" if self.held_cards
-                       else "it is dealt once the screen's step is done")
+                why = "it waits for the card before it"
+                try:  # the rule that holds it, in the game's words
+                    shoe.verify_shoe_card(self.state, event.card)
+                except NotAllowed as exc:
+                    why = str(exc)
                 # On record before anything else: the card has left the shoe.
                 self.record(DeviceReport(device, HELD, event.card.code))
                 held = self.held_cards
                 if len(held) == 1:
                     self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}")
                 elif held:  # one alert that counts them, not the same words again
-                    self.alert(Severity.WARNING, f"{len(held)} cards held: "
-                               f"{', '.join(c.code for c in held)}; they are dealt in order "
-                               "once the screen's step is done")
+                    self.alert(Severity.WARNING, f"{len(held)} cards held, dealt in order "
+                               f"once the screen's step is done: "
+                               f"{', '.join(c.code for c in held)}")
                 return
             self._shoe_card(shoe, event.card)
         elif isinstance(event, ev.CardUnread):
