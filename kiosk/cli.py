@@ -305,10 +305,13 @@ def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> No
               help="seconds each device has to answer")
 @click.option("--buttons", type=float, default=None, metavar="SECONDS",
               help="also ask for each panel button to be pressed within SECONDS")
-def selftest(config_path: str, wait: float, buttons: float | None) -> None:
+@click.option("--screen", is_flag=True,
+              help="on the dealer's touchscreen: the results, five targets to tap and the "
+                   "players' screen to confirm (stop the dealer service first)")
+def selftest(config_path: str, wait: float, buttons: float | None, screen: bool) -> None:
     """The technician's self-test: devices answer, panel lamps and display, buttons, free
-    disk, the clock, file modes; each result on record in the journal. Exit status 1 if any
-    check fails."""
+    disk, the clock, file modes, the pit; each result on record in the journal. Exit status
+    1 if any check fails."""
     from kiosk.config import load
     from kiosk.selftest import run_selftest
 
@@ -318,7 +321,20 @@ def selftest(config_path: str, wait: float, buttons: float | None) -> None:
         _fail(exc)
     if buttons is not None:
         click.echo(f"Press each of the table's two buttons within {buttons:g} s")
-    results = run_selftest(cfg, wait=wait, press=buttons)
+    if screen:
+        from kiosk.ui.launcher import KioskOptions, display_available, prepare_kivy
+
+        if not display_available():
+            _fail(TablesideError("--screen needs the dealer's display (none here)"))
+        prepare_kivy(KioskOptions(size=(cfg.display.width, cfg.display.height),
+                                  fullscreen=cfg.display.fullscreen))
+        from kiosk.ui.selftest_screen import SelfTestApp
+
+        app = SelfTestApp(cfg, check=lambda: run_selftest(cfg, wait=wait, press=buttons))
+        app.run()
+        results = app.results
+    else:
+        results = run_selftest(cfg, wait=wait, press=buttons)
     for r in results:
         click.echo(f"{'ok  ' if r.ok else 'FAIL'}  {r.check:<22} {r.detail}")
     failed = sum(not r.ok for r in results)

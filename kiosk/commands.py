@@ -177,8 +177,11 @@ class _Told(list[str]):
               help="no display: draw the screens offscreen (the table runs; nobody sees it)")
 @click.option("--no-sync", is_flag=True,
               help="do not sync from this process (a separate `tableside sync run` does it)")
-def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync: bool
-        ) -> None:
+@click.option("--no-signage", is_flag=True,
+              help="do not start the player signage from this process (a separate "
+                   "`tableside signage` does it, as the SD image's service)")
+def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync: bool,
+        no_signage: bool) -> None:
     """Run the table from its configuration file: dealer screen, signage, shoe, panel, and
     the sync to the pit when [sync] names one."""
     try:
@@ -217,7 +220,7 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
             d = cfg.display
             opts = KioskOptions(size=(d.width, d.height),
                                 fullscreen=d.fullscreen and not windowed,
-                                signage=d.signage and not headless,
+                                signage=d.signage and not headless and not no_signage,
                                 signage_size=(d.signage_width, d.signage_height),
                                 offscreen=headless)
             status = _run(cfg, opts)

@@ -147,9 +147,11 @@ class SelfTestScreen(BoxLayout):  # type: ignore[misc]
 
 
 class SelfTestApp(App):  # type: ignore[misc]
-    def __init__(self, cfg: TableConfig, **kwargs: Any) -> None:
+    def __init__(self, cfg: TableConfig, check: Callable[[], list[SelfTestResult]]
+                 | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.cfg = cfg
+        self.check = check
         self.title = f"Tableside self-test: {cfg.table_id}"
         self.results: list[SelfTestResult] = []
         self.screen: SelfTestScreen | None = None
@@ -162,5 +164,5 @@ class SelfTestApp(App):  # type: ignore[misc]
             self.results = results
             self.stop()
 
-        self.screen = SelfTestScreen(self.cfg, on_done=done)
+        self.screen = SelfTestScreen(self.cfg, check=self.check, on_done=done)
         return self.screen

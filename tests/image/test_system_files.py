@@ -68,8 +68,9 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
             assert "SDL_VIDEODRIVER=kmsdrm" in " ".join(s["Service.Environment"])
         assert "/data/table.toml" in s["Service.ExecStart"][0]
     # The dealer app leaves the sync to its own service, which the network cannot freeze.
+    # ... and the players' signage too: one signage process on the second display, not two.
     assert _settings(SYSTEM / "tableside-dealer.service")["Service.ExecStart"][0].endswith(
-        "--no-sync")
+        "--no-sync --no-signage")
     sync = _settings(SYSTEM / "tableside-sync.service")
     assert sync["Service.ExecStart"][0].endswith("sync run --config /data/table.toml")
     assert sync["Service.RestartPreventExitStatus"] == ["3"]  # no pit named: stays stopped
