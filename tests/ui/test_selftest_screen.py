@@ -40,3 +40,20 @@ def test_the_technician_taps_every_target_and_answers_for_the_sign(ui: UI,
     with Journal.open(tmp_path / "j.db", "PB-01") as journal:
         rows = [(e.payload["check"], e.payload["ok"]) for e in journal.entries()]
     assert rows == [("touch", False), ("players' screen", True)]  # the others: the command's
+
+
+def test_the_screen_needs_the_dealers_display(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "table.toml"
+    config.write_text(example("punto-banco"))
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+    proc = subprocess.run([sys.executable, "-m", "kiosk.cli", "selftest", "--config",
+                           str(config), "--screen"], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode != 0
+    assert "--screen needs the dealer's display" in proc.stderr
