@@ -153,6 +153,7 @@ class SignageApp(App):  # type: ignore[misc]
         self._notice: tuple[str, str] | None = None  # the pit's summary, its row's time
         self._sync: tuple[str, bool] = ("", False)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
+        self._alternate: Any = None  # the timer of the next language
 
     def load_kv(self, filename: str | None = None) -> bool:
         # Kivy would look for signage.kv here (named after this App); each game's view
@@ -175,13 +176,16 @@ class SignageApp(App):  # type: ignore[misc]
         self._strip()
         Clock.schedule_interval(lambda _dt: self._strip(), STRIP_EVERY)
         if self.languages.alternates:
-            Clock.schedule_interval(lambda _dt: self.next_language(), self.languages.seconds)
+            self._alternate = Clock.schedule_interval(lambda _dt: self.next_language(),
+                                                      self.languages.seconds)
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
         return self.frame
 
     def on_stop(self) -> None:
         self.feed.close()
+        if self._alternate is not None:
+            self._alternate.cancel()
         i18n.use(self._before[0])
         i18n.set_money_style(self._before[1])
 
