@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from hardware.gpio.errors import PinMapError
 from hardware.gpio.pinmap import PinMap
 from hardware.protocols import roles
+from kiosk import i18n
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
@@ -49,6 +50,9 @@ fullscreen = true
 signage = true              # start the player signage on the second display
 signage_width = 1920
 signage_height = 1080
+languages = ["en"]          # the sign's languages in turn: {LANGUAGES} (assets/locale)
+language_seconds = 20       # how long the sign stays in each language
+money_style = "R1,000,000"  # R1,000,000 | R 1 000 000 | locale (as each language writes it)
 """
 
 SECTIONS = ("table", "chips", "devices", "display", "gpio", "sync")
@@ -85,7 +89,9 @@ def example(game: str = "") -> str:
     head = _HEAD.format(id=table_id, name=name, game=spec.name)
     devices = "\n".join(_device_example(role) for role in spec.devices)
     return head + spec.config.example + _TAIL.replace("{GPIO}", PinMap.as_toml_example()
-                                                      ).replace("{DEVICES}", devices)
+                                                      ).replace("{DEVICES}", devices
+                                                      ).replace("{LANGUAGES}",
+                                                                ", ".join(i18n.available()))
 
 
 EXAMPLE = example()
@@ -120,6 +126,14 @@ class DisplayConfig:
     signage: bool = True
     signage_width: int = 1920
     signage_height: int = 1080
+    languages: tuple[str, ...] = (i18n.SOURCE,)
+    """The players' sign's languages, shown in turn (the first at start); catalogue codes."""
+    language_seconds: int = 20
+    money_style: i18n.MoneyStyle = i18n.MoneyStyle.COMMAS
+
+    def sign_languages(self) -> i18n.SignLanguages:
+        """What the sign is given (`SignageApp(languages=...)`)."""
+        return i18n.SignLanguages(self.languages, self.language_seconds, self.money_style)
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +289,7 @@ def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tab
         signage=reader.boolean(shown, "display", "signage", True),
         signage_width=reader.integer(shown, "display", "signage_width", 1920),
         signage_height=reader.integer(shown, "display", "signage_height", 1080),
+        **_languages(reader, shown),
     )
     for key in ("width", "height", "signage_width", "signage_height"):
         if not 200 <= getattr(display, key) <= 7680:
@@ -326,6 +341,31 @@ def _check_screens(reader: _Reader, d: DisplayConfig) -> None:
         reader.fail("display", "signage_width", f"{d.signage_width}x{d.signage_height}: a sign "
                                                 "needs at least 480 pixels on its short side "
                                                 "for limits players can read")
+
+
+def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
+    """`[display] languages`, `language_seconds` and `money_style`: the sign's languages in
+    turn and how it writes amounts (docs/dealer-screen.md, "Languages")."""
+    codes = shown.get("languages", [i18n.SOURCE])
+    reader.known("display", "languages")
+    if not isinstance(codes, list) or not codes or not all(isinstance(c, str) for c in codes):
+        reader.fail("display", "languages", f"must be a list of languages like [\"en\", "
+                                            f"\"af\"], not {codes!r}")
+    for code in codes:
+        if code not in i18n.available():
+            reader.fail("display", "languages", f"no catalogue for {code!r}: the languages "
+                                                f"are {', '.join(i18n.available())}")
+    if len(set(codes)) != len(codes):
+        reader.fail("display", "languages", "a language is listed twice")
+    seconds = reader.integer(shown, "display", "language_seconds", 20)
+    if not i18n.MIN_SECONDS <= seconds <= i18n.MAX_SECONDS:
+        reader.fail("display", "language_seconds",
+                    f"{i18n.MIN_SECONDS} to {i18n.MAX_SECONDS} seconds: shorter, and players "
+                    "cannot read the limits before the language changes")
+    style = reader.choice(shown, "display", "money_style", [m.value for m in i18n.MoneyStyle],
+                          i18n.MoneyStyle.COMMAS.value)
+    return {"languages": tuple(codes), "language_seconds": seconds,
+            "money_style": i18n.MoneyStyle(style)}
 
 
 def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:

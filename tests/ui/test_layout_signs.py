@@ -1,14 +1,18 @@
 """Every sign at every size with the worst content the configuration allows: nothing cut off,
-nothing overlapping, nothing off the screen (issue 14). Screenshots of each are kept."""
+nothing overlapping, nothing off the screen (issue 14), in every language the signs are
+translated into (issue 14, item 5: longer words must fit too). Screenshots of each are kept."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kiosk import i18n
+from kiosk.i18n import SignLanguages
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal
@@ -19,6 +23,39 @@ from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
 
 LONGEST_NAME = "Salon Privé High Limit Table 007"  # 32 characters, the most the config allows
 TEN_MILLION = 1_000_000_000  # R10,000,000 in cents
+LANGUAGES = i18n.available()
+
+
+@pytest.fixture
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The sign's words in the language of the test's parameter, English again after."""
+    code = str(request.param)
+    i18n.use(code)
+    yield code
+    i18n.use(i18n.SOURCE)
+
+
+def shortened(root: Any) -> list[str]:
+    """Texts Kivy itself would cut short ("UKULINGA..."): a label that shortens puts its text
+    on one line and cuts it when it is wider than its text_size less the padding and 2 px
+    (kivy.core.text's `shorten`), a whole pixel rounded down."""
+    from kivy.uix.label import Label
+
+    from kiosk.ui.fit import extent
+    from tests.ui.layout import shown
+
+    out = []
+    for w in root.walk(restrict=True):
+        if not (isinstance(w, Label) and w.shorten and w.text.strip() and shown(w)
+                and w.text_size and w.text_size[0]):
+            continue
+        pad = list(w.padding) if len(w.padding) == 4 else [w.padding[0], 0, w.padding[0], 0]
+        room = int(w.text_size[0] - pad[0] - pad[2] - 2)
+        width = extent(w.text.replace("\n", " "), w.font_size, w.font_name, bool(w.bold),
+                       bool(w.italic))[0]
+        if width > room:
+            out.append(f"{w.text!r} is {width:.0f} px, Kivy cuts it short at {room} px")
+    return out
 
 BIG_PB = pb.PuntoBancoRules(
     chips=ChipRule(500),
@@ -55,18 +92,21 @@ def _pb_journal(path: Path) -> Any:
     return session
 
 
+@pytest.mark.parametrize("language", LANGUAGES, indirect=True)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_punto_banco_sign_fits(ui: UI, tmp_path: Path, size: tuple[int, int]) -> None:
+def test_the_punto_banco_sign_fits(ui: UI, tmp_path: Path, size: tuple[int, int],
+                                   language: str) -> None:
     from kiosk.ui.signage.app import SignageApp
 
     session = _pb_journal(tmp_path / "t.db")
-    app = start_app(ui, SignageApp(tmp_path / "t.db", LONGEST_NAME))
+    app = start_app(ui, SignageApp(tmp_path / "t.db", LONGEST_NAME,
+                                   languages=SignLanguages((language,))))
     ui.resize(*size)
     ui.pump(0.2)
-    ui.screenshot(f"layout-sign-punto-banco-{size[0]}x{size[1]}")
+    ui.screenshot(f"layout-sign-punto-banco-{size[0]}x{size[1]}-{language}")
     assert problems(app.frame) == []
+    assert shortened(app.frame) == []
     session.journal.close()
-
 
 
 def _bj_state() -> Any:
@@ -91,8 +131,9 @@ def _bj_state() -> Any:
     return rules, play.state
 
 
+@pytest.mark.parametrize("language", LANGUAGES, indirect=True)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_blackjack_sign_fits(ui: UI, size: tuple[int, int]) -> None:
+def test_the_blackjack_sign_fits(ui: UI, size: tuple[int, int], language: str) -> None:
     from kiosk.ui.signage.blackjack_view import BlackjackSignage
 
     rules, state = _bj_state()
@@ -101,9 +142,10 @@ def test_the_blackjack_sign_fits(ui: UI, size: tuple[int, int]) -> None:
     ui.window.add_widget(view)
     ui.resize(*size)
     ui.pump(0.2)
-    ui.screenshot(f"layout-sign-blackjack-{size[0]}x{size[1]}")
+    ui.screenshot(f"layout-sign-blackjack-{size[0]}x{size[1]}-{language}")
     assert view.ids.max_line.ids.amount.text == "R10,000,000"
     assert problems(view) == []
+    assert shortened(view) == []
     assert contrast_problems(ui.frame(), view) == []
 
 
@@ -119,8 +161,9 @@ def _rl_state() -> Any:
                             number="32")
 
 
+@pytest.mark.parametrize("language", LANGUAGES, indirect=True)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_roulette_sign_fits(ui: UI, size: tuple[int, int]) -> None:
+def test_the_roulette_sign_fits(ui: UI, size: tuple[int, int], language: str) -> None:
     from kiosk.ui.signage.link import Link
     from kiosk.ui.signage.roulette_view import RouletteSignage
 
@@ -129,10 +172,11 @@ def test_the_roulette_sign_fits(ui: UI, size: tuple[int, int]) -> None:
     ui.window.add_widget(view)
     ui.resize(*size)
     ui.pump(0.2)
-    ui.screenshot(f"layout-sign-roulette-{size[0]}x{size[1]}")
+    ui.screenshot(f"layout-sign-roulette-{size[0]}x{size[1]}-{language}")
     amounts = [line.ids.amount.text for line in reversed(view.ids.limits.children)]
     assert amounts == ["R1,000", "R1,000,000", "R10,000,000", "R10,000,000"]
     assert problems(view) == []
+    assert shortened(view) == []
     assert contrast_problems(ui.frame(), view) == []
 
 
@@ -147,4 +191,42 @@ def test_every_sign_text_stands_out_from_what_is_behind_it(ui: UI, tmp_path: Pat
     ui.resize(*size)
     ui.pump(0.2)
     assert contrast_problems(ui.frame(), app.frame) == []
+    session.journal.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES, indirect=True)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_words_that_replace_the_call_fit(ui: UI, tmp_path: Path, size: tuple[int, int],
+                                             language: str) -> None:
+    """The table paused, reconnecting, closed, the inspector attending: the banner's words
+    and the link's, the longest on the signs, in every language on every sign."""
+    from kiosk.ui.signage.blackjack_view import BlackjackSignage
+    from kiosk.ui.signage.interruptions import CLOSED, INSPECTOR, PAUSED, RECONNECTING
+    from kiosk.ui.signage.link import Link
+    from kiosk.ui.signage.punto_banco_view import PuntoBancoSignage
+    from kiosk.ui.signage.roulette_view import RouletteSignage
+
+    session = _pb_journal(tmp_path / "t.db")
+    rules, bj_state = _bj_state()
+    signs = (
+        (PuntoBancoSignage(table_name=LONGEST_NAME), lambda v, link: v.show(session.state,
+                                                                            link)),
+        (BlackjackSignage(table_name=LONGEST_NAME), lambda v, link: v.show(rules, bj_state,
+                                                                           link)),
+        (RouletteSignage(table_name=LONGEST_NAME), lambda v, link: v.show(_rl_state(), link)),
+    )
+    for view, show in signs:
+        ui.window.add_widget(view)
+        ui.resize(*size)
+        for link, words in ((Link.PAUSED, PAUSED), (Link.RECONNECTING, RECONNECTING),
+                            (Link.CLOSED, CLOSED), (Link.LIVE, INSPECTOR)):
+            show(view, link)
+            view.interrupt(*words.words())
+            ui.pump(0.05)
+            assert view.ids.headline.text.upper() == words.words()[0].upper()
+            assert problems(view) == [], (type(view).__name__, link)
+            assert shortened(view) == [], (type(view).__name__, link)
+        ui.screenshot(f"layout-sign-reconnecting-{type(view).__name__}-{size[0]}x{size[1]}-"
+                      f"{language}")
+        ui.window.remove_widget(view)
     session.journal.close()

@@ -30,6 +30,7 @@ from kivy.properties import (
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from kiosk.i18n import money
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.ui import theme
@@ -39,14 +40,16 @@ from kiosk.ui.signage.blackjack_words import (  # noqa: F401  (the sign's words,
     DealerView,
     Headline,
     Tone,
+    dealer_rule,
     dealer_view,
     headline,
+    limits_words,
     odds_rows,
     shoe_words,
     total_words,
 )
 from kiosk.ui.signage.common import sign_unit
-from kiosk.ui.signage.link import LINK_WORDS, Link
+from kiosk.ui.signage.link import LINK_WORDS, Link, link_words
 
 KV = Path(__file__).with_suffix(".kv")
 
@@ -140,9 +143,7 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
              link: Link = Link.LIVE) -> None:
         """Show the table's rules and state (None: nothing known yet) and how we are linked
         to the table."""
-        from kiosk.rules.money import format_money
-
-        self.link, self.link_text = link.value, LINK_WORDS[link]
+        self.link, self.link_text = link.value, link_words(link)
         h = headline(state)
         self.headline, self.detail = h.text, h.detail
         self.banner_fill, self.banner_text, self.banner_border = TONE_COLOURS[h.tone]
@@ -155,10 +156,10 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
             self.odds = ()
         else:
             self.game_name = rules.game_name
-            self.dealer_rule = rules.dealer_rule
-            self.limits = rules.limits_text()
-            self.minimum = format_money(rules.minimum, rules.currency)
-            self.maximum = format_money(rules.maximum, rules.currency)
+            self.dealer_rule = dealer_rule(rules)
+            self.limits = limits_words(rules)
+            self.minimum = money(rules.minimum, rules.currency)
+            self.maximum = money(rules.maximum, rules.currency)
             self.odds = odds_rows(rules)
         self.shoe_text = shoe_words(state)
         self.dealt = float(state.penetration) if state is not None else 0.0
@@ -175,9 +176,14 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
         box = self.ids.odds
         box.clear_widgets()
         for name, pays in rows:
-            row = BjOddsRow(name=name, pays=pays, unit=self.unit)
-            self.bind(unit=row.setter("unit"))
-            box.add_widget(row)
+            box.add_widget(BjOddsRow(name=name, pays=pays, unit=self.unit))
+
+    def on_unit(self, _inst: Any, unit: float) -> None:
+        # The rows are made again in each language: set their unit rather than bind them
+        # to ours, which would keep every row ever made alive.
+        if "odds" in self.ids:
+            for row in self.ids.odds.children:
+                row.unit = unit
 
     def texts(self) -> list[str]:
         """Every text on the screen (for checks that nothing secret is shown)."""

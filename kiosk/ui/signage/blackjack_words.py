@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
+from kiosk.i18n import _, money, number, percent
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.hands import Total, is_blackjack, total
 from kiosk.rules.blackjack.house import BlackjackRules
+from kiosk.rules.money import format_ratio
 from kiosk.ui import theme
 
 
@@ -47,47 +50,67 @@ def _round_started(state: bj.BlackjackState) -> bool:
 def headline(state: bj.BlackjackState | None) -> Headline:
     """What the players must know now, in the words the dealer calls."""
     if state is None:
-        return Headline("Welcome", "The table opens shortly", Tone.WAIT)
+        return Headline(_("Welcome"), _("The table opens shortly"), Tone.WAIT)
     rules = state.rules
     prep = state.prep
     if state.phase is bj.Phase.BETTING and prep.stage in (Stage.SHUFFLE, Stage.HAND_SHUFFLE):
-        return Headline("Shuffling", "A new shoe is being prepared", Tone.SHUFFLE)  # rule 4.1
+        return Headline(_("Shuffling"), _("A new shoe is being prepared"),
+                        Tone.SHUFFLE)  # rule 4.1
     if state.phase is bj.Phase.BETTING and prep.stage is Stage.CUT:
         box = prep.offered_to()
-        who = f"Box {box} is offered the cut" if box is not None else "A player cuts the cards"
-        return Headline("Cutting the cards", who, Tone.SHUFFLE)  # rules 4.2-4.3
+        who = (_("Box %(box)s is offered the cut") % {"box": box} if box is not None
+               else _("A player cuts the cards"))
+        return Headline(_("Cutting the cards"), who, Tone.SHUFFLE)  # rules 4.2-4.3
     if state.phase is bj.Phase.BETTING:
-        return Headline("Place your bets", f"Bets {rules.limits_text()} per box",
-                        Tone.BETS)  # rule 4.2 item 1
+        return Headline(_("Place your bets"), _("Bets %(limits)s per box") % {
+            "limits": limits_words(rules)}, Tone.BETS)  # rule 4.2 item 1
     if state.phase is bj.Phase.DEALING:
-        return Headline("No more bets", f"Round {state.round}", Tone.CLOSED)  # item 3
+        return Headline(_("No more bets"), round_words(state.round), Tone.CLOSED)  # item 3
     if state.phase is bj.Phase.CHECK:  # Touch 21, rule 7.2 items 4-5
-        return Headline("Check your cards", "A blackjack is turned face up", Tone.CLOSED)
+        return Headline(_("Check your cards"), _("A blackjack is turned face up"), Tone.CLOSED)
     if state.phase is bj.Phase.INSURANCE:  # rule 4.7; rule 7.2 item 6
-        odds = dict(rules.odds())
-        detail = f"Dealer shows an ace · insurance pays {odds['Insurance']}"
+        detail = _("Dealer shows an ace · insurance pays %(odds)s") % {
+            "odds": format_ratio(rules.insurance_odds)}
         if rules.even_money:
-            detail += " · even money on a blackjack"
-        return Headline("Insurance?", detail, Tone.CLOSED)
+            detail += " · " + _("even money on a blackjack")
+        return Headline(_("Insurance?"), detail, Tone.CLOSED)
     if state.phase is bj.Phase.PLAYING:
         cur = state.current
-        text = f"Box {cur.box} to play" if cur is not None else "No more bets"
-        return Headline(text, "No more bets", Tone.CLOSED)
+        text = (_("Box %(box)s to play") % {"box": cur.box} if cur is not None
+                else _("No more bets"))
+        return Headline(text, _("No more bets"), Tone.CLOSED)
     if state.phase is bj.Phase.DEALER:
-        return Headline("Dealer's hand", rules.dealer_rule, Tone.CLOSED)
-    return Headline(dealer_words(state.dealer), "Paying", Tone.RESULT)
+        return Headline(_("Dealer's hand"), dealer_rule(rules), Tone.CLOSED)
+    return Headline(dealer_words(state.dealer), _("Paying"), Tone.RESULT)
+
+
+def round_words(n: int) -> str:
+    return _("Round %(round)s") % {"round": number(n)}
+
+
+def limits_words(rules: BlackjackRules) -> str:
+    """ "R50 – R10,000": the table's limits per box (rule 2.2)."""
+    return (f"{money(rules.minimum, rules.currency)} – "
+            f"{money(rules.maximum, rules.currency)}")
+
+
+def dealer_rule(rules: BlackjackRules) -> str:
+    """The dealer's drawing rule as the sign shows it (rules 4.2, 7.2)."""
+    if rules.dealer_hits_soft_17:
+        return _("Dealer draws to soft 17, stands on hard 17")
+    return _("Dealer draws to 16, stands on all 17s")
 
 
 def dealer_words(cards: tuple[Any, ...]) -> str:
     """ "Dealer 19", "Dealer blackjack", "Dealer busts with 24"."""
     if not cards:
-        return "No dealer card needed"
+        return _("No dealer card needed")
     t = total(cards)
     if is_blackjack(cards):
-        return "Dealer blackjack"
+        return _("Dealer blackjack")
     if t.bust:
-        return f"Dealer busts with {t.hard}"
-    return f"Dealer {t.best}"
+        return _("Dealer busts with %(total)s") % {"total": t.hard}
+    return _("Dealer %(total)s") % {"total": t.best}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +127,7 @@ def total_words(t: Total, *, final: bool) -> str:
     """The dealer's total in the big figures: "20"; a soft total still drawing as the pair
     players know, "7/17" (the dealer's words, "soft 17 / 7", do not fit); "Bust"."""
     if t.bust:
-        return "Bust"
+        return _("Bust")
     if t.soft and t.best != 21 and not final:
         return f"{t.hard}/{t.best}"
     return str(t.best)
@@ -114,24 +137,38 @@ def dealer_view(state: bj.BlackjackState | None) -> DealerView:
     if state is not None and _round_started(state):
         final = state.phase is bj.Phase.PAYING  # the headline says the dealer's result
         t = total_words(state.dealer_total, final=final) if state.dealer else ""
-        return DealerView(f"Round {state.round}", tuple(c.code for c in state.dealer), t, "")
+        return DealerView(round_words(state.round), tuple(c.code for c in state.dealer), t,
+                          "")
     last = state.last_settled if state is not None else None
     if last is None:
-        return DealerView("Last round", (), "", "")
+        return DealerView(_("Last round"), (), "", "")
     cards = last.dealer_cards
     t = total_words(total(cards), final=True) if cards else ""
-    return DealerView("Last round", tuple(c.code for c in cards), t, dealer_words(cards))
+    return DealerView(_("Last round"), tuple(c.code for c in cards), t, dealer_words(cards))
 
 
 def odds_rows(rules: BlackjackRules) -> tuple[tuple[str, str], ...]:
-    """Rule 2.6 with rules 4.7 / 7.7, from the table's own configuration."""
-    return rules.odds()
+    """Rule 2.6 with rules 4.7 / 7.7, from the table's own configuration (as
+    `BlackjackRules.odds`, in the current language)."""
+    rows = [(_("Blackjack"), format_ratio(rules.blackjack_odds)),
+            (_("Insurance"), format_ratio(rules.insurance_odds))]
+    if rules.even_money:
+        rows.append((_("Even money"), "1:1"))
+    if rules.surrender:
+        rows.append((_("Surrender"), _("half the bet back")))
+    return tuple(rows)
+
+
+def _whole_percent(share: Fraction) -> str:
+    """A share of the shoe to the whole percent ("62%")."""
+    return percent(Fraction(round(100 * share), 100))
 
 
 def shoe_words(state: bj.BlackjackState | None) -> str:
     if state is None or state.shoe is None:
-        return "New shoe"
-    text = f"{round(100 * state.penetration)}% of the shoe dealt"
+        return _("New shoe")
+    text = _("%(share)s of the shoe dealt") % {"share": _whole_percent(state.penetration)}
     if state.prep.cutting_card_from_back:
-        text += f" · cutting card at {round(100 * state.cutting_card_at)}%"
+        text += " · " + _("cutting card at %(share)s") % {
+            "share": _whole_percent(state.cutting_card_at)}
     return text

@@ -6,20 +6,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kiosk.i18n import N_, gettext
 from kiosk.ui.signage.link import Link
 
 
 @dataclass(frozen=True, slots=True)
 class Interruption:
+    """The words, in English; `words()` gives them in the current language."""
+
     title: str
     detail: str
 
+    def words(self) -> tuple[str, str]:
+        return gettext(self.title), gettext(self.detail)
 
-PAUSED = Interruption("Table paused", "Please wait: the game goes on shortly")
-RECONNECTING = Interruption("Reconnecting", "Please wait: the sign is catching up with the "
-                                            "table")
-CLOSED = Interruption("Table closed", "This table is closed for now")
-INSPECTOR = Interruption("Inspector attending", "Please wait for the inspector")
+
+PAUSED = Interruption(N_("Table paused"), N_("Please wait: the game goes on shortly"))
+RECONNECTING = Interruption(N_("Reconnecting"),
+                            N_("Please wait: the sign is catching up with the table"))
+CLOSED = Interruption(N_("Table closed"), N_("This table is closed for now"))
+INSPECTOR = Interruption(N_("Inspector attending"), N_("Please wait for the inspector"))
 
 
 def interruption(link: Link, inspector_called: bool) -> Interruption | None:

@@ -7,6 +7,10 @@ come with no opening, the view shown says so (the first game's sign until there 
 Every change the feed reports is shown at once, so a row
 the dealer app commits reaches the players within about 100 ms. Kept apart from `app.py` so
 the command line can be imported without Kivy.
+
+With more than one language (`kiosk.i18n.SignLanguages`, table.toml `[display] languages`),
+the sign shows the same state in the next language every `seconds`: the view is shown again
+from what the feed holds, without reading the journal.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from kivy.core.window import Window
 from kivy.graphics import Color, Rectangle
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk import i18n
+from kiosk.i18n import N_, _
 from kiosk.rules.registry import GameSpec, games
 from kiosk.sync.state import state_path
 from kiosk.sync.status import status
@@ -54,9 +60,9 @@ def _age(wall_time: str) -> float:
     return (datetime.now(UTC) - then).total_seconds()
 
 
-GAME_CHANGED = ("Game changing", "Limits and odds follow when the table opens")
+GAME_CHANGED = (N_("Game changing"), N_("Limits and odds follow when the table opens"))
 """What the players read while the journal holds one game's table and another game's
-operations (see `JournalFeed.other_game`)."""
+operations (see `JournalFeed.other_game`), in English."""
 
 
 def shown_texts(widget: Any) -> list[str]:
@@ -121,7 +127,8 @@ class SignageApp(App):  # type: ignore[misc]
     def __init__(self, journal: str | Path, name: str = "", *,
                  window: WindowOptions | None = None, trace: TextIO | None = None,
                  screenshot: str | Path | None = None, screenshot_after: float = 2.0,
-                 poll_interval: float = POLL_INTERVAL, **kwargs: Any) -> None:
+                 poll_interval: float = POLL_INTERVAL,
+                 languages: i18n.SignLanguages | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Tableside signage"
         self.journal_path = Path(journal)
@@ -141,6 +148,12 @@ class SignageApp(App):  # type: ignore[misc]
         self._other_game: str | None = None
         self.frame: SignageFrame | None = None
         self._pit_config = 0
+        self.languages = languages or i18n.SignLanguages()
+        self._language = 0  # which of `languages.codes` is shown
+        self._notice: tuple[str, str] | None = None  # the pit's summary, its row's time
+        self._sync: tuple[str, bool] = ("", False)
+        self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
+        self._alternate: Any = None  # the timer of the next language
 
     def load_kv(self, filename: str | None = None) -> bool:
         # Kivy would look for signage.kv here (named after this App); each game's view
@@ -151,6 +164,7 @@ class SignageApp(App):  # type: ignore[misc]
         if self.window_options is not None:
             self.window_options.apply(Window)
         flush_each_frame(Window)  # each frame drawn before the next, not queued (perf_present)
+        self.languages.apply()  # the house's money style and the first language
         self.frame = SignageFrame()
         self.holder = self.frame.holder
         self.feed.subscribe(self._on_feed)
@@ -161,12 +175,19 @@ class SignageApp(App):  # type: ignore[misc]
         self._show()
         self._strip()
         Clock.schedule_interval(lambda _dt: self._strip(), STRIP_EVERY)
+        if self.languages.alternates:
+            self._alternate = Clock.schedule_interval(lambda _dt: self.next_language(),
+                                                      self.languages.seconds)
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
         return self.frame
 
     def on_stop(self) -> None:
         self.feed.close()
+        if self._alternate is not None:
+            self._alternate.cancel()
+        i18n.use(self._before[0])
+        i18n.set_money_style(self._before[1])
 
     # --- feed -> screen ----------------------------------------------------------------
 
@@ -189,23 +210,44 @@ class SignageApp(App):  # type: ignore[misc]
             self.trace.write(json.dumps(line) + "\n")
             self.trace.flush()
 
+    def next_language(self) -> None:
+        """Show the sign in the next of the house's languages (the state the feed holds:
+        the journal is not read for it)."""
+        codes = self.languages.codes
+        self._language = (self._language + 1) % len(codes)
+        i18n.use(codes[self._language])
+        self._show()
+        self._strip_words()
+
     def _strip(self) -> None:
         """The pit's new configuration for a while after it took effect, and the sync."""
         if self.frame is None:
             return
-        notice, sync, late = "", "", False
+        sync, late = "", False
         seq = self._pit_config = self.feed.pit_config
+        self._notice = None
         if seq:
             row = self.feed.row(seq)
-            if row is not None and _age(row.wall_time) < NOTICE_SECONDS:
-                notice = f"New table configuration: {row.payload.get('summary', '')}"
+            if row is not None:
+                self._notice = (str(row.payload.get("summary", "")), row.wall_time)
         if state_path(self.journal_path).exists():
             try:
                 now = status(self.journal_path)
                 sync, late = now.short(), now.late()
             except Exception:  # the corner is for technicians; the sign goes on
                 log.exception("signage: sync status")
-        self.frame.show(notice, sync, late)
+        self._sync = (sync, late)
+        self._strip_words()
+
+    def _strip_words(self) -> None:
+        """The strip in the current language. The pit's summary is its own words, and the
+        sync's corner is for technicians: both as they come."""
+        if self.frame is None:
+            return
+        notice = ""
+        if self._notice is not None and _age(self._notice[1]) < NOTICE_SECONDS:
+            notice = _("New table configuration: %(summary)s") % {"summary": self._notice[0]}
+        self.frame.show(notice, *self._sync)
 
     def _view(self, spec: GameSpec) -> tuple[Any, Any]:
         """The sign of `spec`'s game (made once), and its screens module."""
@@ -234,18 +276,18 @@ class SignageApp(App):  # type: ignore[misc]
             front.show_sign(view, state, link)
             stop = interruption(link, feed.inspector_called)
             if stop is not None:  # never a stale call: the words replace the banner
-                view.interrupt(stop.title, stop.detail)
+                view.interrupt(*stop.words())
         else:  # no table yet, or another game's records: the view shown says so
             view = self.screen if hasattr(self.screen, "notice") else None
             if view is None:
                 view, front = self._view(games()[0])
             if other is not None:
-                view.notice(*GAME_CHANGED, link=link)
+                view.notice(*(_(words) for words in GAME_CHANGED), link=link)
             else:
                 front = screens(games()[0])
                 front.show_sign(view, None, link)
-        view.table_name = self.display_name or (f"Table {feed.table_id}" if feed.table_id
-                                                else "")
+        view.table_name = self.display_name or (
+            _("Table %(id)s") % {"id": feed.table_id} if feed.table_id else "")
         if view is not self.screen:
             self.holder.clear_widgets()
             self.holder.add_widget(view)

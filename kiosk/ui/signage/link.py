@@ -7,6 +7,8 @@ from __future__ import annotations
 from enum import StrEnum
 from pathlib import Path
 
+from kiosk.i18n import N_, gettext
+
 
 class Link(StrEnum):
     """How the signage is connected to the table's journal, for a discreet mark on screen."""
@@ -18,10 +20,15 @@ class Link(StrEnum):
     CLOSED = "closed"  # ... for longer than CLOSED_AFTER: the table is closed
 
 
-LINK_WORDS = {Link.LIVE: "", Link.WAITING: "Waiting for the table",
-              Link.RECONNECTING: "Reconnecting…", Link.PAUSED: "Table paused",
-              Link.CLOSED: "Table closed"}
-"""The words beside the mark (none while live: the green dot says it)."""
+LINK_WORDS = {Link.LIVE: "", Link.WAITING: N_("Waiting for the table"),
+              Link.RECONNECTING: N_("Reconnecting…"), Link.PAUSED: N_("Table paused"),
+              Link.CLOSED: N_("Table closed")}
+"""The words beside the mark (none while live: the green dot says it), in English."""
+
+
+def link_words(link: Link) -> str:
+    """The words beside the mark in the current language."""
+    return gettext(LINK_WORDS[link])
 
 HEARTBEAT_EVERY = 2.0  # seconds between the dealer app's beats
 SILENT_AFTER = 10.0  # seconds without one before the signage says the table is paused

@@ -34,7 +34,7 @@ from kiosk.rules.baccarat.outcomes import Winner
 from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.signage import common  # noqa: F401  (the limit lines the .kv uses)
-from kiosk.ui.signage.link import LINK_WORDS, Link
+from kiosk.ui.signage.link import LINK_WORDS, Link, link_words
 from kiosk.ui.signage.punto_banco_words import (  # noqa: F401  (the sign's words, re-exported)
     HAND_COLOURS,
     KIND_COLOURS,
@@ -43,6 +43,7 @@ from kiosk.ui.signage.punto_banco_words import (  # noqa: F401  (the sign's word
     Headline,
     LimitRow,
     Tone,
+    coup_words,
     hands_view,
     headline,
     limit_rows,
@@ -152,17 +153,7 @@ class Plaque(BoxLayout):  # type: ignore[misc]
     pays = StringProperty("")
     note = StringProperty("")
     unit = NumericProperty(10.0)
-    pays_words = StringProperty("")  # "PAYS 19:20", "PAYS 1:1 less 5%"
-
-    def on_pays(self, *_args: Any) -> None:
-        self._words()
-
-    def on_note(self, *_args: Any) -> None:
-        self._words()
-
-    def _words(self) -> None:
-        note = f" {self.note}" if self.note else ""
-        self.pays_words = f"PAYS {self.pays}{note}"
+    pays_words = StringProperty("")  # "PAYS 19:20", "PAYS 1:1 less 5% commission" (the .kv)
 
 
 class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
@@ -181,7 +172,7 @@ class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
     coup_text = StringProperty("")
     shoe_text = StringProperty("")
     link = StringProperty(Link.WAITING.value)
-    link_text = StringProperty(LINK_WORDS[Link.WAITING])
+    link_text = StringProperty(LINK_WORDS[Link.WAITING])  # in the current language
     tally_banker = NumericProperty(0)  # this shoe's results (see `tally`)
     tally_player = NumericProperty(0)
     tally_tie = NumericProperty(0)
@@ -206,7 +197,7 @@ class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
         self.game_name = GAME_NAME
         self.notice_shown = False
         self.state = state
-        self.link, self.link_text = link.value, LINK_WORDS[link]
+        self.link, self.link_text = link.value, link_words(link)
         h = headline(state)
         self.headline, self.detail, self.tone = h.text, h.detail, h.tone
         self.banner_fill, self.banner_text, self.banner_border = TONE_COLOURS[h.tone]
@@ -224,7 +215,7 @@ class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
             self.roads.results = ()
         else:
             self.limits = limit_rows(state.rules)
-            self.coup_text = f"Coup {state.coup}"
+            self.coup_text = coup_words(state.coup)
             self.shoe_text = shoe_words(state)
             counts = tally(state.results)
             self.tally_banker = counts[Winner.BANKER.value]

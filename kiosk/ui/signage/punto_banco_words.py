@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kiosk.i18n import N_, _, money, ngettext, number, percent
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import Card
-from kiosk.rules.money import format_money
+from kiosk.rules.money import format_ratio
 from kiosk.ui import theme
-from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class the .kv uses)
 
 
 class Tone(StrEnum):
@@ -40,6 +40,9 @@ TONE_COLOURS: dict[Tone, tuple[theme.RGBA, theme.RGBA, theme.RGBA]] = {
 HAND_COLOURS = {pb.Hand.PLAYER: theme.PLAYER, pb.Hand.BANKER: theme.BANKER}
 KIND_COLOURS = {pb.BetKind.BANKER: theme.BANKER, pb.BetKind.PLAYER: theme.PLAYER,
                 pb.BetKind.TIE: theme.TIE}
+# TRANSLATORS: the bets and hands of punto banco, as the sign names them (the felt's words).
+KIND_NAMES = {pb.BetKind.BANKER: N_("Banker"), pb.BetKind.PLAYER: N_("Player"),
+              pb.BetKind.TIE: N_("Tie")}
 
 
 # --- The words, from the state -------------------------------------------------------------
@@ -57,36 +60,42 @@ class Headline:
 def result_words(result: CoupResult) -> str:
     """ "Banker wins 7 to 5", "Player wins 8 to 3", "Tie 6 to 6" (rule 5.7)."""
     if result.winner is Winner.TIE:
-        return f"Tie {result.player_total} to {result.banker_total}"
-    won, lost = ((result.banker_total, result.player_total)
-                 if result.winner is Winner.BANKER
-                 else (result.player_total, result.banker_total))
-    return f"{result.winner.value.title()} wins {won} to {lost}"
+        return _("Tie %(player)s to %(banker)s") % {"player": result.player_total,
+                                                    "banker": result.banker_total}
+    if result.winner is Winner.BANKER:
+        return _("Banker wins %(won)s to %(lost)s") % {"won": result.banker_total,
+                                                       "lost": result.player_total}
+    return _("Player wins %(won)s to %(lost)s") % {"won": result.player_total,
+                                                   "lost": result.banker_total}
 
 
 def result_detail(result: CoupResult) -> str:
     bits = []
     if result.natural:
-        bits.append("Natural")  # rule 5.2: 8 or 9 on two cards, no cards drawn
+        bits.append(_("Natural"))  # rule 5.2: 8 or 9 on two cards, no cards drawn
     if result.banker_pair:
-        bits.append("Banker pair")
+        bits.append(_("Banker pair"))
     if result.player_pair:
-        bits.append("Player pair")
+        bits.append(_("Player pair"))
     return " · ".join(bits)
+
+
+def coup_words(coup: int) -> str:
+    return _("Coup %(coup)s") % {"coup": number(coup)}
 
 
 def headline(state: pb.PuntoBancoState | None) -> Headline:
     """What the players must know now, in the words the dealer calls (rules 5.2, 5.5, 5.6)."""
     if state is None:
-        return Headline("Welcome", "The table opens shortly", Tone.WAIT)
+        return Headline(_("Welcome"), _("The table opens shortly"), Tone.WAIT)
     if state.phase is pb.Phase.BETTING:
         if state.shoe is None:  # rule 5.5: shuffled before the first cards are dealt
-            return Headline("Shuffling", "A new shoe is being prepared", Tone.SHUFFLE)
-        detail = ("Last coup of this shoe" if state.cut_card_out
-                  else "Banker · Player · Tie")
-        return Headline("Place your bets", detail, Tone.BETS)
+            return Headline(_("Shuffling"), _("A new shoe is being prepared"), Tone.SHUFFLE)
+        detail = (_("Last coup of this shoe") if state.cut_card_out
+                  else " · ".join(_(KIND_NAMES[k]) for k in KIND_NAMES))
+        return Headline(_("Place your bets"), detail, Tone.BETS)
     if state.phase is pb.Phase.DEALING:  # rule 5.6: "no more bets" has been announced
-        return Headline("No more bets", f"Coup {state.coup}", Tone.CLOSED)
+        return Headline(_("No more bets"), coup_words(state.coup), Tone.CLOSED)
     result = pb.coup_result(state.player_cards, state.banker_cards)
     return Headline(result_words(result), result_detail(result), Tone(result.winner.value))
 
@@ -114,14 +123,14 @@ def hands_view(state: pb.PuntoBancoState | None) -> HandsView:
         winner = None
         if state.phase is pb.Phase.PAYING:
             winner = pb.coup_result(state.player_cards, state.banker_cards).winner
-        return HandsView(f"Coup {state.coup}",
+        return HandsView(coup_words(state.coup),
                          tuple(c.code for c in state.player_cards),
                          tuple(c.code for c in state.banker_cards),
                          _total(state.player_cards), _total(state.banker_cards), winner)
     last = state.last_settled if state is not None else None
     if last is None:
-        return HandsView("Last result", (), (), "", "", None)
-    return HandsView(f"Last result · coup {last.coup}",
+        return HandsView(_("Last result"), (), (), "", "", None)
+    return HandsView(_("Last result · coup %(coup)s") % {"coup": number(last.coup)},
                      tuple(c.code for c in last.player_cards),
                      tuple(c.code for c in last.banker_cards),
                      str(last.result.player_total), str(last.result.banker_total),
@@ -140,24 +149,34 @@ class LimitRow:
     note: str
 
 
+def pays_words(rules: pb.PuntoBancoRules, kind: pb.BetKind) -> tuple[str, str]:
+    """What a bet pays (rule 2.6) as the ratio and a note: ("19:20", ""), or in commission
+    mode ("1:1", "less 5% commission") (rule 5.7): the ratio big, the rest small."""
+    if kind is pb.BetKind.BANKER:
+        if rules.commission_mode is pb.CommissionMode.NET:
+            return format_ratio(rules.banker_odds), ""
+        return "1:1", _("less %(rate)s commission") % {"rate": percent(rules.commission_rate)}
+    return format_ratio(rules.player_odds if kind is pb.BetKind.PLAYER
+                        else rules.tie_odds), ""
+
+
 def limit_rows(rules: pb.PuntoBancoRules) -> tuple[LimitRow, ...]:
     """Rule 2.2 limits and rule 2.6 odds, from the table's own journaled configuration."""
-    odds = dict(rules.odds())
     rows = []
     for kind in (pb.BetKind.BANKER, pb.BetKind.PLAYER, pb.BetKind.TIE):
         lim = rules.limit(kind)
-        name = kind.value.title()
-        # "1:1 less 5% commission" (rule 5.7, commission mode): the ratio big, the rest small.
-        pays, _, note = odds.get(name, "").partition(" ")
-        rows.append(LimitRow(kind, name, format_money(lim.minimum, rules.currency),
-                             format_money(lim.maximum, rules.currency), pays, note))
+        pays, note = pays_words(rules, kind)
+        rows.append(LimitRow(kind, _(KIND_NAMES[kind]), money(lim.minimum, rules.currency),
+                             money(lim.maximum, rules.currency), pays, note))
     return tuple(rows)
 
 
 def shoe_words(state: pb.PuntoBancoState | None) -> str:
     if state is None or state.shoe is None:
         return ""
-    return f"{state.shoe.remaining} cards in the shoe"
+    n = state.shoe.remaining
+    return ngettext("%(n)s card in the shoe", "%(n)s cards in the shoe", n) % {
+        "n": number(n)}
 
 
 def tally(results: tuple[CoupResult, ...]) -> dict[str, int]:

@@ -18,9 +18,11 @@ from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.properties import BooleanProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
+from kiosk.i18n import N_, gettext, pgettext
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.baccarat.roads import ROWS, Colour, DerivedRoad, Roads
 from kiosk.ui import theme
+from kiosk.ui.language import tr
 
 BEAD_PLATE = "bead_plate"
 BIG_ROAD = "big_road"
@@ -28,15 +30,28 @@ BIG_EYE_BOY = "big_eye_boy"
 SMALL_ROAD = "small_road"
 COCKROACH_PIG = "cockroach_pig"
 ROAD_NAMES = (BIG_ROAD, BEAD_PLATE, BIG_EYE_BOY, SMALL_ROAD, COCKROACH_PIG)
-CAPTIONS = {BEAD_PLATE: "BEAD PLATE", BIG_ROAD: "BIG ROAD", BIG_EYE_BOY: "BIG EYE BOY",
-            SMALL_ROAD: "SMALL ROAD", COCKROACH_PIG: "COCKROACH PIG"}
+# TRANSLATORS: the five roads' names, as casino scoreboards the world over print them.
+CAPTIONS = {BEAD_PLATE: N_("BEAD PLATE"), BIG_ROAD: N_("BIG ROAD"),
+            BIG_EYE_BOY: N_("BIG EYE BOY"), SMALL_ROAD: N_("SMALL ROAD"),
+            COCKROACH_PIG: N_("COCKROACH PIG")}
 
 WINNER_COLOUR = {Winner.BANKER: theme.BANKER, Winner.PLAYER: theme.PLAYER, Winner.TIE: theme.TIE}
-WINNER_LETTER = {Winner.BANKER: "B", Winner.PLAYER: "P", Winner.TIE: "T"}
 DERIVED_COLOUR = {Colour.RED: theme.BANKER, Colour.BLUE: theme.PLAYER}
 PAPER = theme.IVORY
 GRID_LINE = theme.rgb("#d5cdb9")
 CAPTION = theme.GOLD
+
+
+def letter(winner: Winner) -> str:
+    """The bead plate's letter for `winner` in the current language (its bet's initial)."""
+    if winner is Winner.BANKER:
+        # TRANSLATORS: the bead plate's letter for a banker win: the initial of "Banker".
+        return pgettext("bead plate", "B")
+    if winner is Winner.PLAYER:
+        # TRANSLATORS: the bead plate's letter for a player win: the initial of "Player".
+        return pgettext("bead plate", "P")
+    # TRANSLATORS: the bead plate's letter for a tie: the initial of "Tie".
+    return pgettext("bead plate", "T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +144,7 @@ class RoadsView(Widget):  # type: ignore[misc]
         self.grids: dict[str, Grid] = {}
         super().__init__(**kwargs)
         self.bind(pos=self._redraw, size=self._redraw, captions=self._redraw)
+        tr.bind(lang=self._redraw)  # the captions and letters in the new language (weakly)
         self._redraw()
 
     def on_results(self, _inst: Any, results: Sequence[CoupResult]) -> None:
@@ -190,7 +206,7 @@ class RoadsView(Widget):  # type: ignore[misc]
                 Line(points=[g.x, yy, g.x + g.width, yy], width=1)
         if self.captions:
             size = g.ch * (0.5 if name in (BIG_ROAD, BEAD_PLATE) else 0.95)
-            tex = text_texture(CAPTIONS[name], max(9.0, size))
+            tex = text_texture(gettext(CAPTIONS[name]), max(9.0, size))
             tw, th = tex.size
             with self.canvas:
                 Color(*CAPTION)
@@ -204,7 +220,7 @@ class RoadsView(Widget):  # type: ignore[misc]
                 continue
             cx, cy = at
             r = min(g.cw, g.ch) * 0.43
-            tex = text_texture(WINNER_LETTER[cell.winner], r * 1.15)
+            tex = text_texture(letter(cell.winner), r * 1.15)
             tw, th = tex.size
             with self.canvas:
                 Color(*WINNER_COLOUR[cell.winner])

@@ -17,15 +17,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.rules.roulette import engine as rl
 from kiosk.ui import theme
 from kiosk.ui.signage.common import LimitLine
-from kiosk.ui.signage.link import LINK_WORDS, Link
+from kiosk.ui.signage.link import Link, link_words
 from kiosk.ui.signage.roulette_words import RouletteSign, sign_words
 from kiosk.ui.text_label import TextLabel
 
 KV = Path(__file__).with_suffix(".kv")
 POCKET = {"red": theme.rgb("#c62828"), "black": theme.rgb("#1b1b1b"),
           "green": theme.rgb("#167a3b")}
-LIMIT_CAPTIONS = {"Minimum chip": "MIN CHIP", "Straight-up maximum": "STRAIGHT UP",
-                  "Outside maximum": "OUTSIDE", "Table maximum": "TABLE MAX"}
 
 
 class RlPayRow(BoxLayout):  # type: ignore[misc]
@@ -61,7 +59,7 @@ class RouletteSignage(BoxLayout):  # type: ignore[misc]
         super().__init__(**kwargs)
         self.words: RouletteSign | None = None
         self.link = Link.WAITING
-        self._shown_rows: tuple[Any, Any] | None = None
+        self._shown_rows: tuple[Any, Any, Any] | None = None
         self.ids.last.bind(width=self._strip_font)
         self._shown_last: tuple[tuple[str, str], ...] | None = None
 
@@ -71,45 +69,40 @@ class RouletteSignage(BoxLayout):  # type: ignore[misc]
 
     def show(self, state: rl.RouletteState | None, link: Link) -> None:
         self.link = link
-        self.link_text = LINK_WORDS[link]
+        self.link_text = link_words(link)
         self.detail, self.headline_ink = "", theme.GOLD
         w = self.words = sign_words(state) if state is not None else None
         if w is None:
             self.headline, self.number, self.number_fill = "AMERICAN ROULETTE", "", theme.FELT
             self.shares_text = self.hot_cold_text = ""
-            self._rows((), ())
+            self._rows((), (), ())
             self._last(())
             return
         self.headline = w.headline
         self.number = w.number or ""
         self.number_fill = POCKET[w.number_colour] if w.number else theme.FELT
-        share = dict(w.shares)
-        self.shares_text = (f"Last {w.spins_counted} spins\n"
-                            f"Red {share['Red']} · Black {share['Black']}\n"
-                            f"Odd {share['Odd']} · Even {share['Even']} · Zero {share['Zero']}\n"
-                            f"Dozens {share['1st 12']} · {share['2nd 12']} · {share['3rd 12']}")
-        self.hot_cold_text = ("Hot: " + "  ".join(f"{n} ({c})" for n, c in w.hot) + "\n"
-                              "Cold: " + "  ".join(f"{n} ({c})" for n, c in w.cold))
-        self._rows(w.limits, w.payouts)
+        self.shares_text = w.shares_text
+        self.hot_cold_text = w.hot_cold_text
+        self._rows(w.limits, w.limit_captions, w.payouts)
         self._last(w.last)
 
     def interrupt(self, title: str, detail: str) -> None:
         """Words in place of the game's call (the table paused, the inspector attending)."""
         self.headline, self.detail, self.headline_ink = title.upper(), detail, theme.WARNING
 
-    def _rows(self, limits: tuple[tuple[str, str], ...],
+    def _rows(self, limits: tuple[tuple[str, str], ...], captions: tuple[str, ...],
               payouts: tuple[tuple[str, str], ...]) -> None:
         """The limit lines and payout rows, made again only when they change (a new
-        configuration): a sign left on all day makes no widgets per spin."""
-        if (limits, payouts) == self._shown_rows:
+        configuration, another language): a sign left on all day makes no widgets per
+        spin."""
+        if (limits, captions, payouts) == self._shown_rows:
             return
-        self._shown_rows = (limits, payouts)
+        self._shown_rows = (limits, captions, payouts)
         box, grid = self.ids.limits, self.ids.payouts
         box.clear_widgets()
         grid.clear_widgets()
-        for name, amount in limits:
-            box.add_widget(LimitLine(caption=LIMIT_CAPTIONS.get(name, name.upper()),
-                                     amount=amount, caption_units=17))
+        for (_name, amount), caption in zip(limits, captions, strict=True):
+            box.add_widget(LimitLine(caption=caption, amount=amount, caption_units=17))
         for name, pays in payouts:
             grid.add_widget(RlPayRow(name=name, pays=pays))
         self.on_unit(self, self.unit)
