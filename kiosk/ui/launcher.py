@@ -264,7 +264,9 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     tasks.append(asyncio.create_task(_heartbeat(heartbeat_path(Path(cfg.journal)))))
     signage: SignageProcess | None = None
     if opts.signage and not opts.headless:
-        signage = SignageProcess(cfg.journal, cfg.name, opts.signage_size)
+        # From the table's file when it has one: the house's languages and money style.
+        extra = ("--config", str(cfg.source)) if cfg.source is not None else ()
+        signage = SignageProcess(cfg.journal, cfg.name, opts.signage_size, extra=extra)
         signage.start()
         tasks.append(asyncio.create_task(signage.watch()))
     if opts.headless:

@@ -170,3 +170,28 @@ def test_the_signage_runs_from_the_tables_config(tmp_path: Path) -> None:
     assert last["table_id"] == "PB-01" and "Punto Banco 1" in last["shown"]
     width, height = struct.unpack(">II", shot.read_bytes()[16:24])  # the PNG's IHDR
     assert (width, height) == (854, 480)
+
+
+def test_the_signage_speaks_the_houses_languages_from_the_tables_config(
+        tmp_path: Path) -> None:
+    """As the SD image's service runs it (`--config`), the sign takes the house's
+    `[display] languages` and money style (issue 14, item 5)."""
+    from kiosk.config import example
+
+    config = tmp_path / "table.toml"
+    config.write_text(example().replace('journal = "data/PB-01.db"', 'journal = "j.db"')
+                      .replace("signage_width = 1920", "signage_width = 854")
+                      .replace("signage_height = 1080", "signage_height = 480")
+                      .replace('languages = ["en"]', 'languages = ["pt", "en"]')
+                      .replace('money_style = "R1,000,000"', 'money_style = "R 1 000 000"'))
+    session = open_session(tmp_path / "j.db")
+    session.perform(pb.shuffle)
+    session.journal.close()
+    proc = _signage("--config", str(config), "--screenshot", str(tmp_path / "s.png"),
+                    "--after", "0.5", "--trace")
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    shown = json.loads(out.splitlines()[-1])["shown"]
+    assert "FAÇAM AS SUAS APOSTAS" in shown  # Portuguese first
+    assert "R50 000" in shown or "R\u00a050\u00a0000" in shown or any(
+        "50\u00a0000" in t for t in shown), shown

@@ -80,7 +80,8 @@ def prepare_environment(*, headless: bool = False) -> None:
 
 
 def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
-        screenshot: Path | None = None, after: float = 2.0, trace: bool = False) -> int:
+        screenshot: Path | None = None, after: float = 2.0, trace: bool = False,
+        languages: Any = None) -> int:
     """Run the signage until its window closes (or the screenshot is saved), or until
     SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
     # Our own handlers, before Kivy starts SDL: SDL then leaves SIGINT and SIGTERM to us
@@ -95,7 +96,7 @@ def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         from kiosk.ui.signage.kivy_app import SignageApp
 
         app = SignageApp(journal, name, trace=sys.stdout if trace else None,
-                         screenshot=screenshot, screenshot_after=after)
+                         screenshot=screenshot, screenshot_after=after, languages=languages)
 
         def stop_if_asked(_dt: float) -> None:
             if stop.stopping:
@@ -161,9 +162,8 @@ def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
 def signage(journal: Path | None, config_path: Path | None, name: str, size: tuple[int, int],
             fullscreen: bool, position: tuple[int, int] | None, screenshot: Path | None,
             after: float | None, trace: bool) -> None:
-    """The players' screen of a punto banco, blackjack or Touch 21 table, following the
-    table's journal: limits and odds (rules 2.2, 2.6), the call, and the last result with
-    the roads (punto banco) or the dealer's cards and drawing rule (blackjack, Touch 21)."""
+    """The players' screen of the table, following its journal: limits and odds (rules 2.2,
+    2.6), the call, and the last result; in the house's languages in turn with --config."""
     if after is not None and screenshot is None:
         raise click.UsageError("--after needs --screenshot")
     if config_path is not None:
@@ -175,10 +175,14 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
             refuse(str(exc))
         journal, name = cfg.journal, name or cfg.name
         size = (cfg.display.signage_width, cfg.display.signage_height)
+        languages = cfg.display.sign_languages()  # [display] languages, money style
+    else:
+        languages = None
     if journal is None:
         raise click.UsageError("give --journal or --config")
     status = run(journal, name, WindowOptions(size, fullscreen, position),
-                 screenshot=screenshot, after=2.0 if after is None else after, trace=trace)
+                 screenshot=screenshot, after=2.0 if after is None else after, trace=trace,
+                 languages=languages)
     sys.exit(status)
 
 
