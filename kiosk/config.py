@@ -23,6 +23,7 @@ from kiosk import i18n
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
+from kiosk.ui.signage.floor_care import SignCare, parse_night
 
 _HEAD = """\
 # Tableside table configuration. Money: whole units (50) or a string ("12.50").
@@ -53,6 +54,11 @@ signage_height = 1080
 languages = ["en"]          # the sign's languages in turn: {LANGUAGES} (assets/locale)
 language_seconds = 20       # how long the sign stays in each language
 money_style = "R1,000,000"  # R1,000,000 | R 1 000 000 | locale (as each language writes it)
+odds_style = "19:20"        # how the sign words payouts: 19:20 | 0.95 to 1
+burn_in_shift = true        # the sign's picture moves a pixel a minute (within 4) all day
+idle_minutes = 10           # the sign's idle screen after this long with no round; 0: never
+night = "none"              # night hours when the sign dims, like "22:00-06:00"; "none"
+night_brightness = 60       # how bright the sign is at night, percent (20 to 100)
 """
 
 SECTIONS = ("table", "chips", "devices", "display", "gpio", "sync")
@@ -130,10 +136,14 @@ class DisplayConfig:
     """The players' sign's languages, shown in turn (the first at start); catalogue codes."""
     language_seconds: int = 20
     money_style: i18n.MoneyStyle = i18n.MoneyStyle.COMMAS
+    odds_style: i18n.OddsStyle = i18n.OddsStyle.RATIO
+    care: SignCare = field(default_factory=SignCare)
+    """The burn-in shift, the idle screen and the night hours of the sign."""
 
     def sign_languages(self) -> i18n.SignLanguages:
         """What the sign is given (`SignageApp(languages=...)`)."""
-        return i18n.SignLanguages(self.languages, self.language_seconds, self.money_style)
+        return i18n.SignLanguages(self.languages, self.language_seconds, self.money_style,
+                                  self.odds_style)
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,8 +374,32 @@ def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
                     "cannot read the limits before the language changes")
     style = reader.choice(shown, "display", "money_style", [m.value for m in i18n.MoneyStyle],
                           i18n.MoneyStyle.COMMAS.value)
+    odds = reader.choice(shown, "display", "odds_style", [o.value for o in i18n.OddsStyle],
+                         i18n.OddsStyle.RATIO.value)
     return {"languages": tuple(codes), "language_seconds": seconds,
-            "money_style": i18n.MoneyStyle(style)}
+            "money_style": i18n.MoneyStyle(style), "odds_style": i18n.OddsStyle(odds),
+            "care": _care(reader, shown)}
+
+
+def _care(reader: _Reader, shown: dict[str, Any]) -> SignCare:
+    """`[display]` burn_in_shift, idle_minutes, night and night_brightness (issue 14: a
+    sign left on 18 hours a day)."""
+    idle = reader.integer(shown, "display", "idle_minutes", 10)
+    if not 0 <= idle <= 24 * 60:
+        reader.fail("display", "idle_minutes", "minutes with no round before the idle "
+                                               "screen: 0 (never) to 1440")
+    hours = reader.text(shown, "display", "night", "none")
+    level = reader.integer(shown, "display", "night_brightness", 60)
+    if not 20 <= level <= 100:
+        reader.fail("display", "night_brightness", f"{level} is not a brightness from 20 to "
+                                                   "100 percent")
+    night = None
+    if hours != "none":
+        try:
+            night = parse_night(hours, level / 100)
+        except ValueError as exc:
+            reader.fail("display", "night", str(exc))
+    return SignCare(reader.boolean(shown, "display", "burn_in_shift", True), idle, night)
 
 
 def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:

@@ -243,6 +243,41 @@ def money(cents: int, currency: str = "R", *, style: MoneyStyle | None = None,
     return text.translate(_FONT_SAFE)
 
 
+class OddsStyle(StrEnum):
+    """How the house words payouts on the signs (`[display] odds_style`, issue 14: "banker's
+    payout shown as the house words it")."""
+
+    RATIO = "19:20"
+    """As the rules write them: 19:20, 1:1, 8:1, 3:2."""
+    TO_ONE = "0.95 to 1"
+    """Against one unit: 0.95 to 1, 1 to 1, 8 to 1, 1.5 to 1 (in each language's words)."""
+
+
+_odds = OddsStyle.RATIO
+
+
+def set_odds_style(style: OddsStyle | str) -> None:
+    global _odds
+    _odds = OddsStyle(style)
+
+
+def odds(ratio: Fraction | int, *, code: str | None = None) -> str:
+    """A payout ratio in the house's style: "19:20" or "0.95 to 1" (rule 2.6)."""
+    ratio = Fraction(ratio)
+    if _odds is OddsStyle.RATIO:
+        return f"{ratio.numerator}:{ratio.denominator}"
+    exact = (Decimal(ratio.numerator) / Decimal(ratio.denominator)).quantize(Decimal("0.01"))
+    if _style is MoneyStyle.LOCALE:  # the decimal mark as the house writes money
+        loc = locale(_current if code is None else code)
+        text = format_decimal(exact.normalize(), format="#,##0.##",
+                              locale=loc).translate(_FONT_SAFE)
+    else:
+        text = f"{exact:f}".rstrip("0").rstrip(".")
+        if _style is MoneyStyle.SPACES:
+            text = text.replace(".", ",")
+    return _("%(n)s to 1") % {"n": text}  # the msgid the roulette sign has already
+
+
 def number(n: int, *, code: str | None = None) -> str:
     """A count as the current language writes it ("1 000" in Afrikaans, "1,000" in isiZulu)."""
     loc = locale(_current if code is None else code)
@@ -270,6 +305,7 @@ class SignLanguages:
     codes: tuple[str, ...] = (SOURCE,)
     seconds: int = 20
     money_style: MoneyStyle = MoneyStyle.COMMAS
+    odds_style: OddsStyle = OddsStyle.RATIO
 
     def __post_init__(self) -> None:
         if not self.codes:
@@ -286,8 +322,9 @@ class SignLanguages:
         return len(self.codes) > 1
 
     def apply(self) -> None:
-        """The house's money style, and the first language."""
+        """The house's money and odds styles, and the first language."""
         set_money_style(self.money_style)
+        set_odds_style(self.odds_style)
         use(self.codes[0])
 
 

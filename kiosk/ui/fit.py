@@ -51,7 +51,14 @@ def _inner(widget: Any) -> tuple[float, float]:
 
 
 def _wraps(widget: Any) -> bool:
-    return bool(widget.text_size and widget.text_size[0])
+    """A label with a text width wraps its words; one that shortens stays on one line."""
+    return bool(widget.text_size and widget.text_size[0]) and not getattr(widget, "shorten",
+                                                                          False)
+
+
+def _spare(widget: Any) -> float:
+    """Pixels kept free: Kivy cuts a shortening label a little inside its box."""
+    return 4.0 if getattr(widget, "shorten", False) else 1.5
 
 
 def needed(widget: Any, font_size: float) -> tuple[float, float]:
@@ -89,7 +96,7 @@ def overflow(widget: Any) -> str:
         return ""
     if getattr(widget, "shorten", False):  # Kivy cuts the text short at its box's width
         w, h = needed(widget, widget.font_size)
-        if w > _inner(widget)[0] - 0.5:
+        if w > _inner(widget)[0] - 2.5:
             return f"{text!r} is cut short (shorten) in {widget.width:.0f} px"
     box_w = widget.width
     if widget.text_size and widget.text_size[0] and widget.text_size[0] > box_w + 1:
@@ -116,9 +123,10 @@ def fitting_size(widget: Any, wanted: float) -> float:
     size = wanted
     for _ in range(12):
         w, h = needed(widget, size)
-        if w <= avail_w - 1.5 and h <= avail_h + 0.5:  # a pixel spare: Kivy rounds
+        spare = _spare(widget)
+        if w <= avail_w - spare and h <= avail_h + 0.5:  # a pixel or so spare: Kivy rounds
             return size
-        ratio = min((avail_w - 1.5) / max(w, 1.0), avail_h / max(h, 1.0))
+        ratio = min((avail_w - spare) / max(w, 1.0), avail_h / max(h, 1.0))
         size = max(floor, size * min(ratio, 0.97))
         if size == floor:
             return floor

@@ -105,17 +105,6 @@ class BlackjackRules:
         return "Dealer draws to 16, stands on all 17s"
 
     @property
-    def hole_card_words(self) -> str:
-        """No hole card (DESIGN.md "Interpretations"): the dealer's second card comes after
-        the players', so a player may double or split before it; what a dealer blackjack
-        then takes is the house's setting. In the words the signage shows."""
-        if self.dealer_blackjack_takes is DealerBlackjackTakes.ORIGINAL:
-            takes = "the original bets only; doubles and splits go back"
-        else:
-            takes = "every bet, doubles and splits too"
-        return f"No hole card: a dealer blackjack takes {takes}"
-
-    @property
     def rule_clause(self) -> str:
         return "7.2" if self.variant is Variant.TOUCH_21 else "4.2"
 

@@ -81,7 +81,7 @@ def prepare_environment(*, headless: bool = False) -> None:
 
 def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         screenshot: Path | None = None, after: float = 2.0, trace: bool = False,
-        languages: Any = None) -> int:
+        languages: Any = None, care: Any = None) -> int:
     """Run the signage until its window closes (or the screenshot is saved), or until
     SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
     # Our own handlers, before Kivy starts SDL: SDL then leaves SIGINT and SIGTERM to us
@@ -96,7 +96,8 @@ def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         from kiosk.ui.signage.kivy_app import SignageApp
 
         app = SignageApp(journal, name, trace=sys.stdout if trace else None,
-                         screenshot=screenshot, screenshot_after=after, languages=languages)
+                         screenshot=screenshot, screenshot_after=after, languages=languages,
+                         care=care)
 
         def stop_if_asked(_dt: float) -> None:
             if stop.stopping:
@@ -176,13 +177,14 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         journal, name = cfg.journal, name or cfg.name
         size = (cfg.display.signage_width, cfg.display.signage_height)
         languages = cfg.display.sign_languages()  # [display] languages, money style
+        care = cfg.display.care  # the burn-in shift, the idle screen, the night
     else:
-        languages = None
+        languages = care = None
     if journal is None:
         raise click.UsageError("give --journal or --config")
     status = run(journal, name, WindowOptions(size, fullscreen, position),
                  screenshot=screenshot, after=2.0 if after is None else after, trace=trace,
-                 languages=languages)
+                 languages=languages, care=care)
     sys.exit(status)
 
 

@@ -43,6 +43,7 @@ from kiosk.ui.signage.blackjack_words import (  # noqa: F401  (the sign's words,
     dealer_rule,
     dealer_view,
     headline,
+    hole_card,
     limits_words,
     odds_rows,
     shoe_words,
@@ -118,6 +119,7 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
     dealer_total = StringProperty("")
     dealer_words = StringProperty("")
     dealer_rule = StringProperty("")
+    hole_card = StringProperty("")  # no hole card, and what a dealer blackjack takes
     limits = StringProperty("")
     minimum = StringProperty("")
     maximum = StringProperty("")
@@ -152,11 +154,13 @@ class BlackjackSignage(BoxLayout):  # type: ignore[misc]
         self.ids.dealer_cards.codes = list(d.cards)
         if rules is None:
             self.game_name, self.dealer_rule, self.limits = "Blackjack", "", ""
+            self.hole_card = ""
             self.minimum = self.maximum = ""
             self.odds = ()
         else:
             self.game_name = rules.game_name
             self.dealer_rule = dealer_rule(rules)
+            self.hole_card = hole_card(rules)
             self.limits = limits_words(rules)
             self.minimum = money(rules.minimum, rules.currency)
             self.maximum = money(rules.maximum, rules.currency)

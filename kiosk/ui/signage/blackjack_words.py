@@ -9,12 +9,11 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from kiosk.i18n import _, money, number, percent
+from kiosk.i18n import _, money, number, odds, percent
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.hands import Total, is_blackjack, total
-from kiosk.rules.blackjack.house import BlackjackRules
-from kiosk.rules.money import format_ratio
+from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes
 from kiosk.ui import theme
 
 
@@ -70,7 +69,7 @@ def headline(state: bj.BlackjackState | None) -> Headline:
         return Headline(_("Check your cards"), _("A blackjack is turned face up"), Tone.CLOSED)
     if state.phase is bj.Phase.INSURANCE:  # rule 4.7; rule 7.2 item 6
         detail = _("Dealer shows an ace · insurance pays %(odds)s") % {
-            "odds": format_ratio(rules.insurance_odds)}
+            "odds": odds(rules.insurance_odds)}
         if rules.even_money:
             detail += " · " + _("even money on a blackjack")
         return Headline(_("Insurance?"), detail, Tone.CLOSED)
@@ -99,6 +98,16 @@ def dealer_rule(rules: BlackjackRules) -> str:
     if rules.dealer_hits_soft_17:
         return _("Dealer draws to soft 17, stands on hard 17")
     return _("Dealer draws to 16, stands on all 17s")
+
+
+def hole_card(rules: BlackjackRules) -> str:
+    """No hole card (DESIGN.md "Interpretations"): the dealer's second card comes after the
+    players', so a player may double or split before it; what a dealer blackjack then takes
+    is the house's setting (issue 14: the sign says so)."""
+    if rules.dealer_blackjack_takes is DealerBlackjackTakes.ORIGINAL:
+        return _("No hole card: a dealer blackjack takes the original bets only; doubles and "
+                 "splits go back")
+    return _("No hole card: a dealer blackjack takes every bet, doubles and splits too")
 
 
 def dealer_words(cards: tuple[Any, ...]) -> str:
@@ -150,10 +159,10 @@ def dealer_view(state: bj.BlackjackState | None) -> DealerView:
 def odds_rows(rules: BlackjackRules) -> tuple[tuple[str, str], ...]:
     """Rule 2.6 with rules 4.7 / 7.7, from the table's own configuration (as
     `BlackjackRules.odds`, in the current language)."""
-    rows = [(_("Blackjack"), format_ratio(rules.blackjack_odds)),
-            (_("Insurance"), format_ratio(rules.insurance_odds))]
+    rows = [(_("Blackjack"), odds(rules.blackjack_odds)),
+            (_("Insurance"), odds(rules.insurance_odds))]
     if rules.even_money:
-        rows.append((_("Even money"), "1:1"))
+        rows.append((_("Even money"), odds(1)))
     if rules.surrender:
         rows.append((_("Surrender"), _("half the bet back")))
     return tuple(rows)

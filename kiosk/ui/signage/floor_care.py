@@ -76,3 +76,12 @@ def parse_night(text: str, level: float) -> Night:
     if not 0.2 <= level <= 1.0:
         raise ValueError(f"a night brightness of {level:g} is not from 0.2 to 1.0")
     return Night(time(h1, m1), time(h2, m2), level)
+
+
+@dataclass(frozen=True, slots=True)
+class SignCare:
+    """What the house set for a sign left on all day (table.toml `[display]`)."""
+
+    burn_in_shift: bool = True
+    idle_minutes: int = 10  # the idle screen after this long with no round; 0: never
+    night: Night | None = None  # dim on this schedule; None: never

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, PopMatrix, PushMatrix, Rectangle, Translate
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk import i18n
@@ -40,7 +40,9 @@ from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
+from kiosk.ui.signage.floor_care import SignCare, burn_in_shift, idle
 from kiosk.ui.signage.interruptions import interruption
+from kiosk.ui.signage.link import Link
 from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify
 
@@ -48,6 +50,8 @@ log = logging.getLogger(__name__)
 
 NOTICE_SECONDS = 120.0
 """How long the sign says the table's configuration changed (from the row's time)."""
+CARE_EVERY = 15.0
+"""Seconds between looks at the shift, the night and the idle screen."""
 STRIP_EVERY = 5.0
 """Seconds between looks at the sync's state."""
 
@@ -105,6 +109,26 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
         self.add_widget(self.holder)
         self.add_widget(self.strip)
         self.bind(size=lambda *_: self.show(self.notice.text, self.sync.text))
+        self.brightness = 1.0
+        with self.canvas.before:
+            PushMatrix()
+            self._shift = Translate(0, 0)
+        with self.canvas.after:
+            PopMatrix()
+            self._veil_colour = Color(0, 0, 0, 0)
+            self._veil = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=lambda *_: self.dim(self.brightness),
+                  size=lambda *_: self.dim(self.brightness))
+
+    def shift(self, dx: int, dy: int) -> None:
+        """Move the whole picture by (dx, dy) pixels (the burn-in shift)."""
+        self._shift.xy = (dx, dy)
+
+    def dim(self, level: float) -> None:
+        """Draw the picture at `level` of its brightness (1.0: as it is; the night's)."""
+        self._veil_colour.rgba = (0, 0, 0, max(0.0, 1.0 - level))
+        self._veil.pos, self._veil.size = self.pos, self.size
+        self.brightness = level
 
     def show(self, notice: str, sync: str, late: bool = False) -> None:
         self.notice.text, self.sync.text = notice, sync
@@ -113,6 +137,36 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
         self.strip.height = tall if (notice or sync) else 0
         self.notice.font_size = self.sync.font_size = tall * 0.62
         self.strip.opacity = 1 if (notice or sync) else 0
+
+
+class IdleView(BoxLayout):  # type: ignore[misc]
+    """The idle screen: the table, its game and its limits in large type, when no round has
+    been played for the house's `idle_minutes` (issue 14, item 6). It is never the game's
+    call: it comes back with the first row the table writes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", padding=40, spacing=10, **kwargs)
+        with self.canvas.before:
+            Color(*theme.FELT_DARK)
+            self._bg = Rectangle()
+        self.bind(pos=lambda *_: setattr(self._bg, "pos", self.pos),
+                  size=self._resize)
+        self.lines = [TextLabel(bold=True, halign="center", valign="middle", color=ink)
+                      for ink in (theme.GOLD, theme.IVORY, theme.IVORY, theme.MUTED)]
+        for label in self.lines:
+            label.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
+            self.add_widget(label)
+
+    def _resize(self, *_args: Any) -> None:
+        self._bg.size = self.size
+        unit = min(self.height / 100, self.width / 100)
+        for label, size in zip(self.lines, (11, 7, 8, 4), strict=True):
+            label.font_size = unit * size
+
+    def show(self, name: str, game: str, limits: str) -> None:
+        words = (name, game.upper(), limits, _("Join us: place your bets"))
+        for label, text in zip(self.lines, words, strict=True):
+            label.text = text
 
 
 class SignageApp(App):  # type: ignore[misc]
@@ -128,7 +182,8 @@ class SignageApp(App):  # type: ignore[misc]
                  window: WindowOptions | None = None, trace: TextIO | None = None,
                  screenshot: str | Path | None = None, screenshot_after: float = 2.0,
                  poll_interval: float = POLL_INTERVAL,
-                 languages: i18n.SignLanguages | None = None, **kwargs: Any) -> None:
+                 languages: i18n.SignLanguages | None = None,
+                 care: SignCare | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Tableside signage"
         self.journal_path = Path(journal)
@@ -154,6 +209,10 @@ class SignageApp(App):  # type: ignore[misc]
         self._sync: tuple[str, bool] = ("", False)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
         self._alternate: Any = None  # the timer of the next language
+        self.care = care or SignCare(burn_in_shift=False, idle_minutes=0)
+        self.idle_view: IdleView | None = None
+        self.idle_shown = False
+        self._started = time.monotonic()
 
     def load_kv(self, filename: str | None = None) -> bool:
         # Kivy would look for signage.kv here (named after this App); each game's view
@@ -178,9 +237,43 @@ class SignageApp(App):  # type: ignore[misc]
         if self.languages.alternates:
             self._alternate = Clock.schedule_interval(lambda _dt: self.next_language(),
                                                       self.languages.seconds)
+        if self.care != SignCare(burn_in_shift=False, idle_minutes=0):
+            self._care()
+            Clock.schedule_interval(lambda _dt: self._care(), CARE_EVERY)
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
         return self.frame
+
+    # --- a sign left on all day ------------------------------------------------------------
+
+    def _care(self, now: datetime | None = None) -> None:
+        """The burn-in shift, the night's dimming and the idle screen, as the house set them
+        (`SignCare`); every CARE_EVERY seconds."""
+        if self.frame is None:
+            return
+        now = now or datetime.now(UTC).astimezone()
+        if self.care.burn_in_shift:
+            self.frame.shift(*burn_in_shift(time.monotonic() - self._started))
+        night = self.care.night
+        self.frame.dim(night.brightness(now.time()) if night is not None else 1.0)
+        self._show(now)
+
+    def _idle(self, now: datetime | None) -> bool:
+        """No round for the house's minutes, the table live and nothing on it."""
+        feed, minutes = self.feed, self.care.idle_minutes
+        if not minutes or feed.link is not Link.LIVE or feed.game is None or feed.state is None:
+            return False
+        engine = feed.game.engine
+        if feed.inspector_called or not engine.between_rounds(feed.state):
+            return False
+        row = feed.row(feed.seq)
+        if row is None:
+            return False
+        try:
+            last = datetime.strptime(row.wall_time, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        except ValueError:
+            return False
+        return idle(last, now or datetime.now(UTC), minutes)
 
     def on_stop(self) -> None:
         self.feed.close()
@@ -257,12 +350,31 @@ class SignageApp(App):  # type: ignore[misc]
             view = self.views[spec.screens] = front.sign()
         return view, front
 
-    def _show(self) -> None:
+    def _show(self, now: datetime | None = None) -> None:
         """Show the feed's state in the view of its game, swapping views if the game
-        changed."""
+        changed (or the idle screen, when the table has been idle for the house's
+        minutes)."""
         if self.holder is None:
             return
         feed = self.feed
+        if self._idle(now):
+            if self.idle_view is None:
+                self.idle_view = IdleView()
+            engine = feed.game.engine  # type: ignore[union-attr]
+            rules = engine.rules_of(feed.state)
+            currency = str(getattr(rules, "currency", "R"))
+            limits = _("Bets from %(min)s to %(max)s") % {
+                "min": i18n.money(engine.table_minimum(rules), currency),
+                "max": i18n.money(engine.table_maximum(rules), currency)}
+            self.idle_view.show(self.display_name or feed.table_id,
+                                _(feed.game.title), limits)  # type: ignore[union-attr]
+            if self.screen is not self.idle_view:
+                self.holder.clear_widgets()
+                self.holder.add_widget(self.idle_view)
+                self.screen = self.idle_view
+            self.idle_shown = True
+            return
+        self.idle_shown = False
         state, link, game = feed.state, feed.link, feed.game
         other = feed.other_game
         if other != self._other_game:

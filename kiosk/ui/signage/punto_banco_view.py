@@ -31,6 +31,7 @@ from kivy.uix.widget import Widget
 
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.baccarat.outcomes import Winner
+from kiosk.rules.baccarat.roads import Roads
 from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.signage import common  # noqa: F401  (the limit lines the .kv uses)
@@ -52,7 +53,7 @@ from kiosk.ui.signage.punto_banco_words import (  # noqa: F401  (the sign's word
     shoe_words,
     tally,
 )
-from kiosk.ui.signage.roads_view import RoadsView
+from kiosk.ui.signage.roads_view import DERIVED_COLOUR, RoadsView
 from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class the .kv uses)
 
 KV = Path(__file__).with_suffix(".kv")
@@ -133,6 +134,46 @@ class HandPanel(BoxLayout):  # type: ignore[misc]
                 face.size = (fw, h)
             face.pos = (x, row.center_y - face.height / 2)
             x += fw + gap
+
+
+class AskRoad(BoxLayout):  # type: ignore[misc]
+    """One side of the ask road: the marks big eye boy, small road and cockroach pig would
+    add if the next coup were this side's (kiosk/rules/baccarat/roads.py `predict`), drawn
+    as those roads draw them: a ring, a dot, a slash; a grey dash where a road adds none."""
+
+    text = StringProperty("")
+    colour = ColorProperty(theme.BANKER)
+    unit = NumericProperty(10.0)
+    marks = ListProperty([None, None, None])
+
+    def on_kv_post(self, _base: Any) -> None:
+        self.ids.marks.bind(pos=self._draw, size=self._draw)
+        self.bind(marks=self._draw, unit=self._draw)
+
+    def _draw(self, *_args: Any) -> None:
+        from kivy.graphics import Color, Ellipse, Line
+
+        box = self.ids.marks
+        box.canvas.clear()
+        r = self.unit * 0.9
+        with box.canvas:
+            for i, (style, mark) in enumerate(zip(("ring", "dot", "slash"), self.marks,
+                                                  strict=True)):
+                cx = box.x + r + i * 3 * r
+                cy = box.center_y
+                if mark is None:
+                    Color(*theme.MUTED)
+                    Line(points=[cx - r * 0.6, cy, cx + r * 0.6, cy], width=1.2)
+                    continue
+                Color(*DERIVED_COLOUR[mark])
+                if style == "ring":
+                    Line(circle=(cx, cy, r, 0, 360, theme.segments(r)),
+                         width=max(1.0, r * 0.28))
+                elif style == "dot":
+                    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r),
+                            segments=theme.segments(r))
+                else:
+                    Line(points=[cx - r, cy - r, cx + r, cy + r], width=max(1.0, r * 0.28))
 
 
 class TallyItem(BoxLayout):  # type: ignore[misc]
@@ -222,6 +263,10 @@ class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
             self.tally_player = counts[Winner.PLAYER.value]
             self.tally_tie = counts[Winner.TIE.value]
             self.roads.results = state.results
+            roads = Roads.from_results(state.results)
+            for side, winner in (("ask_banker", Winner.BANKER), ("ask_player", Winner.PLAYER)):
+                p = roads.predict(winner)
+                self.ids[side].marks = [p.big_eye_boy, p.small_road, p.cockroach_pig]
 
     def notice(self, text: str, detail: str, link: Link = Link.LIVE) -> None:
         """Words instead of a table (e.g. its game changed and nothing here can show it):

@@ -7,11 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kiosk.i18n import N_, _, money, ngettext, number, percent
+from kiosk.i18n import N_, _, money, ngettext, number, odds, percent
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import Card
-from kiosk.rules.money import format_ratio
 from kiosk.ui import theme
 
 
@@ -154,10 +153,9 @@ def pays_words(rules: pb.PuntoBancoRules, kind: pb.BetKind) -> tuple[str, str]:
     mode ("1:1", "less 5% commission") (rule 5.7): the ratio big, the rest small."""
     if kind is pb.BetKind.BANKER:
         if rules.commission_mode is pb.CommissionMode.NET:
-            return format_ratio(rules.banker_odds), ""
-        return "1:1", _("less %(rate)s commission") % {"rate": percent(rules.commission_rate)}
-    return format_ratio(rules.player_odds if kind is pb.BetKind.PLAYER
-                        else rules.tie_odds), ""
+            return odds(rules.banker_odds), ""
+        return odds(1), _("less %(rate)s commission") % {"rate": percent(rules.commission_rate)}
+    return odds(rules.player_odds if kind is pb.BetKind.PLAYER else rules.tie_odds), ""
 
 
 def limit_rows(rules: pb.PuntoBancoRules) -> tuple[LimitRow, ...]:
