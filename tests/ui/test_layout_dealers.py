@@ -1,9 +1,9 @@
 """Every dealer screen at every landscape size with the worst content the configuration
 allows: nothing cut off, nothing overlapping, nothing off the screen (issue 14). The payout
 and settlement text the dealer pays from is at least 4 mm tall on the 7" panel. Screenshots
-of each are kept. The punto banco and blackjack screens are laid out in Afrikaans, isiZulu
-and Portuguese too (`[display] dealer_language`) at 800x480, the smallest: a translation too
-long for its button fails here, and is shortened (docs/dealer-screen.md, "Languages")."""
+of each are kept. Each screen is laid out in Afrikaans, isiZulu and Portuguese too
+(`[display] dealer_language`) at 800x480, the smallest: a translation too long for its
+button fails here, and is shortened (docs/dealer-screen.md, "Languages")."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ BJ_SHEET = {
            ("A inset R40,000 wen 1:1", "BETAAL R40,000")),
     "pt": ("Posição 4: pagar e tirar (1 de 2)", ("Mão 1: 19", "Mão 2: 19", "Mão 3: 19"),
            ("A aposta R40,000 ganha 1:1", "PAGAR R40,000")),
-    "zu": ("Ibhokisi 4: nika futhi susa (1 kwangu-2)",
+    "zu": ("Ibhokisi 4: nika futhi susa (1/2)",
            ("Isandla 1: 19", "Isandla 2: 19", "Isandla 3: 19"),
            ("A ubheje R40,000 iyawina 1:1", "NIKA R40,000")),
 }
@@ -242,9 +242,27 @@ def _rl_paying(path: Path) -> Any:
     return session
 
 
-@pytest.mark.parametrize("size", LANDSCAPE, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_roulette_dealer_screen_fits(ui: UI, tmp_path: Path,
-                                         size: tuple[int, int]) -> None:
+RL_SHEET = {
+    "en": ("32 red: pay and take (1 of 2)", "Pink",
+           [("5 chips won, 5 stay on the layout", "PAY 5 CHIPS"),
+            ("5 chips on losing bets", "TAKE 5 CHIPS")]),
+    "af": ("32 rooi: betaal en neem (1 van 2)", "Pienk",
+           [("5 skyfies gewen, 5 bly op die tafel", "BETAAL 5 SKYFIES"),
+            ("5 skyfies op verloorweddenskappe", "NEEM 5 SKYFIES")]),
+    "pt": ("32 vermelho: pagar e tirar (1 de 2)", "Rosa",
+           [("5 fichas ganhas, 5 ficam na mesa", "PAGAR 5 FICHAS"),
+            ("5 fichas em apostas perdedoras", "TIRAR 5 FICHAS")]),
+    "zu": ("32 ebomvu: nika futhi susa (1/2)", "Pinki",
+           [("ama-chip angu-5 awinile, angu-5 ahlala etafuleni", "NIKA AMA-CHIP 5"),
+            ("ama-chip angu-5 ekubhejeni okuhluliwe", "SUSA AMA-CHIP 5")]),
+}
+"""The spin's payout sheet in each language: its title, the first colour, its lines."""
+
+
+@pytest.mark.parametrize(("size", "language"), SIZES_AND_LANGUAGES, indirect=["language"],
+                         ids=[_case(c) for c in SIZES_AND_LANGUAGES])
+def test_the_roulette_dealer_screen_fits(ui: UI, tmp_path: Path, size: tuple[int, int],
+                                         language: str) -> None:
     from kiosk.config import parse
     from kiosk.ui.games.roulette import dealer_app
 
@@ -258,7 +276,7 @@ def test_the_roulette_dealer_screen_fits(ui: UI, tmp_path: Path,
     sheets[0].dismiss()
     ui.resize(*size)
     ui.pump(0.2)
-    ui.screenshot(f"layout-dealer-roulette-{size[0]}x{size[1]}")
+    ui.screenshot(f"layout-dealer-roulette-{_case((size, language))}")
     screen = app.screen
     found = problems(screen)
     assert found == [], "\n".join(found)
@@ -270,10 +288,11 @@ def test_the_roulette_dealer_screen_fits(ui: UI, tmp_path: Path,
         return  # a sheet opens over the window, which the tests' window keeps at 800x480
     sheet = screen.open_payouts()
     ui.pump(0.3)
-    assert sheet.title == "32 red: pay and take (1 of 2)"
+    title, pink, lines = RL_SHEET[language]
+    assert sheet.title == title
     # Pink: straights on 1-5 lose, red (5 chips) wins 1:1 (rule 3.5).
-    assert sheet.panels[0].lines() == [("5 chips won, 5 stay on the layout", "PAY 5 CHIPS"),
-                                       ("5 chips on losing bets", "TAKE 5 CHIPS")]
-    ui.screenshot("layout-dealer-roulette-payouts-800x480")
+    assert sheet.panels[0].title == pink
+    assert sheet.panels[0].lines() == lines
+    ui.screenshot(f"layout-dealer-roulette-payouts-{_case((size, language))}")
     check(ui, sheet, size)
     sheet.dismiss()

@@ -9,7 +9,9 @@ right, whose totals are shown there. Then the number (from the wheel, or tapped 
 the dolly on it, and the payouts per colour to confirm.
 
 The screen decides nothing: each tap is an action of the rules (kiosk/rules/roulette) sent
-through the session, refused in the rules' words.
+through the session, refused in the rules' words. Its own words are in the dealer's language
+(kiosk/i18n.py), its amounts in the house's money style; the call bets keep their French
+names, as racetracks print them.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from kivy.properties import ListProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.popup import Popup
 
+from kiosk.i18n import N_, _, pgettext
 from kiosk.rules.errors import TablesideError
-from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.rules.roulette import engine as rl
 from kiosk.rules.roulette.bets import BetKind, CallBet, bet_from_taps
@@ -33,8 +35,9 @@ from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
 from kiosk.table.session import Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.base import DealerScreen, refusal
+from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.payouts import PayoutSheet
-from kiosk.ui.dealer.roulette_words import colour_blocks
+from kiosk.ui.dealer.roulette_words import colour_blocks, colour_name, payout_words, pocket_words
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import TableButton
 
@@ -49,7 +52,9 @@ DARK_INK = frozenset(c for c, hex_ in CHIP_COLOURS.items()
 """The colours whose buttons read better in dark ink than in white (WCAG contrast)."""
 MODES = (BetKind.STRAIGHT, BetKind.SPLIT, BetKind.STREET, BetKind.CORNER, BetKind.SIX_LINE)
 CALLS = ((CallBet.NEIGHBOURS_OF_ZERO, "Voisins"), (CallBet.SERIES_5_8, "Tiers 5/8"),
-         (CallBet.ORPHANS, "Orphelins"), (CallBet.NEIGHBOURS, "N + nbrs"))
+         # TRANSLATORS: the racetrack's "a number and its neighbours" call bet, on a button
+         # 80 pixels wide at 800x480 (Voisins, Tiers and Orphelins keep their French names).
+         (CallBet.ORPHANS, "Orphelins"), (CallBet.NEIGHBOURS, N_("N + nbrs")))
 UNITS = (1, 2, 5, 10)
 NUMBER = "number"  # the mode in which a tap calls the winning number
 NEIGHBOURS = "neighbours"  # the mode in which a tap names the number of "N and neighbours"
@@ -60,6 +65,17 @@ COUNTS = (20, 50, 100)
 GRID_TOP, GRID_BOTTOM = 0.915, 0.585
 ZERO_W, CELL_W = 0.06, 0.0625
 RIGHT = 0.875
+
+MODE_WORDS = {
+    # TRANSLATORS: the roulette bets the dealer taps numbers for, on buttons 80 pixels wide
+    # at 800x480: the players' sign's names for them where they fit.
+    BetKind.STRAIGHT: lambda: pgettext("roulette button", "Straight"),
+    BetKind.SPLIT: lambda: pgettext("roulette button", "Split"),
+    BetKind.STREET: lambda: pgettext("roulette button", "Street"),
+    BetKind.CORNER: lambda: pgettext("roulette button", "Corner"),
+    BetKind.SIX_LINE: lambda: pgettext("roulette button", "Line"),
+}
+"""Each bet mode's button, in the dealer's language when the screen is built."""
 
 
 def chip_tone(colour: str) -> tuple[float, float, float, float]:
@@ -120,7 +136,10 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         widget.pos_hint = {"x": x, "y": y}
         self.board.add_widget(widget)
         if hasattr(widget, "font_size"):  # its size at 800x480; it grows with the screen
-            self._scaled.append((widget, float(widget.font_size)))
+            # The size asked for, not the size a long word was fitted to in the widget's
+            # first, default box (kiosk/ui/text_label.py).
+            wanted = getattr(widget, "_wanted_size", None) or widget.font_size
+            self._scaled.append((widget, float(wanted)))
         return widget
 
     def _rescale(self, *_args: Any) -> None:
@@ -153,12 +172,15 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             self._button("2:1", x_end, GRID_BOTTOM + (which - 1) * row_h, RIGHT - x_end, row_h,
                          lambda w=which: self.outside(BetKind.COLUMN, w))
         y = GRID_BOTTOM - 0.075
-        for which, label in ((1, "1st 12"), (2, "2nd 12"), (3, "3rd 12")):
+        # TRANSLATORS: the dozens as the layout prints them.
+        dozens = ((1, _("1st 12")), (2, _("2nd 12")), (3, _("3rd 12")))
+        for which, label in dozens:
             self._button(label, ZERO_W + (which - 1) * 4 * CELL_W, y, 4 * CELL_W, 0.075,
                          lambda w=which: self.outside(BetKind.DOZEN, w))
         y -= 0.075
-        evens = ((BetKind.LOW, "1-18"), (BetKind.EVEN, "Even"), (BetKind.RED, "Red"),
-                 (BetKind.BLACK, "Black"), (BetKind.ODD, "Odd"), (BetKind.HIGH, "19-36"))
+        # TRANSLATORS: the even chances as the layout prints them, on buttons 100 pixels wide.
+        evens = ((BetKind.LOW, "1-18"), (BetKind.EVEN, _("Even")), (BetKind.RED, _("Red")),
+                 (BetKind.BLACK, _("Black")), (BetKind.ODD, _("Odd")), (BetKind.HIGH, "19-36"))
         for i, (kind, label) in enumerate(evens):
             tone = POCKET_TONES.get(Colour(kind.value)) if kind.value in ("red", "black") \
                 else theme.FELT_LIGHT
@@ -168,11 +190,11 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         # bet modes and the racetrack's call bets, one row
         y, w = 0.335, 0.1
         for i, kind in enumerate(MODES):
-            label = {"six line": "Line"}.get(kind.value, kind.value.capitalize())
-            b = self._button(label, i * w, y, w, 0.085, lambda k=kind: self.set_mode(k.value))
+            b = self._button(MODE_WORDS[kind](), i * w, y, w, 0.085,
+                             lambda k=kind: self.set_mode(k.value))
             self.mode_buttons[kind.value] = b
         for i, (call, label) in enumerate(CALLS):
-            b = self._button(label, (5 + i) * w, y, w, 0.085, lambda c=call: self.call(c),
+            b = self._button(_(label), (5 + i) * w, y, w, 0.085, lambda c=call: self.call(c),
                              theme.rgb("#5b3a1a"))
             self.call_buttons[call.value] = b
             if call is CallBet.NEIGHBOURS:
@@ -188,7 +210,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         colours = rl.COLOURS[:rules.colours]
         ch = (GRID_TOP - 0.335 - 0.085) / len(colours)
         for i, c in enumerate(colours):
-            b = self._button(c.capitalize(), RIGHT, GRID_TOP - (i + 1) * ch, 1 - RIGHT, ch,
+            b = self._button(colour_name(c), RIGHT, GRID_TOP - (i + 1) * ch, 1 - RIGHT, ch,
                              lambda c=c: self.choose_colour(c), chip_tone(c))
             if c in DARK_INK:
                 b.color = theme.INK
@@ -206,20 +228,21 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             lbl.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
         # the acts
         bx, bw, bh = 0.46, 0.18, 0.12
-        self.spin_button = self._button("Spin", bx, 0.13, bw, bh, self.spin)
-        self.final_button = self._button("Final bets", bx + bw, 0.13, bw, bh,
+        self.spin_button = self._button(_("Spin"), bx, 0.13, bw, bh, self.spin)
+        self.final_button = self._button(_("Final bets"), bx + bw, 0.13, bw, bh,
                                          lambda: self.act(rl.final_bets))
-        self.close_button = self._button("No more bets", bx + 2 * bw, 0.13, bw, bh,
+        self.close_button = self._button(_("No more bets"), bx + 2 * bw, 0.13, bw, bh,
                                          self.no_more_bets, theme.rgb("#8a1c1c"))
-        self.no_spin_button = self._button("No spin", bx, 0.01, bw, bh, self.no_spin)
-        self.void_button = self._button("Void spin", bx + bw, 0.01, bw, bh, self.void)
-        self.confirm_button = self._button("Confirm payouts", bx + 2 * bw, 0.01, bw, bh,
+        self.no_spin_button = self._button(_("No spin"), bx, 0.01, bw, bh, self.no_spin)
+        self.void_button = self._button(_("Void spin"), bx + bw, 0.01, bw, bh, self.void)
+        self.confirm_button = self._button(_("Confirm payouts"), bx + 2 * bw, 0.01, bw, bh,
                                            lambda: self.act(rl.confirm_payouts), theme.GOLD)
         self.confirm_button.color = theme.INK
-        self.change_button = self._button("Chip change", 0.0, 0.18, 0.15, 0.075,
+        self.change_button = self._button(_("Chip change"), 0.0, 0.18, 0.15, 0.075,
                                           self.open_chip_change)
-        self.cash_button = self._button("Cash in", 0.15, 0.18, 0.15, 0.075, self.cash_in)
-        self.back_button = self._button("Take back", 0.30, 0.18, 0.15, 0.075, self.take_back)
+        self.cash_button = self._button(_("Cash in"), 0.15, 0.18, 0.15, 0.075, self.cash_in)
+        self.back_button = self._button(_("Take back"), 0.30, 0.18, 0.15, 0.075,
+                                        self.take_back)
 
     def _cell(self, number: str, x: float, y: float, w: float, h: float) -> NumberCell:
         cell = NumberCell(number, font_size=17)
@@ -255,7 +278,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         state = self.state
         if state.phase is not Phase.RESULT or not state.layout:
             return None
-        title = f"{rl.pocket_words(state.number or '')}: pay and take"
+        title = _("%(pocket)s: pay and take") % {"pocket": pocket_words(state.number or "")}
         sheet = PayoutSheet(title, colour_blocks(state), unit=theme.ui_unit(*self.size),
                             touch=self.touch, per_page=4,
                             on_confirm=lambda: self.act(rl.confirm_payouts))
@@ -264,7 +287,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
 
     def _need_colour(self) -> bool:
         if not self.colour:
-            self.session.alert(Severity.WARNING, "Choose the player's colour first")
+            self.session.alert(Severity.WARNING, N_("Choose the player's colour first"))
             return False
         return True
 
@@ -329,8 +352,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             if not rl.can_spin_ball(self.state, Direction.CLOCKWISE):
                 self.act(lambda s: rl.spin_ball(s, Direction.CLOCKWISE))  # the refusal
             elif not self.start_wheel():
-                self.session.alert(Severity.WARNING, "The wheel did not take the start",
-                                   "Spin by hand: the wheel's reports still count")
+                self.session.alert(Severity.WARNING, N_("The wheel did not take the start"),
+                                   N_("Spin by hand: the wheel's reports still count"))
             return
         way = rl.expected_direction(self.state) or Direction.CLOCKWISE
         self.act(lambda s: rl.spin_ball(s, way))
@@ -372,15 +395,16 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.show_inspector()
         if state.phase is not Phase.NO_MORE_BETS and self.mode == NUMBER:
             self.mode = BetKind.STRAIGHT.value
-        wheel = "wheel online" if self.wheel_online() else "no wheel: numbers by hand"
-        self.step_label.text = f"Spin {state.spin}: {rl.next_step(state)}"
+        wheel = _("wheel online") if self.wheel_online() else _("no wheel: numbers by hand")
+        self.step_label.text = _("Spin %(spin)s: %(step)s") % {"spin": state.spin,
+                                                               "step": rl.next_step(state)}
         sync = f" · {self.sync_status}" if self.sync_status else ""
         self.status_label.text = f"{self.table_name}\n{wheel}{sync}"
         self.alert_label.text = self.alert_text if self.alert_shown else (
-            "Tap the numbers a bet covers" if self.mode in (BetKind.SPLIT.value,
-                                                            BetKind.CORNER.value,
-                                                            BetKind.SIX_LINE.value)
-            else "Tap the winning number" if self.mode == NUMBER else "")
+            _("Tap the numbers a bet covers") if self.mode in (BetKind.SPLIT.value,
+                                                               BetKind.CORNER.value,
+                                                               BetKind.SIX_LINE.value)
+            else _("Tap the winning number") if self.mode == NUMBER else "")
         self.alert_label.color = self.alert_tone if self.alert_shown else theme.MUTED
         for name, b in self.mode_buttons.items():
             b.selected = self.mode == name
@@ -389,7 +413,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         for c, b in self.colour_buttons.items():
             chips = staked.get(c, (0, 0))[0]
             b.selected = c == self.colour
-            b.text = f"{c.capitalize()} {chips}" if chips else c.capitalize()
+            b.text = f"{colour_name(c)} {chips}" if chips else colour_name(c)
         for n, cell in self.cells.items():
             cell.selected = n in self.taps or n == state.number
         if state.phase is Phase.RESULT and self._sheet_for != state.spin:
@@ -399,20 +423,27 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             Clock.schedule_once(lambda _dt: self.open_payouts(), 0)
         if state.phase is Phase.RESULT:
             settled = rl.settlement(state)
-            lines = [f"{rl.pocket_words(state.number or '')}: the dolly is on it"]
-            lines += [rl.payout_words(p, rules) for p in settled.payouts if p.won] or [
-                "No winning bets"]
+            lines = [_("%(pocket)s: the dolly is on it")
+                     % {"pocket": pocket_words(state.number or "")}]
+            lines += [payout_words(p, rules) for p in settled.payouts if p.won] or [
+                _("No winning bets")]
             lost = sum(p.lost for p in settled.payouts)
-            lines.append(f"{lost} losing chip(s) off the layout")
+            lines.append(_("%(n)s losing chip(s) off the layout") % {"n": lost})
             self.payout_text = "\n".join(lines)
         else:
             self.payout_text = "\n".join(
-                f"{c.capitalize()}: {n} chips = {format_money(v, rules.currency)}"
-                for c, n, v in rl.totals(state)) or "No bets on the layout"
+                _("%(colour)s: %(n)s chips = %(amount)s")
+                % {"colour": colour_name(c), "n": n, "amount": money(v, rules.currency)}
+                for c, n, v in rl.totals(state)) or _("No bets on the layout")
         last = " ".join(state.results[-8:][::-1])
-        self.text_label.text = self._summary(state) + (f"\nLast: {last}" if last else "")
-        self.spin_button.text = "Spin " + ("(wheel)" if self.wheel_online() else (
-            (rl.expected_direction(state) or Direction.CLOCKWISE).value))
+        self.text_label.text = self._summary(state) + (
+            "\n" + _("Last: %(numbers)s") % {"numbers": last} if last else "")
+        if self.wheel_online():
+            self.spin_button.text = _("Spin (wheel)")
+        elif (rl.expected_direction(state) or Direction.CLOCKWISE) is Direction.CLOCKWISE:
+            self.spin_button.text = _("Spin clockwise")
+        else:
+            self.spin_button.text = _("Spin anticlockwise")
         self.spin_button.disabled = not rl.can_spin_ball(state, Direction.CLOCKWISE)
         self.final_button.disabled = not rl.can_final_bets(state)
         self.close_button.disabled = not rl.can_close_betting(state)
@@ -435,35 +466,38 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             (self.void_button, lambda: refusal(rl.verify_void_round, s, "a reason")),
             (self.confirm_button, lambda: refusal(rl.verify_confirm_payouts, s)),
             (self.cash_button, lambda: refusal(rl.verify_cash_in, s, colour) if colour
-             else "Choose the player's colour first"),
+             else N_("Choose the player's colour first")),
             (self.back_button, lambda: refusal(rl.verify_take_back, s, colour) if colour
-             else "Choose the player's colour first"),
+             else N_("Choose the player's colour first")),
         ]
         why = next((say() for w, say in by_widget if w is widget), "")
         if not why and widget in self.call_buttons.values():
-            why = "Call bets are placed on the single-zero wheel only (rule 3.4)"
-        self.session.alert(Severity.WARNING, why or f"Not possible at this step: "
-                                                    f"{rl.next_step(s)}")
+            why = N_("Call bets are placed on the single-zero wheel only (rule 3.4)")
+        self.session.alert(Severity.WARNING, why or _("Not possible at this step: %(step)s")
+                           % {"step": rl.next_step(s)})
 
     def _summary(self, state: rl.RouletteState) -> str:
         """At most two short lines for the corner: the payouts themselves are in the sheet,
         in large type; the colours' bets are on their buttons."""
         lines = self.payout_text.splitlines()
         if state.phase is Phase.RESULT:
-            winners = sum(1 for line in lines[1:-1] if line[:1].isupper())
-            lost = sum(p.lost for p in rl.settlement(state).payouts)
-            return f"{lines[0]}\n{winners} paid · {lost} chips off · tap a colour"
+            payouts = rl.settlement(state).payouts
+            winners = sum(1 for p in payouts if p.won)  # not "No winning bets"
+            lost = sum(p.lost for p in payouts)
+            return lines[0] + "\n" + _("%(paid)s paid · %(lost)s chips off · tap a colour") % {
+                "paid": winners, "lost": lost}
         stack = state.stack(self.colour) if self.colour else None
         chosen = ""
         if stack is not None:  # the colour the dealer is betting for: on the layout, in hand
-            chosen = (f"{self.colour.capitalize()}: {state.staked(self.colour)} on the layout, "
-                      f"{stack.chips} in hand\n")
+            chosen = _("%(colour)s: %(staked)s on the layout, %(chips)s in hand") % {
+                "colour": colour_name(self.colour), "staked": state.staked(self.colour),
+                "chips": stack.chips} + "\n"
         if len(lines) <= 1:
             return chosen + self.payout_text
         chips = sum(n for _c, n, _v in rl.totals(state))
         value = sum(v for _c, _n, v in rl.totals(state))
-        return (f"{chosen}{len(lines)} colours on the layout: {chips} chips, "
-                f"{format_money(value, state.rules.currency)}")
+        return chosen + _("%(n)s colours on the layout: %(chips)s chips, %(amount)s") % {
+            "n": len(lines), "chips": chips, "amount": money(value, state.rules.currency)}
 
     def _draw_marks(self, *_args: Any) -> None:
         """The dolly on the winning number, and a chip count on each number with chips."""
@@ -498,18 +532,18 @@ class ChipChangePad(Popup):  # type: ignore[misc]
         self.value = stack.value_each if stack else values[0]
         self.chips = 0
         board = FloatLayout()
-        super().__init__(title=f"Chip change: {colour}", content=board, size_hint=(0.8, 0.8),
-                         auto_dismiss=True)
+        title = _("Chip change: %(colour)s") % {"colour": colour_name(colour).lower()}
+        super().__init__(title=title, content=board, size_hint=(0.8, 0.8), auto_dismiss=True)
         self.value_buttons: dict[int, TableButton] = {}
         self.count_buttons: dict[int, TableButton] = {}
         for i, v in enumerate(values):
-            b = TableButton(text=f"{format_money(v, rules.currency)} each",
+            b = TableButton(text=_("%(amount)s each") % {"amount": money(v, rules.currency)},
                             size_hint=(0.19, 0.22), pos_hint={"x": 0.01 + i * 0.2, "y": 0.7})
             b.bind(on_release=lambda *_, v=v: self.choose(v))
             self.value_buttons[v] = b
             board.add_widget(b)
         for i, n in enumerate(COUNTS):
-            b = TableButton(text=f"+{n} chips", size_hint=(0.3, 0.22),
+            b = TableButton(text=_("+%(n)s chips") % {"n": n}, size_hint=(0.3, 0.22),
                             pos_hint={"x": 0.02 + i * 0.33, "y": 0.4})
             b.bind(on_release=lambda *_, n=n: self.add(n))
             self.count_buttons[n] = b
@@ -517,7 +551,7 @@ class ChipChangePad(Popup):  # type: ignore[misc]
         self.summary = TextLabel(size_hint=(0.6, 0.3), pos_hint={"x": 0.02, "y": 0.02},
                                  font_size="16sp")
         board.add_widget(self.summary)
-        self.ok = TableButton(text="Give the chips", tone=theme.GOLD, size_hint=(0.35, 0.25),
+        self.ok = TableButton(text=_("Give the chips"), tone=theme.GOLD, size_hint=(0.35, 0.25),
                               pos_hint={"x": 0.63, "y": 0.04})
         self.ok.color = theme.INK
         self.ok.bind(on_release=lambda *_: self.done())
@@ -536,9 +570,9 @@ class ChipChangePad(Popup):  # type: ignore[misc]
         cur = self.screen.state.rules.currency
         for v, b in self.value_buttons.items():
             b.selected = v == self.value
-        self.summary.text = (f"{self.chips} {self.colour} chips at "
-                             f"{format_money(self.value, cur)}: "
-                             f"{format_money(self.chips * self.value, cur)}")
+        self.summary.text = _("%(n)s %(colour)s chips at %(value)s: %(total)s") % {
+            "n": self.chips, "colour": colour_name(self.colour).lower(),
+            "value": money(self.value, cur), "total": money(self.chips * self.value, cur)}
         self.ok.disabled = self.chips == 0
 
     def done(self) -> None:

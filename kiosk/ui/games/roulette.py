@@ -40,7 +40,10 @@ def dealer_app(session: Any, cfg: TableConfig, shoe: Any, new_shoe: Callable[[],
         screen: RouletteScreen | None = None
 
         def build(self) -> RouletteScreen:
-            self.title = f"Tableside dealer: {cfg.name or session.table_id}"
+            from kiosk.i18n import _
+
+            self.title = _("Tableside dealer: %(table)s") % {"table": cfg.name
+                                                              or session.table_id}
             self.screen = RouletteScreen(
                 session, table_name=cfg.name, wheel_online=online,
                 start_wheel=lambda: bool(session.command_device("wheel", "start")))
