@@ -6,6 +6,9 @@ each result in words as it comes; then the checks only a person can make: five t
 tap, in the corners and the middle (the touchscreen answers everywhere), and a question about
 the players' screen, which shows the table's sign while the test runs. Every result, the
 person's included, goes on record in the journal like the command's.
+
+The screen's own words are in the dealer's language (`[display] dealer_language`: it is the
+dealer's display); the checks' results and what goes on record are English, for technicians.
 """
 
 from __future__ import annotations
@@ -21,45 +24,50 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 
+from kiosk import i18n
 from kiosk.config import TableConfig
+from kiosk.i18n import N_, _
 from kiosk.selftest import SelfTestResult, record, run_selftest
 from kiosk.ui import theme
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import TableButton
 
-TARGETS = (("bottom left", 0.0, 0.0), ("top left", 0.0, 1.0), ("middle", 0.5, 0.5),
-           ("top right", 1.0, 1.0), ("bottom right", 1.0, 0.0))
+# TRANSLATORS: where the self-test's touch targets are on the screen.
+TARGETS = ((N_("bottom left"), 0.0, 0.0), (N_("top left"), 0.0, 1.0), (N_("middle"), 0.5, 0.5),
+           (N_("top right"), 1.0, 1.0), (N_("bottom right"), 1.0, 0.0))
+"""Each target: where it is (in English: the journal's words; shown translated), x, y."""
 
 
 class TouchTarget(TableButton):  # type: ignore[misc]
     """A target to tap; it turns green and says so when the touchscreen felt it."""
 
-    where = StringProperty("")
+    where = StringProperty("")  # English: the record's words
     hit = BooleanProperty(False)
 
     def on_press(self) -> None:
         self.hit = True
         self.tone = theme.TIE
-        self.text = f"{self.where}: felt"
+        self.text = _("%(where)s: felt") % {"where": _(self.where)}
 
 
 class SelfTestScreen(BoxLayout):  # type: ignore[misc]
     """The checks' results, the touch targets and the players'-screen question."""
 
     unit = NumericProperty(1.0)
-    summary = StringProperty("Checking the devices, the panel, the disk, the clock and the "
-                             "pit…")
+    summary = StringProperty("")
 
     def __init__(self, cfg: TableConfig, *, check: Callable[[], list[SelfTestResult]]
                  | None = None, on_done: Callable[[list[SelfTestResult]], Any] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(orientation="vertical", padding=8, spacing=6, **kwargs)
+        self.summary = _("Checking the devices, the panel, the disk, the clock and the pit…")
         self.cfg = cfg
         self.results: list[SelfTestResult] = []
         self.on_done = on_done
         self.sign_answer: bool | None = None
         self.done = False
-        title = TextLabel(text=f"Self-test: table {cfg.table_id} ({cfg.name})", bold=True,
+        title = TextLabel(text=_("Self-test: table %(id)s (%(name)s)") % {
+                              "id": cfg.table_id, "name": cfg.name}, bold=True,
                           color=theme.GOLD, font_size=22, size_hint_y=None, height=34,
                           halign="left", valign="middle")
         title.bind(size=lambda w, s: setattr(w, "text_size", s))
@@ -76,7 +84,8 @@ class SelfTestScreen(BoxLayout):  # type: ignore[misc]
         self.board = FloatLayout()
         self.targets: list[TouchTarget] = []
         for where, x, y in TARGETS:
-            t = TouchTarget(where=where, text=f"Tap: {where}", font_size=15,
+            t = TouchTarget(where=where, text=_("Tap: %(where)s") % {"where": _(where)},
+                            font_size=15,
                             size_hint=(0.22, 0.3),
                             pos_hint={"x": x * 0.78, "y": y * 0.7})
             t.bind(hit=lambda *_: self._touched())
@@ -84,16 +93,17 @@ class SelfTestScreen(BoxLayout):  # type: ignore[misc]
             self.board.add_widget(t)
         self.add_widget(self.board)
         row = BoxLayout(size_hint_y=None, height=52, spacing=6)
-        question = TextLabel(text="Does the players' screen show the table's sign?",
+        question = TextLabel(text=_("Does the players' screen show the table's sign?"),
                              color=theme.IVORY, font_size=15, halign="left", valign="middle",
                              size_hint_x=1.6)
         question.bind(size=lambda w, s: setattr(w, "text_size", s))
         row.add_widget(question)
-        self.yes = TableButton(text="Yes", tone=theme.TIE, font_size=17)
-        self.no = TableButton(text="No", tone=theme.STOP, font_size=17)
+        self.yes = TableButton(text=_("Yes"), tone=theme.TIE, font_size=17)
+        self.no = TableButton(text=_("No"), tone=theme.STOP, font_size=17)
         self.yes.bind(on_release=lambda *_: self.answer(True))
         self.no.bind(on_release=lambda *_: self.answer(False))
-        self.finish = TableButton(text="Done", tone=theme.GOLD, color=theme.INK, font_size=17)
+        self.finish = TableButton(text=_("Done"), tone=theme.GOLD, color=theme.INK,
+                                  font_size=17)
         self.finish.bind(on_release=lambda *_: self.complete())
         for b in (self.yes, self.no, self.finish):
             row.add_widget(b)
@@ -108,15 +118,16 @@ class SelfTestScreen(BoxLayout):  # type: ignore[misc]
     def _show(self, results: list[SelfTestResult]) -> None:
         self.results = list(results)
         failed = sum(not r.ok for r in results)
-        head = (f"{len(results) - failed} checks passed, {failed} failed. Now tap each "
-                "target and answer for the players' screen.")
+        head = _("%(passed)s checks passed, %(failed)s failed. Now tap each target and "
+                 "answer for the players' screen.") % {"passed": len(results) - failed,
+                                                      "failed": failed}
         self.lines.text = head + "\n" + "\n".join(
             f"{'ok  ' if r.ok else 'FAIL'}  {r.check}: {r.detail}" for r in results)
 
     def _touched(self) -> None:
         left = [t.where for t in self.targets if not t.hit]
         if not left:
-            self.summary = "The touchscreen felt all five targets"
+            self.summary = _("The touchscreen felt all five targets")
 
     def answer(self, shown: bool) -> None:
         self.sign_answer = shown
@@ -152,7 +163,8 @@ class SelfTestApp(App):  # type: ignore[misc]
         super().__init__(**kwargs)
         self.cfg = cfg
         self.check = check
-        self.title = f"Tableside self-test: {cfg.table_id}"
+        i18n.use(cfg.display.dealer_language)  # the dealer's display, the dealer's language
+        self.title = _("Tableside self-test: %(id)s") % {"id": cfg.table_id}
         self.results: list[SelfTestResult] = []
         self.screen: SelfTestScreen | None = None
 
