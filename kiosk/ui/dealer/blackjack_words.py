@@ -55,12 +55,14 @@ def settlement_words(x: Settlement, currency: str) -> str:
 
 
 def stake_lines(state: bj.BlackjackState, box: int) -> list[str]:
-    """The bets on a box before the deal: the first calls it (rule 4.2 item 2)."""
+    """The bets on a box before the deal, the caller's first (rule 4.2 item 2): "A R100",
+    "B R50"; with players behind, the last line says who calls ("A calls"), so a line
+    stays short enough to read in a box a seventh of a small screen wide."""
     cur = state.rules.currency
-    lines = []
-    for i, s in enumerate(state.stakes_on(box)):
-        role = "calls" if i == 0 else "behind"
-        lines.append(f"{s.player} {tile_money(s.amount, cur)} {role}")
+    stakes = state.stakes_on(box)
+    lines = [f"{s.player} {tile_money(s.amount, cur)}" for s in stakes]
+    if len(stakes) > 1:
+        lines.append(f"{stakes[0].player} calls")
     return lines
 
 
