@@ -1,7 +1,7 @@
-"""The dealer screens in the states a round passes through, at 800x480 (the smallest) and
-1920x1080, with the worst content: betting, dealing, a blackjack insurance and the shuffle
-and cut, each held to the layout check (nothing cut off, overlapping or off the screen, no
-text under 1.75 mm, every text 4.5:1 against its background)."""
+"""The dealer screens in the states a round passes through, at every landscape size from
+800x480 to 1920x1080, with the worst content: betting, dealing, a blackjack insurance and
+the shuffle and cut, each held to the layout check (nothing cut off, overlapping or off the
+screen, no text under 1.75 mm, every text 4.5:1 against its background)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from tests.ui.conftest import UI, start_app
-from tests.ui.layout import contrast_problems, problems, smallest_text
+from tests.ui.layout import LANDSCAPE, contrast_problems, problems, smallest_text
 from tests.ui.test_layout_dealers import PB_RULES, SMALLEST_MM, _px_per_mm
 from tests.ui.test_layout_signs import LONGEST_NAME, TEN_MILLION
 from tests.ui.test_signage_feed import deal
 
-SIZES = ((800, 480), (1920, 1080))
+SIZES = LANDSCAPE  # 800x480, 1024x600, 1280x800, 1920x1080
 
 
 def _check(ui: UI, screen: Any, size: tuple[int, int], name: str) -> None:
