@@ -52,6 +52,7 @@ signage = true              # start the player signage on the second display
 signage_width = 1920
 signage_height = 1080
 languages = ["en"]          # the sign's languages in turn: {LANGUAGES} (assets/locale)
+dealer_language = "en"      # the dealer screen's language, one of the same
 language_seconds = 20       # how long the sign stays in each language
 money_style = "R1,000,000"  # R1,000,000 | R 1 000 000 | locale (as each language writes it)
 odds_style = "19:20"        # how the sign words payouts: 19:20 | 0.95 to 1
@@ -134,6 +135,8 @@ class DisplayConfig:
     signage_height: int = 1080
     languages: tuple[str, ...] = (i18n.SOURCE,)
     """The players' sign's languages, shown in turn (the first at start); catalogue codes."""
+    dealer_language: str = i18n.SOURCE
+    """The dealer screen's language (a catalogue's code), set when the dealer app starts."""
     language_seconds: int = 20
     money_style: i18n.MoneyStyle = i18n.MoneyStyle.COMMAS
     odds_style: i18n.OddsStyle = i18n.OddsStyle.RATIO
@@ -355,7 +358,8 @@ def _check_screens(reader: _Reader, d: DisplayConfig) -> None:
 
 def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
     """`[display] languages`, `language_seconds` and `money_style`: the sign's languages in
-    turn and how it writes amounts (docs/dealer-screen.md, "Languages")."""
+    turn and how it writes amounts (the dealer screen's too); `dealer_language`, the dealer
+    screen's (docs/dealer-screen.md, "Languages")."""
     codes = shown.get("languages", [i18n.SOURCE])
     reader.known("display", "languages")
     if not isinstance(codes, list) or not codes or not all(isinstance(c, str) for c in codes):
@@ -367,6 +371,10 @@ def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
                                                 f"are {', '.join(i18n.available())}")
     if len(set(codes)) != len(codes):
         reader.fail("display", "languages", "a language is listed twice")
+    dealer = reader.text(shown, "display", "dealer_language", i18n.SOURCE)
+    if dealer not in i18n.available():
+        reader.fail("display", "dealer_language", f"no catalogue for {dealer!r}: the "
+                                                  f"languages are {', '.join(i18n.available())}")
     seconds = reader.integer(shown, "display", "language_seconds", 20)
     if not i18n.MIN_SECONDS <= seconds <= i18n.MAX_SECONDS:
         reader.fail("display", "language_seconds",
@@ -376,7 +384,7 @@ def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
                           i18n.MoneyStyle.COMMAS.value)
     odds = reader.choice(shown, "display", "odds_style", [o.value for o in i18n.OddsStyle],
                          i18n.OddsStyle.RATIO.value)
-    return {"languages": tuple(codes), "language_seconds": seconds,
+    return {"languages": tuple(codes), "dealer_language": dealer, "language_seconds": seconds,
             "money_style": i18n.MoneyStyle(style), "odds_style": i18n.OddsStyle(odds),
             "care": _care(reader, shown)}
 

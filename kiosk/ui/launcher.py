@@ -236,6 +236,11 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             url, dialect = shoe.path, "line"
         reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
         links.append(reader)
+    from kiosk import i18n
+
+    # The house's language and money style on the dealer screen, before it is built.
+    i18n.set_money_style(cfg.display.money_style)
+    i18n.use(cfg.display.dealer_language)
     app = front.dealer_app(session, cfg, shoe, new_shoe)
     simulators = simulated_devices(cfg, opts.seed, min(opts.pace, 0.5))
     links += other_links(cfg, session, simulators)

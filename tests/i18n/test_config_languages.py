@@ -1,5 +1,6 @@
 """`[display] languages`, `language_seconds` and `money_style` in table.toml: read, checked
-with the line and the reason, and handed to the sign."""
+with the line and the reason, and handed to the sign; `dealer_language`, the dealer
+screen's."""
 
 from __future__ import annotations
 
@@ -21,6 +22,15 @@ def test_by_default_english_and_the_dealer_screens_amounts() -> None:
     assert cfg.display.languages == ("en",)
     assert cfg.display.sign_languages() == i18n.SignLanguages(("en",), 20, MoneyStyle.COMMAS)
     assert 'languages = ["en"]' in config.example() and "en, af, pt, zu" in config.example()
+    assert cfg.display.dealer_language == "en"
+    assert 'dealer_language = "en"' in config.example()
+
+
+def test_the_dealer_screen_in_another_language_than_the_sign() -> None:
+    cfg = parse(_with('languages = ["en", "zu"]\ndealer_language = "af"'))
+    assert cfg.display.dealer_language == "af"
+    assert cfg.display.languages == ("en", "zu")
+    assert parse(_with('dealer_language = "zu"')).display.languages == ("en",)
 
 
 def test_a_house_with_four_languages_and_spaced_amounts() -> None:
@@ -42,6 +52,13 @@ def test_a_house_with_four_languages_and_spaced_amounts() -> None:
     ('money_style = "R1.000.000"', "display.money_style: must be one of R1,000,000, "
                                    "R 1 000 000, locale, not 'R1.000.000'"),
     ('language = ["af"]', "display.language: unknown key (did you mean languages?)"),
+    ('dealer_language = "xh"', "display.dealer_language: no catalogue for 'xh': the "
+                               "languages are en, af, pt, zu"),
+    ('dealer_language = "AF"', "display.dealer_language: no catalogue for 'AF'"),
+    ('dealer_language = ["af"]', "display.dealer_language: must be text in quotes, not "
+                                 "['af']"),
+    ('dealer_languages = "af"', "display.dealer_languages: unknown key (did you mean "
+                                "dealer_language?)"),
 ])
 def test_mistakes_are_refused_with_the_line_and_the_reason(display: str, reason: str) -> None:
     text = _with(display)

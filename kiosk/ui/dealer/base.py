@@ -1,6 +1,11 @@
 """What every game's dealer screen shares: the alert banner, the inspector's button, the chip
 rack, undo of the last chips, and `act` (the session's `attempt`: a refusal is shown in the
 engine's words and changes nothing). Each game's screen adds its own layout and buttons.
+
+The screens' own words are in the dealer's language (`[display] dealer_language`,
+kiosk/i18n.py); the rules' sentences (the next step, a refusal) are the approved rules'
+English, and what goes on record (a void's reason, a badge) is English whatever the screen
+shows (docs/dealer-screen.md, "Languages").
 """
 
 from __future__ import annotations
@@ -18,12 +23,13 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.i18n import N_, _
 from kiosk.rules.errors import TablesideError
-from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.choices import BadgePad
+from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.widgets import ChipButton
 
 SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
@@ -32,8 +38,10 @@ CHIP_TONES = (theme.rgb("#e8e8e8"), theme.rgb("#c62828"), theme.rgb("#2e7d32"),
               theme.rgb("#1b1b1b"), theme.rgb("#6a1b9a"), theme.rgb("#ef8f00"))
 CHIP_SERIES = tuple(units * 100 for units in (1, 2, 5, 10, 25, 50, 100, 500, 1000, 5000))
 """The usual casino chip values, in cents."""
-VOID_REASONS = ("Misdeal: cards out of order", "Card exposed or dropped",
-                "Shoe or card reader fault", "Inspector's decision")
+VOID_REASONS = (N_("Misdeal: cards out of order"), N_("Card exposed or dropped"),
+                N_("Shoe or card reader fault"), N_("Inspector's decision"))
+"""The reasons a dealer voids a round with: shown in the dealer's language, journaled in
+English (`ReasonPicker`)."""
 _ORDER = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
 
 Undo = tuple[int, Callable[[Any], Operation], Callable[[Any], bool]]
@@ -61,7 +69,7 @@ def chip_label(cents: int, currency: str) -> str:
     """A chip's face: whole units, thousands as "k", odd cents as money."""
     units, part = divmod(cents, 100)
     if part:
-        return format_money(cents, "")
+        return money(cents, "")
     return f"{units // 1000}k" if units >= 1000 and units % 1000 == 0 else str(units)
 
 
@@ -98,6 +106,7 @@ class DealerScreen(BoxLayout):
     alert_dark_text = BooleanProperty(False)
     primary_text = StringProperty("No more bets")
     primary_enabled = BooleanProperty(False)
+    primary_paying = BooleanProperty(False)  # the big button confirms payouts: drawn in gold
     inspector_text = StringProperty("Call inspector")
     inspector_called = BooleanProperty(False)
     can_undo = BooleanProperty(False)
@@ -153,13 +162,14 @@ class DealerScreen(BoxLayout):
         try:
             self.session.call_inspector(source)
         except TablesideError as exc:
-            self.session.alert(Severity.STOP, f"Not recorded: {exc}", "Call a technician")
+            self.session.alert(Severity.STOP, _("Not recorded: %(why)s") % {"why": exc},
+                               N_("Call a technician"))
 
     def inspector_button(self) -> None:
         if not self.session.inspector_called:
             self.call_inspector("screen")
             return
-        BadgePad(title="Inspector attended: badge number",
+        BadgePad(title=_("Inspector attended: badge number"),
                  on_done=lambda badge: self._attended(badge)).open()
 
     def _attended(self, badge: str) -> None:
@@ -171,7 +181,7 @@ class DealerScreen(BoxLayout):
     def show_inspector(self) -> None:
         called = self.session.inspector_called
         self.inspector_called = called
-        self.inspector_text = "Inspector here" if called else "Call inspector"
+        self.inspector_text = _("Inspector here") if called else _("Call inspector")
 
     # --- refusals -------------------------------------------------------------------------
 
@@ -180,8 +190,10 @@ class DealerScreen(BoxLayout):
         the rule that refuses it (`why_not`)."""
         why = self.why_not(self.id_of(widget), widget)
         if not why:
-            name = (getattr(widget, "text", "") or "This").splitlines()[0]
-            why = f"{name} is not possible at this step: {self.step}"
+            name = (getattr(widget, "text", "") or "").splitlines()
+            why = (_("%(button)s is not possible at this step: %(step)s")
+                   % {"button": name[0], "step": self.step} if name
+                   else _("This is not possible at this step: %(step)s") % {"step": self.step})
         self.session.alert(Severity.WARNING, why)
 
     def id_of(self, widget: Any) -> str:
@@ -219,8 +231,10 @@ class DealerScreen(BoxLayout):
                 _ORDER[self._shown_alert.severity] > _ORDER[best.severity]:
             return
         self._shown_alert = best
-        way = f". {best.way_forward}" if best.way_forward else ""
-        self.alert_text = f"{best.message}{way}"
+        # The screens' own alerts are raised in English (the log's language) with their
+        # words marked N_(), and shown in the dealer's; the rules' sentences stay as they are.
+        way = f". {_(best.way_forward)}" if best.way_forward else ""
+        self.alert_text = f"{_(best.message)}{way}"
         self.alert_tone = SEVERITY_TONE[best.severity]
         self.alert_dark_text = best.severity is Severity.WARNING
         self.alert_shown = True

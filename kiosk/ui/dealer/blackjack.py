@@ -3,14 +3,17 @@ the shuffle and cut (rules 4.1-4.7 of the shuffle-and-cut text).
 
 It shows the state and sends actions; every button is enabled from the engine's `can_` (or
 `verify_`) queries and every refusal comes back as the engine's sentence. Nothing here
-decides a rule: the words on the screen are the engine's (`next_step`, `who_cuts`, the
-refusals), the totals are `Total`'s ("soft 17 / 7"), the payouts are `settlement`'s.
+decides a rule: the sentences on the screen are the engine's (`next_step`, `who_cuts`, the
+refusals, in the approved rules' English), the totals are `Total`'s ("soft 17 / 7"), the
+payouts are `settlement`'s. The screen's own words are in the dealer's language
+(kiosk/i18n.py), its amounts in the house's money style.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +30,11 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
+from kiosk.i18n import _, ngettext, number, percent, pgettext
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import DECK, Stage
 from kiosk.rules.blackjack.settle import Outcome
 from kiosk.rules.cards import Card
-from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.table.session import TableSession
 from kiosk.ui import (
@@ -56,13 +59,18 @@ from kiosk.ui.dealer.blackjack_words import (
     HandShown,
     allowed,
     box_blocks,
+    box_title,
+    dealer_rule,
     decks_words,
+    hand_label,
     hands_shown,
     insurance_lines,
     stake_lines,
+    total_words,
 )
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
+from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.widgets import ChipButton, TableButton
 
@@ -177,6 +185,7 @@ class BlackjackDealer(DealerScreen):
     insurance_step = StringProperty("")  # "Box 1: next box" while more boxes have bets
     player = StringProperty("A")  # whose chips go on the selected box
     player_text = StringProperty("Player A")
+    split_text = StringProperty("Split")  # the Split button: the blackjack sense of the word
     can_new_shoe = BooleanProperty(False)
     can_burn = BooleanProperty(False)
     # shuffle and cut
@@ -234,7 +243,10 @@ class BlackjackDealer(DealerScreen):
             self.ids.decision_row.remove_widget(self.ids.draw_hint)
         rules = session.state.rules
         self.game_name = rules.game_name
-        self.dealer_rule = rules.dealer_rule
+        self.dealer_rule = dealer_rule(rules)
+        # TRANSLATORS: the blackjack button that splits a pair into two hands (rule 4.2
+        # item 4e), not roulette's split bet.
+        self.split_text = pgettext("blackjack", "Split")
         self.cut_halves = rules.decks  # half the shoe
         self.back_halves = min(3, rules.decks)  # 1½ decks, at most half the shoe (rule 4.5)
         self.chip_values = list(chip_values or default_chip_values(rules.chips.smallest_chip))
@@ -276,7 +288,7 @@ class BlackjackDealer(DealerScreen):
         boxes = self.session.state.rules.boxes
         grid.cols = boxes
         for n in range(1, boxes + 1):
-            tile = BjBoxTile(box=n, title=f"Box {n}")
+            tile = BjBoxTile(box=n, title=box_title(n))
             tile.bind(on_release=lambda t: self.select_box(int(t.box)))
             self.bind(unit=tile.setter("unit"))
             tile.unit = self.unit
@@ -322,9 +334,9 @@ class BlackjackDealer(DealerScreen):
         pay, take or hand back and how much once the round is complete (issue 14: the
         payout the dealer pays from, at least 4 mm tall)."""
         state = self.session.state
-        what = "pay and take" if state.phase is bj.Phase.PAYING else "bets"
-        sheet = PayoutSheet(f"Box {box}: {what}", box_blocks(state, box), unit=self.unit,
-                            touch=self.touch)
+        title = (_("Box %(box)s: pay and take") if state.phase is bj.Phase.PAYING
+                 else _("Box %(box)s: bets")) % {"box": box}
+        sheet = PayoutSheet(title, box_blocks(state, box), unit=self.unit, touch=self.touch)
         sheet.open()
         return sheet
 
@@ -427,7 +439,7 @@ class BlackjackDealer(DealerScreen):
 
     def open_supervisor_cut(self) -> None:
         at, back = self.cut_at, self.from_back
-        BadgePad(title="A game supervisor cuts (rule 4.3): badge number",
+        BadgePad(title=_("A game supervisor cuts (rule 4.3): badge number"),
                  on_done=lambda badge: self.act(lambda s: bj.cut_cards(
                      s, None, at, back, f"supervisor {badge}"))).open()
 
@@ -463,14 +475,15 @@ class BlackjackDealer(DealerScreen):
         h = self.session.state.current
         assert h is not None
         cur = self.session.state.rules.currency
-        question = {"double": "who doubles with the box?",
-                    "surrender": "who surrenders with the box?",
-                    "split": "both hands, or which hand does each player behind play?"}[action]
-        clause = {"double": "4d", "surrender": "4a", "split": "4e"}[action]
-        title = (f"{action.capitalize()} on {h.label}: {question} "
-                 f"(rule {self.session.state.rules.rule_clause} item {clause})")
-        players = [(b.player, f"Player {b.player} {format_money(b.stake, cur)}")
-                   for b in behind]
+        title = {"double": _("Double on %(hand)s: who doubles with the box? (rule %(rule)s "
+                             "item 4d)"),
+                 "surrender": _("Surrender on %(hand)s: who surrenders with the box? (rule "
+                                "%(rule)s item 4a)"),
+                 "split": _("Split on %(hand)s: both hands, or which hand does each player "
+                            "behind play? (rule %(rule)s item 4e)")}[action] % {
+            "hand": hand_label(h), "rule": self.session.state.rules.rule_clause}
+        players = [(b.player, _("Player %(player)s %(amount)s") % {
+            "player": b.player, "amount": money(b.stake, cur)}) for b in behind]
         BehindChooser(action, title, players, on_done=send).open()
 
     def double(self) -> None:
@@ -509,7 +522,8 @@ class BlackjackDealer(DealerScreen):
         cur = state.rules.currency
         most = bj.max_insurance(state, box, player)
         InsuranceAmount(
-            title=f"Insurance on box {box}, player {player}: up to {format_money(most, cur)}",
+            title=_("Insurance on box %(box)s, player %(player)s: up to %(amount)s") % {
+                "box": box, "player": player, "amount": money(most, cur)},
             most=most, currency=cur, chips=self._chips(),
             refusal=lambda amount: allowed(bj.verify_insurance, self.session.state, box,
                                             player, amount)[1],
@@ -531,12 +545,12 @@ class BlackjackDealer(DealerScreen):
         self.act(lambda s: bj.set_aside_card(s))
 
     def open_accept(self) -> None:
-        BadgePad(title="Inspector accepts the queried card: badge number",
+        BadgePad(title=_("Inspector accepts the queried card: badge number"),
                  on_done=lambda badge: self.act(
                      lambda s: bj.accept_queried_card(s, f"inspector {badge}"))).open()
 
     def open_void(self) -> None:
-        ReasonPicker(title="Void this round: every bet not yet settled goes back",
+        ReasonPicker(title=_("Void this round: every bet not yet settled goes back"),
                      reasons=VOID_REASONS, on_done=self._void).open()
 
     def _void(self, reason: str) -> None:
@@ -544,7 +558,7 @@ class BlackjackDealer(DealerScreen):
             self.act(lambda s: bj.void_round(s, reason, "dealer"))
             return
         # Rule 2.7: the dealer's hand has begun, so the result is known: an inspector decides.
-        BadgePad(title="Inspector voids the round: badge number",
+        BadgePad(title=_("Inspector voids the round: badge number"),
                  on_done=lambda badge: self.act(lambda s: bj.void_round(
                      s, reason, "dealer", f"inspector {badge}"))).open()
 
@@ -576,9 +590,9 @@ class BlackjackDealer(DealerScreen):
         self.ids.dealer_cards.cards = dealer_cards
         t = state.dealer_total
         done = state.phase is bj.Phase.PAYING and not t.bust
-        self.dealer_total = ("Blackjack" if state.dealer_blackjack
+        self.dealer_total = (_("Blackjack") if state.dealer_blackjack
                              else str(t.best) if done and state.dealer_points
-                             else str(t) if state.dealer_points else "")
+                             else total_words(t) if state.dealer_points else "")
         self._show_boxes(state)
         # Which rows of controls the state needs.
         rows: list[str] = []
@@ -620,17 +634,19 @@ class BlackjackDealer(DealerScreen):
         name = self.table_name
         if self.game_name.lower() not in name.lower():  # "Blackjack demo" says it already
             name = f"{name}  ·  {self.game_name}"
-        self.header = f"{name}  ·  Round {state.round}"
+        self.header = f"{name}  ·  " + _("Round %(round)s") % {"round": state.round}
         online = self.session.device_online.get("SHOE", True)
         if state.shoe is None:
-            shoe = "No shoe: shuffle and cut"
+            shoe = _("No shoe: shuffle and cut")
         else:
-            shoe = (f"{state.shoe.remaining} cards left · "
-                    f"{round(100 * state.penetration)}% dealt")
+            left = state.shoe.remaining
+            dealt = percent(Fraction(round(100 * state.penetration), 100))
+            shoe = (ngettext("%(n)s card left", "%(n)s cards left", left)
+                    % {"n": number(left)} + " · " + _("%(share)s dealt") % {"share": dealt})
             if state.shuffle_after_round:
-                shoe += " · cutting card out: last round"
+                shoe += " · " + _("cutting card out: last round")
         self.shoe_ok = online
-        self.shoe_status = shoe if online else "Shoe not answering: key cards in"
+        self.shoe_status = shoe if online else _("Shoe not answering: key cards in")
 
     def _show_boxes(self, state: bj.BlackjackState) -> None:
         betting = state.phase is bj.Phase.BETTING
@@ -659,7 +675,7 @@ class BlackjackDealer(DealerScreen):
         prep = state.prep
         self.prep_text = ""
         if prep.stage in (Stage.SHUFFLE, Stage.HAND_SHUFFLE):
-            self.prep_text = "Shuffle by hand" if not state.rules.shuffler else "Shuffler"
+            self.prep_text = _("Shuffle by hand") if not state.rules.shuffler else _("Shuffler")
         self.can_hand_shuffle = (prep.stage is Stage.SHUFFLE
                                  and bj.can_shuffle(state, "hand", state.rules.shuffler))
         self.can_into_shuffler = state.rules.shuffler and bj.can_shuffle(state, "shuffler") \
@@ -688,8 +704,8 @@ class BlackjackDealer(DealerScreen):
             chip.disabled = not bj.can_place_bet(state, box, int(chip.value), player)
         stakes = state.stakes_on(box)
         caller = stakes[0].player if stakes else PLAYERS[0]
-        self.player_text = (f"Player {player}" if player == caller
-                            else f"Player {player} behind")
+        self.player_text = (_("Player %(player)s") if player == caller
+                            else _("Player %(player)s behind")) % {"player": player}
         self.ids.behind.disabled = state.phase is not bj.Phase.BETTING or len(
             self._player_options()) < 2
         self.can_undo = self.undo_allowed()
@@ -703,7 +719,8 @@ class BlackjackDealer(DealerScreen):
     def _show_decisions(self, state: bj.BlackjackState) -> None:
         allowed = bj.decisions(state)
         self.can_draw = "draw" in allowed and self.on_draw is not None
-        self.draw_hint = "Draw: deal a card" if "draw" in allowed and not self.has_draw else ""
+        self.draw_hint = (_("Draw: deal a card") if "draw" in allowed and not self.has_draw
+                          else "")
         legal = bj.legal_actions(state)
         self.can_stand = "stand" in legal
         self.can_double = "double" in legal
@@ -711,7 +728,8 @@ class BlackjackDealer(DealerScreen):
         self.can_surrender = "surrender" in legal
         self.can_pay_blackjack = "pay_blackjack" in legal
         if self.can_pay_blackjack:
-            self.draw_hint = f"Blackjack pays {bj.format_ratio_words(state.rules)}"
+            self.draw_hint = _("Blackjack pays %(odds)s") % {
+                "odds": bj.format_ratio_words(state.rules)}
 
     def _show_insurance(self, state: bj.BlackjackState) -> None:
         row = self.ids.insurance_buttons
@@ -729,7 +747,8 @@ class BlackjackDealer(DealerScreen):
                tuple((x.box, x.player) for x in stakes))
         if key != self._insurance_key:
             self._clear_insurance_buttons()
-            self.insurance_step = (f"Box {self.insurance_box}:\nnext box"
+            # TRANSLATORS: steps the insurance row on to the next box with bets (two lines).
+            self.insurance_step = (_("Box %(box)s:\nnext box") % {"box": self.insurance_box}
                                    if len(boxes) > 1 else "")
             for x in stakes:
                 # One tap insures the most; *Less* beside it opens the amount (rule 4.7).
@@ -741,7 +760,8 @@ class BlackjackDealer(DealerScreen):
                 row.add_widget(b)
                 if self._even_money(state, x.box, x.player):
                     continue  # even money is the whole bet or nothing
-                less = TableButton(text="Less", font_size=14 * self.unit, tone=theme.RAIL,
+                # TRANSLATORS: beside a player's insurance: enter less than the most.
+                less = TableButton(text=_("Less"), font_size=14 * self.unit, tone=theme.RAIL,
                                    size_hint_x=None, width=self.touch)
                 less.box, less.player, less.less = x.box, x.player, True
                 less.bind(on_release=lambda w: self.open_insurance_amount(w.box, w.player))
@@ -761,16 +781,16 @@ class BlackjackDealer(DealerScreen):
                             if i.box == box and i.player == player), None)
             even = bj.can_take_even_money(state, box, player)
             took_even = self._took_even_money(state, box, player)
+            who = _("Box %(box)s %(player)s") % {"box": box, "player": player}
             if even or took_even:
-                b.text = f"Box {box} {player}\n" + ("even money paid" if took_even
-                                                     else "even money")
+                b.text = who + "\n" + (_("even money paid") if took_even else _("even money"))
                 b.tone = theme.GOLD
                 b.disabled = not even
             else:
                 amount = bj.max_insurance(state, box, player)
-                b.text = (f"Box {box} {player}\ninsured {format_money(insured.amount, cur)}"
-                          if insured else f"Box {box} {player}\ninsure "
-                          f"{format_money(amount, cur)}")
+                b.text = who + "\n" + (
+                    _("insured %(amount)s") % {"amount": money(insured.amount, cur)}
+                    if insured else _("insure %(amount)s") % {"amount": money(amount, cur)})
                 b.tone = theme.INFO
                 b.disabled = not bj.can_insure(state, box, player, amount)
             b.selected = insured is not None or took_even
@@ -817,24 +837,25 @@ class BlackjackDealer(DealerScreen):
         shown = f"{p.card.name.capitalize()}: " if p.card is not None else ""
         self.query_text = f"{shown}{p.message}"
         self.can_set_aside = bj.can_set_aside(state)
-        self.can_accept, _ = allowed(bj.verify_accept_queried, state, "inspector")
+        self.can_accept = allowed(bj.verify_accept_queried, state, "inspector")[0]
 
     def _show_primary(self, state: bj.BlackjackState) -> None:
         phase = state.phase
+        self.primary_paying = phase is bj.Phase.PAYING
         if phase is bj.Phase.BETTING:
-            self.primary_text = "No more bets"
+            self.primary_text = _("No more bets")
             self.primary_enabled = bj.can_close_betting(state)
         elif phase is bj.Phase.CHECK:
-            self.primary_text = "Blackjacks checked"
-            self.primary_enabled, _ = allowed(bj.verify_check_blackjacks, state)
+            self.primary_text = _("Blackjacks checked")
+            self.primary_enabled = allowed(bj.verify_check_blackjacks, state)[0]
         elif phase is bj.Phase.INSURANCE:
-            self.primary_text = "Close insurance"
-            self.primary_enabled, _ = allowed(bj.verify_close_insurance, state)
+            self.primary_text = _("Close insurance")
+            self.primary_enabled = allowed(bj.verify_close_insurance, state)[0]
         elif phase is bj.Phase.PAYING:
-            self.primary_text = "Confirm payouts"
+            self.primary_text = _("Confirm payouts")
             self.primary_enabled = bj.can_confirm_payouts(state)
         else:
-            self.primary_text = "Dealing…" if phase is bj.Phase.DEALING else "Playing…"
+            self.primary_text = _("Dealing…") if phase is bj.Phase.DEALING else _("Playing…")
             self.primary_enabled = False
 
     def why_not(self, name: str, widget: Any) -> str:
@@ -854,18 +875,18 @@ class BlackjackDealer(DealerScreen):
             "split": lambda: refusal(bj.verify_split, s),
             "surrender": lambda: refusal(bj.verify_surrender, s),
             "pay_blackjack": lambda: refusal(bj.verify_pay_blackjack, s),
-            "burned": lambda: refusal(bj.verify_burn, s, None) or "No card is to be burned "
-                                                                "now",
+            "burned": lambda: refusal(bj.verify_burn, s, None) or _("No card is to be "
+                                                                  "burned now"),
             "void": lambda: refusal(bj.verify_void, s, "a reason", "an inspector"),
             "primary": lambda: (refusal(primary[s.phase], s) if s.phase in primary else
-                                "The cards are still coming: the round goes on as the rules "
-                                "say"),
-            "undo": lambda: "Nothing to take back: Undo takes back chips placed in this "
-                            "round",
-            "key_card": lambda: "No card is due now: key in a card when the screen asks "
-                                "for one",
-            "new_shoe": lambda: "A new shoe is shuffled between rounds, once the cutting "
-                                "card is out or the dealer starts one",
+                                _("The cards are still coming: the round goes on as the "
+                                  "rules say")),
+            "undo": lambda: _("Nothing to take back: Undo takes back chips placed in this "
+                              "round"),
+            "key_card": lambda: _("No card is due now: key in a card when the screen asks "
+                                  "for one"),
+            "new_shoe": lambda: _("A new shoe is shuffled between rounds, once the cutting "
+                                  "card is out or the dealer starts one"),
         }
         return words[name]() if name in words else ""
 

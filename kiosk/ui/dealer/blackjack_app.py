@@ -8,6 +8,7 @@ from typing import Any
 
 from kivy.app import App
 
+from kiosk.i18n import _
 from kiosk.rules.blackjack import engine as bj
 from kiosk.table.session import TableSession
 from kiosk.ui import theme
@@ -34,7 +35,8 @@ class BlackjackDealerApp(App):
         self.on_new_shoe = on_new_shoe
         self.px_per_mm = px_per_mm
         self.screen: BlackjackDealer | None = None
-        self.title = f"Tableside dealer: {table_name or session.table_id}"
+        self.title = _("Tableside dealer: %(table)s") % {"table": table_name
+                                                           or session.table_id}
 
     def load_kv(self, filename: str | None = None) -> bool:
         # Kivy would look for "blackjackdealer.kv"; the screen's module loads its own.

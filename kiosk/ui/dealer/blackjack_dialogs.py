@@ -3,6 +3,7 @@ surrender (rule 4.2 items 4a, 4d, 4e), how much insurance a player puts up (rule
 keying a card in by hand.
 
 They only collect the dealer's entries; the engine decides whether the action is allowed.
+Their words are in the dealer's language, their amounts in the house's money style.
 """
 
 from __future__ import annotations
@@ -17,26 +18,28 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
+from kiosk.i18n import N_, _, pgettext
 from kiosk.rules.blackjack import engine as bj
-from kiosk.rules.cards import Card, Rank, Suit
-from kiosk.rules.money import format_money
+from kiosk.rules.cards import Card
 from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CardFace  # noqa: F401  (used by the kv rules)
+from kiosk.ui.dealer.blackjack_words import hand_label
+from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.widgets import ChipButton, TableButton
 
 Builder.load_file(str(Path(__file__).with_name("blackjack_dialogs.kv")))
 
-# What a player behind can say to each decision of the caller (rule 4.2 items 4a, 4d, 4e).
-DOUBLE_CHOICES = (("yes", "Doubles"), ("no", "No"))
-SURRENDER_CHOICES = (("yes", "Surrenders"), ("no", "No"))
-SPLIT_CHOICES = ((bj.Follow.BOTH.value, "Both"), (bj.Follow.FIRST.value, "First"),
-                 (bj.Follow.SECOND.value, "Second"))
-SUIT_WORDS = {Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds",
-              Suit.CLUBS: "Clubs"}
-RANK_WORDS = {Rank.TEN: "10"}
+# What a player behind can say to each decision of the caller (rule 4.2 items 4a, 4d, 4e);
+# shown in the dealer's language where the buttons are made.
+# TRANSLATORS: a player behind the box answers the caller's double, surrender or split:
+# "Doubles" / "No", "Surrenders" / "No", or which hand they follow: "Both", "First", "Second".
+DOUBLE_CHOICES = (("yes", N_("Doubles")), ("no", N_("No")))
+SURRENDER_CHOICES = (("yes", N_("Surrenders")), ("no", N_("No")))
+SPLIT_CHOICES = ((bj.Follow.BOTH.value, N_("Both")), (bj.Follow.FIRST.value, N_("First")),
+                 (bj.Follow.SECOND.value, N_("Second")))
 
 
 def _unit() -> float:
@@ -62,6 +65,7 @@ class BehindChooser(ModalView):
 
     title = StringProperty("")
     action = StringProperty("")
+    confirm_text = StringProperty("")  # the action, in the dealer's words
     can_confirm = BooleanProperty(False)
     unit = NumericProperty(1.0)
 
@@ -71,7 +75,9 @@ class BehindChooser(ModalView):
         self.on_done = on_done
         # Given to the constructor, so the kv rule reads them as it builds the buttons (set
         # after it, the confirm button's label stayed empty).
-        super().__init__(action=action, title=title, **kwargs)
+        confirm = {"double": _("Double"), "surrender": _("Surrender"),
+                   "split": pgettext("blackjack", "Split")}[action]
+        super().__init__(action=action, title=title, confirm_text=confirm, **kwargs)
         self.unit = _unit()
         choices = {"double": DOUBLE_CHOICES, "surrender": SURRENDER_CHOICES,
                    "split": SPLIT_CHOICES}[action]
@@ -80,7 +86,7 @@ class BehindChooser(ModalView):
         for name, caption in players:
             row = BjChoiceRow(player=name, caption=caption, choice=default, unit=self.unit)
             for value, text in choices:
-                b = TableButton(text=text, font_size=17 * self.unit)
+                b = TableButton(text=_(text), font_size=17 * self.unit)
                 b.choice_value = value
                 b.bind(on_release=lambda w, r=row: self.choose(r.player, w.choice_value))
                 row.ids.options.add_widget(b)
@@ -167,12 +173,12 @@ class InsuranceAmount(ModalView):
     def refresh(self) -> None:
         why = self.refusal(self._amount)
         self.refused = bool(why)
-        self.amount_text = format_money(self._amount, self.currency)
-        self.why = why or ("The most this player may insure; tap chips for less"
+        self.amount_text = money(self._amount, self.currency)
+        self.why = why or (_("The most this player may insure; tap chips for less")
                            if self._default else "")
         self.can_undo = bool(self._history)
         confirm = self.ids.confirm
-        confirm.text = f"Insure {self.amount_text}"
+        confirm.text = _("Insure %(amount)s") % {"amount": self.amount_text}
         confirm.disabled = self.refused
 
     def confirm(self) -> None:
@@ -195,5 +201,7 @@ def due_words(state: bj.BlackjackState) -> str:
     if target is None:
         return ""
     if target[0] == bj.DEALER:
-        return "the dealer"
-    return state.hand(*target).label
+        # TRANSLATORS: whose card the card keypad asks for: "Key in the card for the dealer"
+        # (or for "box 3", "box 3, hand 2").
+        return _("the dealer")
+    return hand_label(state.hand(*target))

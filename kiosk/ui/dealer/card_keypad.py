@@ -13,6 +13,7 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from kiosk.i18n import N_, _
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import RANKS, SUITS, Card, Rank, Suit
 from kiosk.ui import (
@@ -23,8 +24,8 @@ from kiosk.ui.widgets import TableButton
 
 Builder.load_file(str(Path(__file__).with_name("card_keypad.kv")))
 
-SUIT_WORDS = {Suit.SPADES: "Spades", Suit.HEARTS: "Hearts", Suit.DIAMONDS: "Diamonds",
-              Suit.CLUBS: "Clubs"}
+SUIT_WORDS = {Suit.SPADES: N_("Spades"), Suit.HEARTS: N_("Hearts"),
+              Suit.DIAMONDS: N_("Diamonds"), Suit.CLUBS: N_("Clubs")}
 RANK_WORDS = {Rank.TEN: "10"}
 
 
@@ -42,8 +43,8 @@ class CardKeypad(ModalView):
                  allowed: Callable[[Any, Card], bool] | None = None,
                  due: Callable[[Any], str] | None = None, **kwargs: Any) -> None:
         """`allowed(state, card)`: whether the game would take the card keyed in now;
-        `due(state)`: whose card it is, in words ("" when none is due). Punto banco's by
-        default; each game's screen passes its own."""
+        `due(state)`: whose card it is, in the dealer's words ("the Player"; "" when none
+        is due). Punto banco's by default; each game's screen passes its own."""
         self.state_of = state_of
         self.on_card = on_card
         self.allowed = allowed or _punto_banco_allowed
@@ -58,7 +59,7 @@ class CardKeypad(ModalView):
             b.bind(on_release=lambda w: self.choose_rank(w.rank))
             self.ids.ranks.add_widget(b)
         for suit in SUITS:
-            b = TableButton(text=SUIT_WORDS[suit], font_size=18 * self.unit)
+            b = TableButton(text=_(SUIT_WORDS[suit]), font_size=18 * self.unit)
             b.suit = suit.value
             b.tone = (0.78, 0.06, 0.18, 1) if suit in (Suit.HEARTS, Suit.DIAMONDS) \
                 else (0.1, 0.1, 0.1, 1)
@@ -79,7 +80,8 @@ class CardKeypad(ModalView):
 
     def refresh(self) -> None:
         where = self.due(self.state_of())
-        self.title = f"Key in the card for {where}" if where else "No card is due now"
+        self.title = (_("Key in the card for %(whom)s") % {"whom": where} if where
+                      else _("No card is due now"))
         for b in self.ids.ranks.children:
             b.disabled = not any(self._allowed(Card(Rank(b.rank), s)) for s in SUITS)
             b.selected = b.rank == self.rank
@@ -103,4 +105,7 @@ def _punto_banco_allowed(state: pb.PuntoBancoState, card: Card) -> bool:
 
 def _punto_banco_due(state: pb.PuntoBancoState) -> str:
     hand = pb.next_hand(state)
-    return f"the {hand.value.title()}" if hand else ""
+    if hand is None:
+        return ""
+    # TRANSLATORS: whose card the card keypad asks for: "Key in the card for the Player".
+    return _("the Player") if hand is pb.Hand.PLAYER else _("the Banker")

@@ -1,5 +1,6 @@
 """Small touch dialogs: pick a reason from a list, or key a badge number on a pad. Neither
-needs a keyboard, which a dealer's touchscreen does not have."""
+needs a keyboard, which a dealer's touchscreen does not have. Their words are in the dealer's
+language; a reason chosen is sent in English, the journal's language."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from kiosk.i18n import _
 from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
@@ -27,7 +29,9 @@ def _unit() -> float:
 
 
 class ReasonPicker(ModalView):
-    """A list of reasons as big buttons; choosing one sends it, Cancel sends nothing."""
+    """A list of reasons as big buttons; choosing one sends it, Cancel sends nothing.
+    `reasons` are English texts (marked N_ where defined): each button shows its reason in
+    the dealer's language and sends the English."""
 
     title = StringProperty("")
     unit = NumericProperty(1.0)
@@ -39,8 +43,9 @@ class ReasonPicker(ModalView):
         self.unit = _unit()
         self.title = title
         for reason in reasons:
-            b = TableButton(text=reason, font_size=18 * self.unit)
-            b.bind(on_release=lambda w: self.choose(w.text))
+            b = TableButton(text=_(reason), font_size=18 * self.unit)
+            b.reason = reason
+            b.bind(on_release=lambda w: self.choose(w.reason))
             self.ids.reasons.add_widget(b)
 
     def choose(self, reason: str) -> None:
@@ -61,7 +66,9 @@ class BadgePad(ModalView):
         self.unit = _unit()
         self.title = title
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
-            b = TableButton(text=key if key != "⌫" else "Del", font_size=22 * self.unit)
+            # TRANSLATORS: the badge pad's keys: delete the last digit, and done.
+            text = {"⌫": _("Del"), "OK": _("OK")}.get(key, key)
+            b = TableButton(text=text, font_size=22 * self.unit)
             b.key = key
             b.bind(on_release=lambda w: self.press(w.key))
             self.ids.pad.add_widget(b)

@@ -14,6 +14,7 @@ from kivy.properties import BooleanProperty, ColorProperty, NumericProperty, Str
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 
+from kiosk.i18n import _
 from kiosk.ui import theme
 from kiosk.ui.dealer.payout_words import PanelBlock, PanelRow
 from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class the .kv uses)
@@ -112,7 +113,9 @@ class PayoutSheet(ModalView):  # type: ignore[misc]
             panel = PayoutPanel(unit=self.unit)
             panel.show(block.title, block.rows)
             grid.add_widget(panel)
-        shown = f" ({self.page + 1} of {self.pages})" if self.pages > 1 else ""
+        shown = (" " + _("(%(page)s of %(pages)s)") % {"page": self.page + 1,
+                                                        "pages": self.pages}
+                 if self.pages > 1 else "")
         self.title = self.heading + shown
 
     @property

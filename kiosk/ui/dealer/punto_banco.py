@@ -2,6 +2,8 @@
 
 It shows the state and sends actions; every button is enabled from the engine's `can_`
 queries and every refusal comes back as the engine's sentence. Nothing here decides a rule.
+Its own words are in the dealer's language (kiosk/i18n.py); the next step and the refusals
+are the rules' English.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 
+from kiosk.i18n import _, ngettext, number
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
@@ -179,12 +182,12 @@ class PuntoBancoDealer(DealerScreen):
         self.act(lambda s: pb.deal_card(s, card, pb.CardSource.KEYED))
 
     def open_void(self) -> None:
-        ReasonPicker(title="Void this coup: every bet goes back", reasons=VOID_REASONS,
+        ReasonPicker(title=_("Void this coup: every bet goes back"), reasons=VOID_REASONS,
                      on_done=lambda reason: self.act(
                          lambda s: pb.void_round(s, reason, "dealer"))).open()
 
     def open_accept(self) -> None:
-        BadgePad(title="Inspector accepts the queried card: badge number",
+        BadgePad(title=_("Inspector accepts the queried card: badge number"),
                  on_done=lambda badge: self.act(
                      lambda s: pb.accept_queried_card(s, f"inspector {badge}"))).open()
 
@@ -203,20 +206,22 @@ class PuntoBancoDealer(DealerScreen):
                            s.rules.limit(pb.BetKind(widget.kind)).minimum)
         if name == "primary":
             if s.phase is pb.Phase.DEALING:
-                return "The cards are still coming: the coup is complete when the rules say"
+                return _("The cards are still coming: the coup is complete when the rules "
+                         "say")
             return refusal(pb.verify_complete if s.phase is pb.Phase.PAYING
                            else pb.verify_close_betting, s)
         if name == "new_shoe":
-            return refusal(pb.verify_shuffle, s) or (
+            return refusal(pb.verify_shuffle, s) or _(
                 "A new shoe starts before the first coup, once the cutting card is out, or "
                 "between coups with no bets down")
         words: dict[str, Callable[[], str]] = {
             "void": lambda: refusal(pb.verify_void, s, "a reason"),
             "collect": lambda: refusal(pb.verify_collect_commission, s, area),
-            "key_card": lambda: "No card is due now: key in a card when the screen asks "
-                                "for one",
-            "accept": lambda: "No queried card waits for the inspector",
-            "undo": lambda: "Nothing to take back: Undo takes back chips placed in this coup",
+            "key_card": lambda: _("No card is due now: key in a card when the screen asks "
+                                  "for one"),
+            "accept": lambda: _("No queried card waits for the inspector"),
+            "undo": lambda: _("Nothing to take back: Undo takes back chips placed in this "
+                              "coup"),
         }
         return words[name]() if name in words else ""
 
@@ -228,13 +233,19 @@ class PuntoBancoDealer(DealerScreen):
     def refresh(self, *_args: Any) -> None:
         s: Session = self.session
         state = s.state
-        shoe = f"{state.shoe.remaining} cards in the shoe" if state.shoe else "No shoe loaded"
+        if state.shoe:
+            left = state.shoe.remaining
+            shoe = ngettext("%(n)s card in the shoe", "%(n)s cards in the shoe",
+                            left) % {"n": number(left)}
+        else:
+            shoe = _("No shoe loaded")
         if state.cut_card_out:
-            shoe += " · last coup"
-        self.header = f"{self.table_name}   ·   Coup {state.coup}"
+            # TRANSLATORS: after the cards left in the shoe: the cutting card is out.
+            shoe += " · " + _("last coup")
+        self.header = f"{self.table_name}   ·   " + _("Coup %(coup)s") % {"coup": state.coup}
         online = s.device_online.get("SHOE", True)
         self.shoe_ok = online
-        self.shoe_status = shoe if online else "Shoe not answering: key cards in"
+        self.shoe_status = shoe if online else _("Shoe not answering: key cards in")
         self.step = s.next_step()
         self.step_tone = (theme.WARNING if state.pending is not None
                           else theme.GOLD if state.phase is pb.Phase.PAYING
@@ -267,8 +278,8 @@ class PuntoBancoDealer(DealerScreen):
         self.panel_shown = state.phase in (pb.Phase.BETTING, pb.Phase.PAYING)
         self.ids.panel.show(area_title(self.selected_area),
                             area_panel(state, self.selected_area, settlements),
-                            "No bet here" if state.phase is pb.Phase.PAYING
-                            else "No bet yet: choose the bet and the chips")
+                            _("No bet here") if state.phase is pb.Phase.PAYING
+                            else _("No bet yet: choose the bet and the chips"))
         # Bet entry, enabled by the engine for the selected area and kind.
         area, kind = self.selected_area, pb.BetKind(self.selected_kind)
         for chip in self.ids.chips.children:
@@ -278,14 +289,15 @@ class PuntoBancoDealer(DealerScreen):
             button.disabled = state.phase is not pb.Phase.BETTING
         self.can_undo = self.undo_allowed()
         # The big button and the others.
+        self.primary_paying = state.phase is pb.Phase.PAYING
         if state.phase is pb.Phase.PAYING:
-            self.primary_text = "Confirm payouts"
+            self.primary_text = _("Confirm payouts")
             self.primary_enabled = pb.can_confirm_payouts(state)
         elif state.phase is pb.Phase.DEALING:
-            self.primary_text = "Dealing…"
+            self.primary_text = _("Dealing…")
             self.primary_enabled = False
         else:
-            self.primary_text = "No more bets"
+            self.primary_text = _("No more bets")
             self.primary_enabled = pb.can_close_betting(state)
         self.step_detail = ""
         if state.phase is pb.Phase.BETTING and state.bets and not self.primary_enabled:

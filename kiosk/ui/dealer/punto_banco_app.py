@@ -7,6 +7,7 @@ from typing import Any
 
 from kivy.app import App
 
+from kiosk.i18n import _
 from kiosk.rules.baccarat import engine as pb
 from kiosk.table.session import TableSession
 from kiosk.ui import theme
@@ -27,7 +28,8 @@ class PuntoBancoDealerApp(App):
         self.on_new_shoe = on_new_shoe
         self.px_per_mm = px_per_mm
         self.screen: PuntoBancoDealer | None = None
-        self.title = f"Tableside dealer: {table_name or session.table_id}"
+        self.title = _("Tableside dealer: %(table)s") % {"table": table_name
+                                                           or session.table_id}
 
     def build(self) -> PuntoBancoDealer:
         self.screen = PuntoBancoDealer(self.session, table_name=self.table_name,
