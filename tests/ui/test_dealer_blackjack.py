@@ -151,8 +151,7 @@ def test_a_whole_standard_round_with_a_player_behind_a_split_and_a_double(
     assert dealer.player == "A"  # a new box starts with its caller
     bet(ui, dealer, 6, 5000)
     assert session.state.stakes_on(2) == (bj.Stake(2, "A", 10000), bj.Stake(2, "B", 5000))
-    assert dealer.tile(2).detail.startswith("A R100")
-    assert "B R50" in dealer.tile(2).detail and "behind" in dealer.tile(2).detail
+    assert dealer.tile(2).detail.splitlines() == ["A R100", "B R50", "A calls"]
     assert dealer.step == "Place your bets"
     both_sizes(ui, "bj-dealer-betting")
 
@@ -290,20 +289,31 @@ def test_touch_21_check_insurance_and_even_money_against_a_dealer_ace(
     # Rule 4.7 / 7.2 item 6: insurance up to half the bet; even money for the blackjack.
     assert session.state.phase is bj.Phase.INSURANCE
     assert on_screen(dealer, dealer.ids.insurance_row)
-    buttons = {b.text: b for b in dealer.ids.insurance_buttons.children if not b.less}
-    assert set(buttons) == {"Box 1 A\neven money", "Box 3 A\ninsure R50",
-                            "Box 3 B\ninsure R25"}
+    def shown() -> dict[str, Any]:
+        return {b.text: b for b in dealer.ids.insurance_buttons.children if not b.less}
+
+    # One box's players at a time, box 1 first and highlighted; the step button goes on.
+    assert set(shown()) == {"Box 1 A\neven money"}
+    assert dealer.tile(1).selected and not dealer.tile(3).selected
+    assert dealer.ids.next_insurance_box.text == "Box 1:\nnext box"
+    ui.screenshot("bj-dealer-touch21-insurance-800x480")
+    ui.tap(shown()["Box 1 A\neven money"])
+    assert kinds(session)[-1] == "blackjack.even_money"
+    assert set(shown()) == {"Box 1 A\neven money paid"}
+    ui.tap(dealer.ids.next_insurance_box)
+    assert set(shown()) == {"Box 3 A\ninsure R50", "Box 3 B\ninsure R25"}
+    assert dealer.tile(3).selected and not dealer.tile(1).selected
     # Each insurance has a "Less" beside it; even money is the whole bet or nothing.
     assert sorted((b.box, b.player) for b in dealer.ids.insurance_buttons.children
                   if b.less) == [(3, "A"), (3, "B")]
-    ui.screenshot("bj-dealer-touch21-insurance-800x480")
-    ui.tap(buttons["Box 1 A\neven money"])
-    assert kinds(session)[-1] == "blackjack.even_money"
-    ui.tap(buttons["Box 3 A\ninsure R50"])
+    ui.tap(shown()["Box 3 A\ninsure R50"])
     last = entries(session)[-1]
     assert (last.kind, last.payload["amount"]) == ("blackjack.insurance_taken", 5000)
-    texts = {b.text for b in dealer.ids.insurance_buttons.children if not b.less}
-    assert "Box 3 A\ninsured R50" in texts and "Box 1 A\neven money paid" in texts
+    assert "Box 3 A\ninsured R50" in shown()
+    ui.tap(dealer.ids.next_insurance_box)  # round to the first box again
+    assert set(shown()) == {"Box 1 A\neven money paid"}
+    ui.tap(dealer.tile(3))  # tapping a box shows its players
+    assert "Box 3 A\ninsured R50" in shown()
     assert dealer.primary_text == "Close insurance"
     ui.tap(dealer.ids.primary)
     assert kinds(session)[-1] == "blackjack.insurance_closed"

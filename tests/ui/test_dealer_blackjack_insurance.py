@@ -54,7 +54,11 @@ def dealer(ui: UI, session: Session) -> Any:
     return d
 
 
-def insure_button(dealer: Any, box: int, player: str, less: bool = False) -> Any:
+def insure_button(ui: UI, dealer: Any, box: int, player: str, less: bool = False) -> Any:
+    """The button for a box's player, showing that box's players first (as a tap on the box
+    does: the row offers one box at a time)."""
+    if dealer.insurance_box != box:
+        ui.tap(dealer.tile(box))
     return next(b for b in dealer.ids.insurance_buttons.children
                 if (b.box, b.player, b.less) == (box, player, less))
 
@@ -75,18 +79,20 @@ def test_one_tap_insures_the_most_and_less_enters_the_chips_put_up(
     from kiosk.ui.dealer.blackjack_dialogs import InsuranceAmount
 
     texts = sorted(b.text for b in dealer.ids.insurance_buttons.children)
-    assert texts == ["Box 2 A\ninsure R50", "Box 2 B\ninsure R25", "Box 5 A\ninsure R100",
-                     "Less", "Less", "Less"]
+    assert texts == ["Box 2 A\ninsure R50", "Box 2 B\ninsure R25", "Less", "Less"]
+    ui.tap(dealer.ids.next_insurance_box)
+    texts = sorted(b.text for b in dealer.ids.insurance_buttons.children)
+    assert texts == ["Box 5 A\ninsure R100", "Less"]
     # The fast path is unchanged: one tap insures half the bet.
-    ui.tap(insure_button(dealer, 5, "A"))
+    ui.tap(insure_button(ui, dealer, 5, "A"))
     last = entries(session)[-1]
     assert (last.kind, last.payload["box"], last.payload["player"],
             last.payload["amount"]) == ("blackjack.insurance_taken", 5, "A", 10000)
-    assert insure_button(dealer, 5, "A", less=True).disabled  # insured: nothing to change
+    assert insure_button(ui, dealer, 5, "A", less=True).disabled  # insured: nothing to change
     before = len(entries(session))
 
     # Box 2 A puts up R20 of the R50 allowed.
-    ui.tap(insure_button(dealer, 2, "A", less=True))
+    ui.tap(insure_button(ui, dealer, 2, "A", less=True))
     pad = modal(ui, InsuranceAmount)
     assert pad.title == "Insurance on box 2, player A: up to R50"
     assert [int(c.value) for c in pad.ids.chips.children[::-1]] == [500, 1000, 2500, 5000,
@@ -125,14 +131,14 @@ def test_one_tap_insures_the_most_and_less_enters_the_chips_put_up(
     assert bj.Insurance(2, "A", 2000) in session.state.insurance
     ui.pump(frames=2)
     # The screen shows the amount taken, not the most.
-    assert insure_button(dealer, 2, "A").text == "Box 2 A\ninsured R20"
+    assert insure_button(ui, dealer, 2, "A").text == "Box 2 A\ninsured R20"
     assert "A insured R20" in dealer.tile(2).detail
     assert "A insured R100" in dealer.tile(5).detail
-    assert insure_button(dealer, 2, "A", less=True).disabled
-    assert insure_button(dealer, 2, "A").disabled  # insured once only
+    assert insure_button(ui, dealer, 2, "A", less=True).disabled
+    assert insure_button(ui, dealer, 2, "A").disabled  # insured once only
 
     # Cancel sends nothing; B stays uninsured.
-    ui.tap(insure_button(dealer, 2, "B", less=True))
+    ui.tap(insure_button(ui, dealer, 2, "B", less=True))
     pad = modal(ui, InsuranceAmount)
     assert pad.amount_text == "R25"
     ui.tap(chip_in(pad, 500))
@@ -190,23 +196,23 @@ def test_the_insurance_amount_buttons_are_at_least_9_mm(
 
     min_px = theme.TOUCH_MIN_MM * theme.PI_TOUCHSCREEN_PX_PER_MM
     seen = 0
-    for b in dealer.ids.insurance_buttons.children:
+    for b in [*dealer.ids.insurance_buttons.children, dealer.ids.next_insurance_box]:
         assert min(b.size) >= min_px, (b.text, tuple(b.size))
         seen += 1
-    ui.tap(insure_button(dealer, 5, "A", less=True))
+    ui.tap(insure_button(ui, dealer, 5, "A", less=True))
     pad = modal(ui, InsuranceAmount)
     for w in pad.walk():
         if isinstance(w, TableButton | ChipButton):
             assert min(w.size) >= min_px, (w.text, tuple(w.size))
             seen += 1
-    assert seen == 6 + 5 + 4
+    assert seen == 4 + 1 + 5 + 4  # box 2's players, next box; the pad
     ui.tap(pad.ids.cancel)
     ui.pump(0.3)
     # Laid out at 1920x1080, "Less" keeps the screen's touch size.
     ui.resize(1920, 1080)
     try:
-        less = insure_button(dealer, 2, "B", less=True)
-        assert less.width == dealer.touch and less.font_size == 13 * dealer.unit
+        less = insure_button(ui, dealer, 2, "B", less=True)
+        assert less.width == dealer.touch and less.font_size == 14 * dealer.unit
         assert dealer.unit > 2
     finally:
         ui.resize(800, 480)

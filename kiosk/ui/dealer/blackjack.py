@@ -181,6 +181,8 @@ class BlackjackDealer(DealerScreen):
     dealer_rule = StringProperty("")
     dealer_total = StringProperty("")
     selected_box = NumericProperty(1)
+    insurance_box = NumericProperty(0)  # whose players the insurance row shows (rule 4.7)
+    insurance_step = StringProperty("")  # "Box 1: next box" while more boxes have bets
     player = StringProperty("A")  # whose chips go on the selected box
     player_text = StringProperty("Player A")
     split_text = StringProperty("Split")  # the Split button: the blackjack sense of the word
@@ -315,6 +317,10 @@ class BlackjackDealer(DealerScreen):
 
     def select_box(self, box: int) -> None:
         state = self.session.state
+        if state.phase is bj.Phase.INSURANCE and state.stakes_on(box):
+            self.insurance_box = box  # its players' insurance in the row below
+            self.refresh()
+            return
         if state.phase is not bj.Phase.BETTING and any(h.box == box for h in state.hands):
             self.open_box(box)  # the round is dealt: the box's every hand, in large type
             return
@@ -644,10 +650,14 @@ class BlackjackDealer(DealerScreen):
 
     def _show_boxes(self, state: bj.BlackjackState) -> None:
         betting = state.phase is bj.Phase.BETTING
+        insuring = state.phase is bj.Phase.INSURANCE
+        if insuring:
+            self._insurance_boxes(state)
         current = state.current
         for tile in self.ids.boxes.children:
             box = int(tile.box)
-            tile.selected = box == self.selected_box and betting
+            tile.selected = (box == self.selected_box and betting) or (
+                insuring and box == self.insurance_box)  # whose insurance the row offers
             if betting:
                 tile.show_hands([])
                 tile.detail = "\n".join(stake_lines(state, box))
@@ -728,28 +738,36 @@ class BlackjackDealer(DealerScreen):
                 self._clear_insurance_buttons()
             return
         cur = state.rules.currency
-        stakes = sorted(state.stakes, key=lambda x: (x.box, PLAYERS.find(x.player)))
-        key = (state.round, tuple((x.box, x.player) for x in stakes))
+        # One box's players at a time (seven boxes of four would not fit a row): the dealer
+        # offers insurance box by box; tapping a box, or Next box, shows its players.
+        boxes = self._insurance_boxes(state)
+        stakes = sorted((x for x in state.stakes if x.box == self.insurance_box),
+                        key=lambda x: PLAYERS.find(x.player))
+        key = (state.round, self.insurance_box, len(boxes),
+               tuple((x.box, x.player) for x in stakes))
         if key != self._insurance_key:
             self._clear_insurance_buttons()
+            # TRANSLATORS: steps the insurance row on to the next box with bets (two lines).
+            self.insurance_step = (_("Box %(box)s:\nnext box") % {"box": self.insurance_box}
+                                   if len(boxes) > 1 else "")
             for x in stakes:
                 # One tap insures the most; *Less* beside it opens the amount (rule 4.7).
-                b = TableButton(font_size=13 * self.unit, tone=theme.INFO)
+                b = TableButton(font_size=14 * self.unit, tone=theme.INFO)
                 b.box, b.player, b.less = x.box, x.player, False
                 b.bind(on_release=lambda w: self._insurance_tap(w.box, w.player))
                 self._insurance_binds.append(("unit", self.fbind(
-                    "unit", lambda _i, u, w=b: setattr(w, "font_size", 13 * u))))
+                    "unit", lambda _i, u, w=b: setattr(w, "font_size", 14 * u))))
                 row.add_widget(b)
                 if self._even_money(state, x.box, x.player):
                     continue  # even money is the whole bet or nothing
                 # TRANSLATORS: beside a player's insurance: enter less than the most.
-                less = TableButton(text=_("Less"), font_size=13 * self.unit, tone=theme.RAIL,
+                less = TableButton(text=_("Less"), font_size=14 * self.unit, tone=theme.RAIL,
                                    size_hint_x=None, width=self.touch)
                 less.box, less.player, less.less = x.box, x.player, True
                 less.bind(on_release=lambda w: self.open_insurance_amount(w.box, w.player))
                 self._insurance_binds += [
                     ("unit", self.fbind("unit", lambda _i, u, w=less:
-                                        setattr(w, "font_size", 13 * u))),
+                                        setattr(w, "font_size", 14 * u))),
                     ("touch", self.fbind("touch", lambda _i, t, w=less:
                                          setattr(w, "width", t)))]
                 row.add_widget(less)
@@ -776,6 +794,20 @@ class BlackjackDealer(DealerScreen):
                 b.tone = theme.INFO
                 b.disabled = not bj.can_insure(state, box, player, amount)
             b.selected = insured is not None or took_even
+
+    def _insurance_boxes(self, state: bj.BlackjackState) -> list[int]:
+        """The boxes with bets, in order; the one the insurance row shows is one of them."""
+        boxes = sorted({x.box for x in state.stakes})
+        if self.insurance_box not in boxes:
+            self.insurance_box = boxes[0] if boxes else 0
+        return boxes
+
+    def next_insurance_box(self) -> None:
+        boxes = sorted({x.box for x in self.session.state.stakes})
+        if boxes:
+            later = [b for b in boxes if b > self.insurance_box]
+            self.insurance_box = later[0] if later else boxes[0]
+        self.refresh()
 
     def _clear_insurance_buttons(self) -> None:
         """Takes the last round's insurance buttons off, and their bindings to the scale."""

@@ -114,15 +114,16 @@ def settlement_words(x: Settlement, currency: str) -> str:
 
 
 def stake_lines(state: bj.BlackjackState, box: int) -> list[str]:
-    """The bets on a box before the deal: the first calls it (rule 4.2 item 2)."""
+    """The bets on a box before the deal, the caller's first (rule 4.2 item 2): "A R100",
+    "B R50"; with players behind, the last line says who calls ("A calls"), so a line
+    stays short enough to read in a box a seventh of a small screen wide."""
     cur = state.rules.currency
-    lines = []
-    for i, s in enumerate(state.stakes_on(box)):
-        words = {"player": s.player, "amount": tile_money(s.amount, cur)}
-        # TRANSLATORS: a bet in a box's tile: the first calls the box, the others play
-        # behind (rule 4.2 item 2): "A R100 calls", "B R50 behind". A tile is narrow.
-        lines.append((_("%(player)s %(amount)s calls") if i == 0
-                      else _("%(player)s %(amount)s behind")) % words)
+    stakes = state.stakes_on(box)
+    lines = [f"{s.player} {tile_money(s.amount, cur)}" for s in stakes]
+    if len(stakes) > 1:
+        # TRANSLATORS: the last line of a box's tile when players play behind: who calls
+        # the box (rule 4.2 item 2), "A calls". A tile is narrow.
+        lines.append(_("%(player)s calls") % {"player": stakes[0].player})
     return lines
 
 
