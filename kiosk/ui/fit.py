@@ -115,19 +115,38 @@ def overflow(widget: Any) -> str:
 
 def fitting_size(widget: Any, wanted: float) -> float:
     """The largest font size up to `wanted` at which `widget`'s text fits its box (not below
-    SHRINK_FLOOR of `wanted`)."""
+    SHRINK_FLOOR of `wanted`), to within half a pixel."""
     avail_w, avail_h = _inner(widget)
     if not widget.text or avail_w <= 1 or avail_h <= 1 or wanted <= 0:
         return wanted
+    spare = _spare(widget)
+
+    def fits(size: float) -> bool:
+        w, h = needed(widget, size)
+        return w <= avail_w - spare and h <= avail_h + 0.5  # a pixel or so spare: Kivy rounds
+
+    if fits(wanted):
+        return wanted
     floor = wanted * SHRINK_FLOOR
-    size = wanted
+    # Step down by the ratio the text overflows by, until it fits...
+    too_big, size = wanted, wanted
     for _ in range(12):
         w, h = needed(widget, size)
-        spare = _spare(widget)
-        if w <= avail_w - spare and h <= avail_h + 0.5:  # a pixel or so spare: Kivy rounds
-            return size
         ratio = min((avail_w - spare) / max(w, 1.0), avail_h / max(h, 1.0))
         size = max(floor, size * min(ratio, 0.97))
+        if fits(size):
+            break
+        too_big = size
         if size == floor:
             return floor
+    else:
+        return size
+    # ...then back up: a wrapped text's lines break anew as it shrinks, so one ratio step
+    # can take it well below the largest size that fits.
+    while too_big - size > 0.5:
+        mid = (size + too_big) / 2
+        if fits(mid):
+            size = mid
+        else:
+            too_big = mid
     return size

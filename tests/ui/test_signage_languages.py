@@ -153,8 +153,11 @@ def test_the_sign_alternates_languages_on_a_timer(ui: UI, tmp_path: Path,
         ui.pump(frames=1)
         if ids.headline.text != seen[-1]:
             seen.append(ids.headline.text)
-    assert seen == ["PLACE YOUR BETS", "PLAAS U WEDDENSKAPPE", "FAÇAM AS SUAS APOSTAS",
-                    "PLACE YOUR BETS", "PLAAS U WEDDENSKAPPE"]
+    # Round and round in the house's order (on a loaded machine the sign may have turned
+    # once or twice before the test first reads it: where it starts is not asserted here).
+    cycle = ["PLACE YOUR BETS", "PLAAS U WEDDENSKAPPE", "FAÇAM AS SUAS APOSTAS"]
+    first = cycle.index(seen[0])
+    assert seen == [cycle[(first + k) % 3] for k in range(5)]
     assert app.feed.seq == session.journal.count()
     session.journal.close()
 

@@ -14,6 +14,7 @@ from kiosk.rules.blackjack.hands import Total
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
 from kiosk.rules.errors import TablesideError
+from kiosk.rules.money import format_ratio
 from kiosk.ui.dealer.payout_words import PanelBlock, PanelRow, money, tile_money
 
 # TRANSLATORS: what the dealer does with a settled bet, one short word in a box's tile
@@ -85,12 +86,15 @@ def settlement_row(x: Settlement, currency: str) -> PanelRow:
     what = (_("%(player)s insurance %(stake)s") if x.kind is BetKind.INSURANCE
             else _("%(player)s bet %(stake)s")) % bet
     if x.outcome is Outcome.BLACKJACK:
-        return PanelRow(_("%(bet)s blackjack 3:2") % {"bet": what}, pay_words(m(x.paid)), "pay")
+        # the house's blackjack odds, as the engine paid them (3:2, or 6:5 where set)
+        return PanelRow(_("%(bet)s blackjack %(odds)s") % {"bet": what,
+                                                           "odds": format_ratio(x.odds)},
+                        pay_words(m(x.paid)), "pay")
     if x.outcome is Outcome.EVEN_MONEY:
         return PanelRow(_("%(bet)s even money") % {"bet": what}, pay_words(m(x.paid)), "pay")
     if x.outcome is Outcome.WIN:
-        odds = f"{x.odds.numerator}:{x.odds.denominator}"
-        return PanelRow(_("%(bet)s wins %(odds)s") % {"bet": what, "odds": odds},
+        return PanelRow(_("%(bet)s wins %(odds)s") % {"bet": what,
+                                                      "odds": format_ratio(x.odds)},
                         pay_words(m(x.paid)), "pay")
     if x.outcome is Outcome.PUSH:
         # TRANSLATORS: in large type: the bet neither wins nor loses (a stand off).
@@ -107,12 +111,6 @@ def settlement_row(x: Settlement, currency: str) -> PanelRow:
     return PanelRow(_("%(bet)s loses") % {"bet": what}, take, "take")
 
 
-def settlement_words(x: Settlement, currency: str) -> str:
-    """One settlement in one line: "A pay R150", "B take R100", "C push"."""
-    row = settlement_row(x, currency)
-    return f"{x.player} {row.amount.lower()}"
-
-
 def stake_lines(state: bj.BlackjackState, box: int) -> list[str]:
     """The bets on a box before the deal, the caller's first (rule 4.2 item 2): "A R100",
     "B R50"; with players behind, the last line says who calls ("A calls"), so a line
@@ -125,15 +123,6 @@ def stake_lines(state: bj.BlackjackState, box: int) -> list[str]:
         # the box (rule 4.2 item 2), "A calls". A tile is narrow.
         lines.append(_("%(player)s calls") % {"player": stakes[0].player})
     return lines
-
-
-def bet_words(b: bj.HandBet, currency: str) -> str:
-    text = f"{b.player} {money(b.stake, currency)}"
-    if b.doubled:
-        text += " " + _("doubled")
-    if not b.original:
-        text += " " + _("split")
-    return text
 
 
 def hand_total_words(h: bj.PlayerHand) -> str:
