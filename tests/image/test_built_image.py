@@ -39,10 +39,16 @@ def test_the_boot_partition_holds_firmware_kernel_one_initramfs_and_config() -> 
 
 
 def test_the_root_holds_the_venv_units_and_rules() -> None:
-    listing = _run("debugfs", "-R", "ls -l /etc/systemd/system", str(OUT / "root.img"))
+    # The image's own units are the vendor's (/usr/lib): an update's go before them in /run.
+    listing = _run("debugfs", "-R", "ls -l /usr/lib/systemd/system", str(OUT / "root.img"))
     for unit in ("tableside-dealer.service", "tableside-signage.service",
-                 "tableside-provision.service"):
+                 "tableside-provision.service", "tableside-units.service"):
         assert unit in listing
+    launcher = _run("debugfs", "-R", "ls -l /opt/tableside/bin", str(OUT / "root.img"))
+    assert "tableside-units" in launcher and "tableside-release.sh" in launcher
+    keys = _run("debugfs", "-R", "cat /etc/tableside/update-keys", str(OUT / "root.img"))
+    assert any(len(line) == 64 for line in keys.splitlines())
+    assert _run("debugfs", "-R", "cat /etc/tableside/flavour", str(OUT / "root.img")) == "pi4\n"
     assert "99-tableside.rules" in _run("debugfs", "-R", "ls /etc/udev/rules.d",
                                         str(OUT / "root.img"))
     fsck = subprocess.run(["e2fsck", "-fn", str(OUT / "root.img")], capture_output=True,
@@ -52,8 +58,9 @@ def test_the_root_holds_the_venv_units_and_rules() -> None:
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_our_units_verify_inside_the_root() -> None:
-    units = [f"/etc/systemd/system/{u}" for u in (
-        "tableside-dealer.service", "tableside-signage.service", "tableside-provision.service")]
+    units = [f"/usr/lib/systemd/system/{u}" for u in (
+        "tableside-dealer.service", "tableside-signage.service", "tableside-provision.service",
+        "tableside-sync.service", "tableside-units.service")]
     proc = subprocess.run(["systemd-analyze", "verify", "--man=no",
                            f"--root={OUT / 'rootfs'}", *units],
                           capture_output=True, text=True, timeout=120)
