@@ -74,3 +74,21 @@ def test_the_venv_imports_the_kiosk_under_qemu_user() -> None:
                "print(platform.machine(), ','.join(r.GAMES.names()))")
     assert python.exists()
     assert out.split() == ["aarch64", "punto-banco,blackjack,touch-21"]
+
+
+def test_the_root_is_read_only_under_an_overlay_and_what_lasts_is_on_data() -> None:
+    root, data = str(OUT / "root.img"), str(OUT / "data.img")
+    conf = _run("debugfs", "-R", "cat /etc/overlayroot.local.conf", root)
+    assert 'overlayroot="tmpfs:recurse=0"' in conf
+    link = _run("debugfs", "-R", "stat /etc/hostname", root)
+    assert "Type: symlink" in link and '"/data/etc/hostname"' in link
+    assert _run("debugfs", "-R", "cat /etc/hostname", data) == "tableside\n"
+    for folder in ("/etc", "/log/journal", "/var/timesync"):  # root's, not the kiosk user's
+        assert "User:     0" in _run("debugfs", "-R", f"stat {folder}", data), folder
+    fstab = _run("debugfs", "-R", "cat /etc/fstab", root)
+    assert "/data/log/journal /var/log/journal none bind" in fstab
+    initrd = sorted((OUT / "rootfs" / "boot").glob("initrd.img-*"))[0].name
+    inside = _run("chroot", str(OUT / "rootfs"), "lsinitramfs", f"/boot/{initrd}")
+    assert "scripts/init-bottom/overlayroot" in inside
+    assert "scripts/init-bottom/tableside-machine-id" in inside
+    assert "/overlay.ko" in inside

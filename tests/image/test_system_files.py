@@ -57,9 +57,9 @@ def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
 
 def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     names = [u.name for u in UNITS]
-    assert names == ["tableside-dealer.service", "tableside-provision.service",
-                     "tableside-signage.service", "tableside-sync.service",
-                     "tableside-units.service"]
+    assert names == ["tableside-dealer.service", "tableside-hostname.service",
+                     "tableside-provision.service", "tableside-signage.service",
+                     "tableside-sync.service", "tableside-units.service"]
     for unit in UNITS:
         s = _settings(unit)
         if unit.name in ONESHOTS:
@@ -131,7 +131,8 @@ def test_the_scripts_parse_and_every_unit_starts_after_the_units_of_the_version_
         ) -> None:
     """tableside-units puts the units of the version in use in place (an update's, or none)
     and undoes an update left on trial: it must run before any Tableside service."""
-    for script in ("bin/tableside", "bin/tableside-units", "bin/tableside-release.sh"):
+    for script in ("bin/tableside", "bin/tableside-units", "bin/tableside-release.sh",
+                   "initramfs/tableside-machine-id"):
         proc = subprocess.run(["sh", "-n", str(SYSTEM / script)], capture_output=True,
                               text=True)
         assert proc.returncode == 0, (script, proc.stderr)
@@ -141,3 +142,27 @@ def test_the_scripts_parse_and_every_unit_starts_after_the_units_of_the_version_
     for unit in UNITS:
         if unit.name != "tableside-units.service":
             assert unit.name in first, unit.name
+
+
+def test_the_root_is_read_only_and_what_must_last_is_on_the_data_partition() -> None:
+    """Issue 12: the root under a tmpfs overlay (Debian's overlayroot, only / overlaid), and
+    what must outlive a reboot on /data: the hostname (provisioning writes /data/etc, the
+    root's /etc/hostname links there and tableside-hostname sets it once /data is mounted),
+    the system log (bound to /data/log/journal, at most 64 MB) and the clock's last time."""
+    conf = (SYSTEM / "overlayroot.local.conf").read_text()
+    assert re.search(r'^overlayroot="tmpfs:recurse=0"$', conf, re.M)
+    provision = _settings(SYSTEM / "tableside-provision.service")["Service.ExecStart"][0]
+    assert provision.endswith("--etc /data/etc --owner kiosk")
+    host = _settings(SYSTEM / "tableside-hostname.service")
+    assert host["Service.ExecStart"] == ["/usr/bin/hostname -F /data/etc/hostname"]
+    assert "tableside-provision.service" in host["Unit.After"][0]
+    journald = (SYSTEM / "journald.conf.d" / "tableside.conf").read_text()
+    assert "Storage=persistent" in journald and "SystemMaxUse=64M" in journald
+    build = (ROOT / "image-build" / "build").read_text()
+    for line in ("ln -sf /data/etc/hostname /etc/hostname",
+                 "/data/log/journal /var/log/journal none bind,nofail",
+                 "/data/var/timesync /var/lib/systemd/timesync none bind,nofail",
+                 "LABEL=root / ext4 ro,noatime 0 1", "overlayroot busybox",
+                 "update-initramfs -u -k all"):
+        assert line in build, line
+    assert "tmpfs /var/log " not in build  # the log lasts now
