@@ -347,6 +347,7 @@ def _attach_optional() -> None:
     from kiosk.commands import demo, run
     from kiosk.sync.cli import sync
     from kiosk.ui.signage.app import signage
+    from kiosk.update import update
     from pit.cli import pit
 
     main.add_command(pit)
@@ -355,6 +356,7 @@ def _attach_optional() -> None:
     main.add_command(run)
     main.add_command(demo)
     main.add_command(signage)
+    main.add_command(update)
 
 
 _attach_optional()

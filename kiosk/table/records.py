@@ -90,3 +90,17 @@ class PitConfigRefused(TableRecord):
     kind = "pit_config_refused"
     version: int
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SoftwareUpdate(TableRecord):
+    """A signed update bundle's outcome on this table (kiosk/update.py): `applied`, `rolled
+    back` (the new version did not start; the version before runs again), `refused` (its
+    signature, files or target did not match, in words), `not installed`, or `reverted` to
+    the SD image's own version. Here, with the table's other records, so every fold knows it."""
+
+    kind = "software_update"
+    version: str
+    previous: str
+    outcome: str
+    detail: str

@@ -126,3 +126,14 @@ def test_a_credential_without_a_pit_to_use_it_with_is_refused(tmp_path: Path) ->
     done = provision(boot, data, etc)
     assert done.applied == "" and "names no [sync] pit" in done.error
     assert (boot / "table.toml").exists() and (boot / "table.credential").exists()
+
+
+def test_with_a_read_only_root_the_hostname_is_kept_on_the_data_partition(
+        tmp_path: Path) -> None:
+    """The image runs `provision --etc /data/etc`: /etc is on the read-only root, where
+    /etc/hostname links to /data/etc/hostname (tableside-hostname.service sets it)."""
+    boot, data, _ = _card(tmp_path)
+    done = provision(boot, data, data / "etc")
+    assert done.applied == "PB-01"
+    kept = data / "etc" / "hostname"
+    assert kept.read_text() == "tableside-pb-01\n" and stat.S_IMODE(kept.stat().st_mode) == 0o644

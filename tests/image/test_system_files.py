@@ -17,7 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = ROOT / "image-build" / "system"
 UNITS = sorted(SYSTEM.glob("*.service"))
 RULES = ROOT / "image-build" / "udev" / "99-tableside.rules"
-TABLESIDE = "/opt/tableside/venv/bin/tableside"
+BIN = "/opt/tableside/bin/"  # the launcher and tableside-units (image-build/system/bin)
+TABLESIDE = BIN + "tableside"
+ONESHOTS = ("tableside-hostname.service", "tableside-provision.service",
+            "tableside-units.service")
 
 
 def _settings(unit: Path) -> dict[str, list[str]]:
@@ -37,13 +40,15 @@ def _settings(unit: Path) -> dict[str, list[str]]:
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
-    program = tmp_path / "tableside"
-    program.write_text("#!/bin/sh\nexit 0\n")
-    program.chmod(0o755)
+    (tmp_path / "bin").mkdir()
+    for name in ("tableside", "tableside-units"):
+        program = tmp_path / "bin" / name
+        program.write_text("#!/bin/sh\nexit 0\n")
+        program.chmod(0o755)
     copies = []
-    for unit in UNITS:  # the program the image installs, stood in for here
+    for unit in UNITS:  # the programs the image installs, stood in for here
         copy = tmp_path / unit.name
-        copy.write_text(unit.read_text().replace(TABLESIDE, str(program)))
+        copy.write_text(unit.read_text().replace(BIN, f"{tmp_path}/bin/"))
         copies.append(str(copy))
     proc = subprocess.run(["systemd-analyze", "verify", "--man=no", *copies],
                           capture_output=True, text=True, timeout=60)
@@ -52,14 +57,16 @@ def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
 
 def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     names = [u.name for u in UNITS]
-    assert names == ["tableside-dealer.service", "tableside-provision.service",
-                     "tableside-signage.service", "tableside-sync.service"]
+    assert names == ["tableside-dealer.service", "tableside-hostname.service",
+                     "tableside-provision.service", "tableside-signage.service",
+                     "tableside-sync.service", "tableside-units.service"]
     for unit in UNITS:
         s = _settings(unit)
-        assert s["Service.ExecStart"][0].startswith(TABLESIDE + " ")
-        if unit.name == "tableside-provision.service":
+        if unit.name in ONESHOTS:
             assert s["Service.Type"] == ["oneshot"]
             continue
+        # every service runs the version in use through the launcher (kiosk/update.py)
+        assert s["Service.ExecStart"][0].startswith(TABLESIDE + " ")
         assert s["Service.Type"] == ["notify"] and s["Service.Restart"] == ["always"]
         seconds = int(s["Service.WatchdogSec"][0].removesuffix("s"))
         assert 2 < seconds <= 15  # the apps notify every 2 s (kiosk/watchdog.py)
@@ -113,5 +120,49 @@ def test_the_build_recipe_parses_and_keeps_the_known_pitfalls_away() -> None:
     assert 'echo "CMA=0" > "$1/etc/default/raspi-firmware"' in text
     assert "update_initramfs=no" in text and "update-initramfs -c" not in text
     assert "initrd.img-* | wc -l)\" = 1" in text  # the build stops if there are two
-    assert "manylinux_2_34_aarch64" in text and '"lgpio>=0.2.2.0"' in text
-    assert os.access(build, os.X_OK) and os.access(ROOT / "image-build" / "test", os.X_OK)
+    wheels = (ROOT / "image-build" / "wheels").read_text()
+    assert "manylinux_2_34_aarch64" in wheels and '"lgpio>=0.2.2.0"' in wheels
+    assert '"$here/wheels"' in text
+    for script in ("build", "test", "wheels", "bundle"):
+        assert os.access(ROOT / "image-build" / script, os.X_OK), script
+
+
+def test_the_scripts_parse_and_every_unit_starts_after_the_units_of_the_version_in_use(
+        ) -> None:
+    """tableside-units puts the units of the version in use in place (an update's, or none)
+    and undoes an update left on trial: it must run before any Tableside service."""
+    for script in ("bin/tableside", "bin/tableside-units", "bin/tableside-release.sh",
+                   "initramfs/tableside-machine-id"):
+        proc = subprocess.run(["sh", "-n", str(SYSTEM / script)], capture_output=True,
+                              text=True)
+        assert proc.returncode == 0, (script, proc.stderr)
+    for script in ("bundle", "wheels"):
+        assert subprocess.run(["bash", "-n", str(ROOT / "image-build" / script)]).returncode == 0
+    first = " ".join(_settings(SYSTEM / "tableside-units.service")["Unit.Before"])
+    for unit in UNITS:
+        if unit.name != "tableside-units.service":
+            assert unit.name in first, unit.name
+
+
+def test_the_root_is_read_only_and_what_must_last_is_on_the_data_partition() -> None:
+    """Issue 12: the root under a tmpfs overlay (Debian's overlayroot, only / overlaid), and
+    what must outlive a reboot on /data: the hostname (provisioning writes /data/etc, the
+    root's /etc/hostname links there and tableside-hostname sets it once /data is mounted),
+    the system log (bound to /data/log/journal, at most 64 MB) and the clock's last time."""
+    conf = (SYSTEM / "overlayroot.local.conf").read_text()
+    assert re.search(r'^overlayroot="tmpfs:recurse=0"$', conf, re.M)
+    provision = _settings(SYSTEM / "tableside-provision.service")["Service.ExecStart"][0]
+    assert provision.endswith("--etc /data/etc --owner kiosk")
+    host = _settings(SYSTEM / "tableside-hostname.service")
+    assert host["Service.ExecStart"] == ["/usr/bin/hostname -F /data/etc/hostname"]
+    assert "tableside-provision.service" in host["Unit.After"][0]
+    journald = (SYSTEM / "journald.conf.d" / "tableside.conf").read_text()
+    assert "Storage=persistent" in journald and "SystemMaxUse=64M" in journald
+    build = (ROOT / "image-build" / "build").read_text()
+    for line in ("ln -sf /data/etc/hostname /etc/hostname",
+                 "/data/log/journal /var/log/journal none bind,nofail",
+                 "/data/var/timesync /var/lib/systemd/timesync none bind,nofail",
+                 "LABEL=root / ext4 ro,noatime 0 1", "overlayroot busybox",
+                 "update-initramfs -u -k all"):
+        assert line in build, line
+    assert "tmpfs /var/log " not in build  # the log lasts now
