@@ -20,7 +20,7 @@ def create_app(pit: PitState) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        pit.store.db.close()
+        pit.close()
 
     app = Starlette(routes=[*api.ROUTES, *dashboard.ROUTES, *config_pages.ROUTES],
                     lifespan=lifespan)

@@ -89,8 +89,8 @@ async def publish(request: Request, session: Session) -> Response:
                                         f"Not published: {exc}")
         return HTMLResponse(_page(f"Table {table_id}: configuration", inner, session),
                             status_code=400)
-    pit.broker.publish({"type": "config", "table_id": table_id, "head": 0,
-                        "version": doc.version})
+    await pit.tell({"type": "config", "table_id": table_id, "head": 0,
+                     "version": doc.version})
     return RedirectResponse(f"/tables/{quote(table_id)}/config", status_code=303)
 
 

@@ -275,7 +275,7 @@ async def acknowledge(request: Request, session: Session) -> Response:
         return HTMLResponse(_page("No such alert", "", session), status_code=404)
     done = await run_in_threadpool(pit.store.acknowledge, alert_id, session.name)
     if done:
-        pit.broker.publish({"type": "alert", "table_id": "", "head": 0, "alert": alert_id})
+        await pit.tell({"type": "alert", "table_id": "", "head": 0, "alert": alert_id})
     return RedirectResponse(request.headers.get("referer") or "/", status_code=303)
 
 
@@ -411,6 +411,8 @@ async def round_page(request: Request, session: Session) -> Response:
 @inspector_only
 async def events(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
+
+    pit.hear_other_pits()
 
     async def stream() -> AsyncIterator[str]:
         async with pit.broker.listen() as queue:

@@ -1,5 +1,6 @@
 """What one running pit holds: its store, the floor, the inspectors, its limits and the
-live feed the dashboards listen to."""
+live feed the dashboards listen to (with the other pit processes' events on PostgreSQL,
+pit/fanout.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from starlette.concurrency import run_in_threadpool
 
 from pit.configs import Configs
+from pit.fanout import Fanout
 from pit.floor import Floor
 from pit.inspectors import Inspectors
 from pit.limits import MAX_BODY, RateLimiter
@@ -62,12 +64,39 @@ class PitState:
     floor: Floor = field(init=False)
     inspectors: Inspectors = field(init=False)
     rounds: Rounds = field(init=False)
+    fanout: Fanout | None = field(init=False)
+    """On PostgreSQL, the live events between this pit process and the others."""
 
     def __post_init__(self) -> None:
         self.configs = Configs(self.store, self.key)
         self.floor = Floor(self.store)
         self.inspectors = Inspectors(self.store)
         self.rounds = Rounds(self.store)
+        self.fanout = Fanout(self.store.db) if self.store.db.dialect == "postgresql" else None
+
+    async def tell(self, event: dict[str, Any]) -> None:
+        """A live event to this process's dashboards and, on PostgreSQL, to the others'."""
+        self.broker.publish(event)
+        if self.fanout is not None:
+            await run_in_threadpool(self.fanout.send, event)
+
+    def hear_other_pits(self) -> None:
+        """Pass the other pit processes' live events to this one's dashboards (from the
+        first dashboard that listens; nothing to do on SQLite)."""
+        if self.fanout is None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def deliver(event: dict[str, Any]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: the pit stops
+                loop.call_soon_threadsafe(self.broker.publish, event)
+
+        self.fanout.start(deliver)
+
+    def close(self) -> None:
+        if self.fanout is not None:
+            self.fanout.stop()
+        self.store.db.close()
 
     async def after_ingest(self, table_id: str, result: IngestResult) -> None:
         """Bring the floor up to date and tell the dashboards (after the batch committed)."""
@@ -78,5 +107,5 @@ class PitState:
         except Exception:  # the rows are stored; the floor catches up on the next batch
             log.exception("the floor could not fold table %s", table_id)
             summary = {}
-        self.broker.publish({"type": "table", "table_id": table_id, "head": result.head[0],
-                             "alerts": len(result.alerts), "summary": summary})
+        await self.tell({"type": "table", "table_id": table_id, "head": result.head[0],
+                         "alerts": len(result.alerts), "summary": summary})

@@ -104,4 +104,4 @@ class LocalPit:
             self._server.should_exit = True
             self._thread.join(5)
         if self._state is not None:
-            self._state.store.db.close()
+            self._state.close()

@@ -89,4 +89,4 @@ def pit_server(pit_url: str) -> Iterator[Callable[..., PitServer]]:
     yield start
     for server in servers:
         server.stop()
-        server.state.store.db.close()
+        server.state.close()

@@ -119,7 +119,7 @@ def test_an_inspector_logs_in_sees_a_coup_live_acknowledges_and_replays(
         client.stop()
         journal.close()
         server.stop()
-        state.store.db.close()
+        state.close()
 
 
 def test_an_inspector_publishes_limits_the_table_takes_up_between_rounds(
@@ -180,7 +180,7 @@ def test_an_inspector_publishes_limits_the_table_takes_up_between_rounds(
         client.close()
         session.journal.close()
         server.stop()
-        state.store.db.close()
+        state.close()
 
 
 def test_a_form_without_its_csrf_token_changes_nothing(tmp_path: Path) -> None:
@@ -212,7 +212,7 @@ def test_a_form_without_its_csrf_token_changes_nothing(tmp_path: Path) -> None:
             assert state.configs.latest("PB-01") is None
     finally:
         server.stop()
-        state.store.db.close()
+        state.close()
 
 
 def _cells(driver: WebDriver) -> list[str]:
