@@ -35,17 +35,22 @@ def _px_per_mm(size: tuple[int, int]) -> float:
     return theme.metrics_for(size[0]).px_per_mm
 
 
-def check(ui: UI, screen: Any, size: tuple[int, int]) -> None:
+def laid_out(ui: UI, screen: Any, size: tuple[int, int]) -> None:
     """Nothing cut off, overlapping or off the screen; every text readable against what is
-    behind it; no text under SMALLEST_MM; the payouts at least PAYOUT_MM."""
-    from kiosk.ui.fonts import cap_height
-
+    behind it; no text under SMALLEST_MM."""
     found = problems(screen)
     assert found == [], "\n".join(found)
     found = contrast_problems(ui.frame(), screen)
     assert found == [], "\n".join(found)
     mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
     assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
+
+
+def check(ui: UI, screen: Any, size: tuple[int, int]) -> None:
+    """`laid_out`, and the payouts at least PAYOUT_MM."""
+    from kiosk.ui.fonts import cap_height
+
+    laid_out(ui, screen, size)
     payouts = [w for w in screen.walk() if getattr(w, "payout", False) and w.text
                and w.opacity > 0]
     assert payouts, "the screen shows what to pay"
@@ -188,12 +193,7 @@ def test_the_blackjack_dealer_screen_fits(ui: UI, tmp_path: Path, size: tuple[in
     ui.pump(0.2)
     ui.screenshot(f"layout-dealer-blackjack-{_case((size, language))}")
     screen = app.screen
-    found = problems(screen)
-    assert found == [], "\n".join(found)
-    found = contrast_problems(ui.frame(), screen)
-    assert found == [], "\n".join(found)
-    mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
-    assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
+    laid_out(ui, screen, size)
     if size != (800, 480):
         return  # a sheet opens over the window, which the tests' window keeps at 800x480
     # A box's payouts, in large type, over the screen: four hands, four players on each.
@@ -278,12 +278,7 @@ def test_the_roulette_dealer_screen_fits(ui: UI, tmp_path: Path, size: tuple[int
     ui.pump(0.2)
     ui.screenshot(f"layout-dealer-roulette-{_case((size, language))}")
     screen = app.screen
-    found = problems(screen)
-    assert found == [], "\n".join(found)
-    found = contrast_problems(ui.frame(), screen)
-    assert found == [], "\n".join(found)
-    mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
-    assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
+    laid_out(ui, screen, size)
     if size != (800, 480):
         return  # a sheet opens over the window, which the tests' window keeps at 800x480
     sheet = screen.open_payouts()
