@@ -81,6 +81,25 @@ DISABLED_INK = rgb("#b5c0bb")  # ... on DISABLED (5.8:1)
 PAY = rgb("#a8f0b4")  # "pay" on the dark felt (8.9:1)
 TAKE = rgb("#ffc2b8")  # "take" on the dark felt (7.7:1)
 
+TEXT_ON: dict[str, tuple[str, ...]] = {
+    "FELT": ("WHITE", "GOLD", "MUTED", "IVORY", "PAY", "TAKE"),
+    "FELT_DARK": ("WHITE", "GOLD", "MUTED", "IVORY", "PAY", "TAKE", "WARNING", "DISABLED_INK"),
+    "RAIL": ("WHITE", "GOLD", "MUTED", "IVORY", "PAY", "TAKE", "WARNING"),
+    "IVORY": ("INK", "INK_SOFT", "CARD_RED", "BANKER", "PLAYER", "TIE"),
+    "BANKER": ("WHITE", "IVORY"),
+    "PLAYER": ("WHITE", "IVORY"),
+    "TIE": ("WHITE", "IVORY"),
+    "STOP": ("WHITE",),
+    "INFO": ("WHITE",),
+    "WARNING": ("INK",),
+    "DISABLED": ("WHITE", "DISABLED_INK", "GOLD"),
+}
+"""Which text colours may be drawn on which of the theme's backgrounds: each pair is at least
+4.5:1 (WCAG AA, tests/ui/test_theme.py). Not on the plain felt: WARNING (3.9:1) and
+DISABLED_INK (4.2:1), which go on the dark felt or a rail; nothing but WHITE or IVORY on
+FELT_LIGHT, which is a highlight, not a text ground. The layout tests also hold every label
+they draw to 4.5:1 against the pixels actually behind it."""
+
 # The official 7" Raspberry Pi touchscreen: 800 px across 154.2 mm of active area.
 PI_TOUCHSCREEN_PX_PER_MM = 800 / 154.2
 TOUCH_MIN_MM = 9.0  # the smallest touch target the issue allows
