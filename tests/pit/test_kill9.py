@@ -23,7 +23,7 @@ from pit.app import open_pit
 from tests.pit.conftest import PitServer, free_port
 from tests.pit.day import Day
 from tests.pit.helpers import wire_rows
-from tests.pit.test_sync import pit_rows, wait_for
+from tests.pit.test_sync import pit_rows, wait_for_rows
 
 TRIALS = 50
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,10 +100,11 @@ def test_the_pit_killed_50_times_mid_batch_loses_and_doubles_nothing(
         playing.set()
         player.join()
     assert len(set(heads)) > TRIALS // 2  # the pit was taking rows when it was killed
+    print(f"after {TRIALS} kills: the pit holds row {client.state.acked_seq} of {journal.count()}")
 
     server = PitServer(open_pit(pit_url), port).start()
     try:
-        wait_for(lambda: client.state.acked_seq == journal.count(), 60, "all rows at the pit")
+        wait_for_rows(client, journal)
         client.stop()
         assert pit_rows(server, "PB-01") == wire_rows(journal.path)
         assert server.state.store.head("PB-01") == head_of(journal.path)

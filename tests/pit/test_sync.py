@@ -29,6 +29,20 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
         time.sleep(0.05)
 
 
+def wait_for_rows(client: SyncClient, journal: Journal, stall: float = 60.0) -> None:
+    """Until the pit holds every row of the journal, however long a backlog takes on a busy
+    machine, as long as the sync keeps moving: fails when no row is acknowledged for `stall`
+    seconds (a sync that stopped, not a slow one)."""
+    seen, moved = client.state.acked_seq, time.monotonic()
+    while client.state.acked_seq != journal.count():
+        if client.state.acked_seq != seen:
+            seen, moved = client.state.acked_seq, time.monotonic()
+        elif time.monotonic() - moved > stall:
+            raise AssertionError(f"the sync stopped at row {seen} of {journal.count()} for "
+                                 f"{stall:g} s: {client.status()}")
+        time.sleep(0.05)
+
+
 def pit_rows(server: PitServer, table_id: str) -> list[WireRow]:
     out: list[WireRow] = []
     while rows := server.state.store.rows(table_id, out[-1].seq if out else 0, 5000):
