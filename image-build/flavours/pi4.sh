@@ -1,0 +1,31 @@
+# shellcheck shell=bash
+# The Raspberry Pi 4 flavour of image-build/build: Debian 12's own kernel (linux-image-arm64)
+# and Debian's raspi-firmware, which copies the kernel, its initramfs and the device trees
+# to the boot partition and writes config.txt naming them (kernel=vmlinuz-<version>,
+# initramfs initrd.img-<version>); ours is appended to it. Sourced by the build, which sets
+# $mirror and $suite first; sets what the build and `image-build/build --print-plan` use.
+flavour_title="Raspberry Pi 4 (Debian 12's kernel and firmware)"
+image_name=tableside-pi4-arm64.img
+image_sources=("deb $mirror $suite main non-free-firmware")
+sources=("${image_sources[@]}")  # what mmdebstrap gets: the same
+packages=(systemd-sysv udev dbus kmod raspi-firmware linux-image-arm64 initramfs-tools
+          e2fsprogs dosfstools ca-certificates python3 python3-venv
+          libgl1 libegl1 libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10
+          systemd-timesyncd netbase iproute2 ifupdown isc-dhcp-client less
+          overlayroot busybox)
+# The boot partition's files that start the Pi (raspi-firmware's names).
+boot_kernel="vmlinuz-<version>"
+boot_initramfs="initrd.img-<version>"
+boot_dtb=bcm2711-rpi-4-b.dtb
+# Debian's raspi-firmware writes config.txt: ours goes after it.
+config_txt_mode=append
+config_txt='
+# Tableside: a Raspberry Pi 4, 64-bit, KMS for the dealer'"'"'s and the players'"'"' screens.
+arm_64bit=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_overscan=1
+enable_uart=1'
+# Nothing to check before the build, nothing more for mmdebstrap.
+flavour_hooks=()
+flavour_check() { :; }
