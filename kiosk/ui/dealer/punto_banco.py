@@ -23,7 +23,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.i18n import _, ngettext, number
+from kiosk.i18n import _, ngettext, number, said
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
@@ -37,6 +37,7 @@ from kiosk.ui.card_face import CardFace
 from kiosk.ui.dealer.base import (
     VOID_REASONS,
     DealerScreen,
+    Why,
     chip_buttons,
     default_chip_values,
     refusal,
@@ -195,7 +196,7 @@ class PuntoBancoDealer(DealerScreen):
         area = self.selected_area
         self.act(lambda s: pb.collect_commission(s, area))
 
-    def why_not(self, name: str, widget: Any) -> str:
+    def why_not(self, name: str, widget: Any) -> Why:
         """Rules 2.2, 5.2-5.7 in the engine's words for a greyed-out control."""
         s = self.session.state
         area, kind = self.selected_area, pb.BetKind(self.selected_kind)
@@ -214,7 +215,7 @@ class PuntoBancoDealer(DealerScreen):
             return refusal(pb.verify_shuffle, s) or _(
                 "A new shoe starts before the first coup, once the cutting card is out, or "
                 "between coups with no bets down")
-        words: dict[str, Callable[[], str]] = {
+        words: dict[str, Callable[[], Why]] = {
             "void": lambda: refusal(pb.verify_void, s, "a reason"),
             "collect": lambda: refusal(pb.verify_collect_commission, s, area),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "
@@ -304,7 +305,7 @@ class PuntoBancoDealer(DealerScreen):
             try:
                 pb.verify_close_betting(state)
             except TablesideError as exc:
-                self.step_detail = str(exc)
+                self.step_detail = said(exc.sentence, str(exc))
         legal = pb.legal_actions(state)
         self.can_key_card = "deal_card" in legal
         self.can_void = "void_round" in legal

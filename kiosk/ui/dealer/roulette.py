@@ -34,7 +34,7 @@ from kiosk.rules.roulette.engine import Direction, Phase, Source
 from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
 from kiosk.table.session import Severity
 from kiosk.ui import theme
-from kiosk.ui.dealer.base import DealerScreen, refusal
+from kiosk.ui.dealer.base import DealerScreen, Why, refusal
 from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.dealer.roulette_words import colour_blocks, colour_name, payout_words, pocket_words
@@ -318,7 +318,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             numbers = bet_from_taps(kind, taps, state.rules.wheel)
         except TablesideError as exc:  # the rules' words for taps that name no bet
             self.taps = []
-            self.session.alert(Severity.WARNING, str(exc))
+            self.session.refused(exc)
             return
         if numbers is None:
             self.taps = list(taps)
@@ -458,7 +458,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         """A greyed-out control: say why in the engine's words (rules 3.2-3.5)."""
         s = self.state
         colour = self.colour
-        by_widget: list[tuple[Any, Callable[[], str]]] = [
+        by_widget: list[tuple[Any, Callable[[], Why]]] = [
             (self.spin_button, lambda: refusal(rl.verify_spin_ball, s, Direction.CLOCKWISE)),
             (self.final_button, lambda: refusal(rl.verify_final_bets, s)),
             (self.close_button, lambda: refusal(rl.verify_close_betting, s)),
@@ -473,8 +473,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         why = next((say() for w, say in by_widget if w is widget), "")
         if not why and widget in self.call_buttons.values():
             why = N_("Call bets are placed on the single-zero wheel only (rule 3.4)")
-        self.session.alert(Severity.WARNING, why or _("Not possible at this step: %(step)s")
-                           % {"step": rl.next_step(s)})
+        self.alert_why(why or _("Not possible at this step: %(step)s")
+                       % {"step": rl.next_step(s)})
 
     def _summary(self, state: rl.RouletteState) -> str:
         """At most two short lines for the corner: the payouts themselves are in the sheet,
