@@ -18,7 +18,7 @@ from typing import Any
 
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
-from kiosk.rules.errors import ImpossibleCard, NotAllowed, allowed
+from kiosk.rules.errors import Amount, ImpossibleCard, NotAllowed, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -523,7 +523,7 @@ def next_hand(state: PuntoBancoState) -> Hand | None:
 
 def verify_shuffle(state: PuntoBancoState) -> None:
     if state.phase is not Phase.BETTING or state.player_cards or state.banker_cards:
-        raise NotAllowed("The shoe can only be changed between coups", clause="5.5")
+        raise NotAllowed.of("The shoe can only be changed between coups", clause="5.5")
 
 
 def can_shuffle(state: PuntoBancoState) -> bool:
@@ -543,7 +543,7 @@ def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: i
     within the table maximum for its kind."""
     rules = state.rules
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("No more bets has been called: bets are closed for this coup",
+        raise NotAllowed.of("No more bets has been called: bets are closed for this coup",
                          clause="5.6")
     if area not in rules.area_ids():
         raise NotAllowed(f"There is no betting area {area!r} on this table "
@@ -554,10 +554,12 @@ def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: i
     lim = rules.limit(kind)
     now = state.bet_total(area, kind)
     if now + amount > lim.maximum:
-        raise NotAllowed(
-            f"Area {area}: {kind} bet of {_m(state, now + amount)} is over the table maximum "
-            f"of {_m(state, lim.maximum)}; at most {_m(state, lim.maximum - now)} more",
-            clause="2.2")
+        # TRANSLATORS: %(kind)s stays English (banker, player or tie), as the rules name it.
+        raise NotAllowed.of(
+            "Area %(area)s: %(kind)s bet of %(amount)s is over the table maximum of "
+            "%(maximum)s; at most %(more)s more", clause="2.2", area=area, kind=kind,
+            amount=_a(state, now + amount), maximum=_a(state, lim.maximum),
+            more=_a(state, lim.maximum - now))
 
 
 def can_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
@@ -572,7 +574,7 @@ def place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> 
 
 def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> None:
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("No more bets has been called: bets cannot be taken back now",
+        raise NotAllowed.of("No more bets has been called: bets cannot be taken back now",
                          clause="5.6")
     if amount <= 0 or state.bet_total(area, kind) < amount:
         raise NotAllowed(f"Area {area} has only {_m(state, state.bet_total(area, kind))} "
@@ -593,9 +595,9 @@ def verify_close_betting(state: PuntoBancoState) -> None:
     on Banco or Punto (5.2: "The Player must have a bet on either Banco or Punto"), and a
     shuffled shoe loaded (5.5)."""
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("Bets are already closed for this coup", clause="5.6")
+        raise NotAllowed.of("Bets are already closed for this coup", clause="5.6")
     if state.shoe is None:
-        raise NotAllowed("Shuffle and load the shoe before dealing", clause="5.5")
+        raise NotAllowed.of("Shuffle and load the shoe before dealing", clause="5.5")
     problems: list[tuple[str, str]] = []  # (what is wrong, the clause it breaks)
     rules = state.rules
     totals: dict[tuple[str, BetKind], int] = {}
@@ -646,7 +648,7 @@ def _verify_card(state: PuntoBancoState, card: Card, source: CardSource) -> Hand
                          f"{state.pending.hand}")
     hand = next_hand(state)
     if hand is None:
-        raise NotAllowed("The drawing table gives no more cards in this coup", clause="5.2")
+        raise NotAllowed.of("The drawing table gives no more cards in this coup", clause="5.2")
     assert state.shoe is not None  # closing bets needs a loaded shoe
     state.shoe.verify_draw(card)
     return hand
@@ -700,7 +702,7 @@ def unread_card(state: PuntoBancoState) -> CardUnread:
 
 def verify_accept_queried(state: PuntoBancoState, by: str) -> None:
     if state.pending is None or state.pending.reason != "impossible":
-        raise NotAllowed("There is no queried card to accept")
+        raise NotAllowed.of("There is no queried card to accept")
     if not by.strip():
         raise NotAllowed("An inspector must accept a card the shoe cannot hold")
 
@@ -748,7 +750,7 @@ def cut_card_out(state: PuntoBancoState) -> CutCardOut:
 
 def verify_complete(state: PuntoBancoState) -> None:
     if state.phase is not Phase.PAYING:
-        raise NotAllowed("The coup is not complete yet", clause="5.2")
+        raise NotAllowed.of("The coup is not complete yet", clause="5.2")
 
 
 def can_confirm_payouts(state: PuntoBancoState) -> bool:
@@ -766,7 +768,7 @@ def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
 
 def verify_void(state: PuntoBancoState, reason: str) -> None:
     if state.phase is Phase.BETTING and not state.bets:
-        raise NotAllowed("There is no coup in play to void")
+        raise NotAllowed.of("There is no coup in play to void")
     if not reason.strip():
         raise NotAllowed("Say why the coup is void")
 
@@ -791,9 +793,9 @@ void_coup = void_round
 
 def verify_collect_commission(state: PuntoBancoState, area: str) -> None:
     if state.phase is Phase.DEALING:
-        raise NotAllowed("Collect commission between coups, not while dealing")
+        raise NotAllowed.of("Collect commission between coups, not while dealing")
     if state.owed_by(area) <= 0:
-        raise NotAllowed(f"Area {area} owes no commission")
+        raise NotAllowed.of("Area %(area)s owes no commission", area=area)
 
 
 def can_collect_commission(state: PuntoBancoState, area: str) -> bool:
@@ -811,6 +813,11 @@ def collect_commission(state: PuntoBancoState, area: str) -> CommissionCollected
 
 def _m(state: PuntoBancoState, cents: int) -> str:
     return format_money(cents, state.rules.currency)
+
+
+def _a(state: PuntoBancoState, cents: int) -> Amount:
+    """An amount in a refusal (`NotAllowed.of`): written as `_m` in English."""
+    return Amount(cents, state.rules.currency)
 
 
 # --- The fold -----------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kiosk.rules.blackjack import settle as st
-from kiosk.rules.blackjack.helpers import _m
+from kiosk.rules.blackjack.helpers import _a
 from kiosk.rules.blackjack.operations import (
     BlackjacksChecked,
     EvenMoneyTaken,
@@ -44,10 +44,11 @@ def max_insurance(state: BlackjackState, box: int, player: str) -> int:
 
 def verify_insurance(state: BlackjackState, box: int, player: str, amount: int) -> None:
     if state.phase is not Phase.INSURANCE:
-        raise NotAllowed("Insurance is offered only when the dealer's first card is an ace",
+        raise NotAllowed.of("Insurance is offered only when the dealer's first card is an ace",
                          clause="4.7")
     if state.stake_of(box, player) <= 0:
-        raise NotAllowed(f"Player {player} has no bet on box {box}")
+        raise NotAllowed.of("Player %(player)s has no bet on box %(box)s", player=player,
+                            box=box)
     if any(i.box == box and i.player == player for i in state.insurance):
         raise NotAllowed(f"Box {box}, player {player} is already insured")
     h = state.hand(box, 1)
@@ -55,8 +56,8 @@ def verify_insurance(state: BlackjackState, box: int, player: str, amount: int) 
         raise NotAllowed(f"Box {box} has blackjack: offer even money instead", clause="4.7")
     top = max_insurance(state, box, player)
     if not 0 < amount <= top:
-        raise NotAllowed(f"Insurance on box {box} is up to half the bet: at most "
-                         f"{_m(state, top)}", clause="4.7")
+        raise NotAllowed.of("Insurance on box %(box)s is up to half the bet: at most "
+                            "%(amount)s", clause="4.7", box=box, amount=_a(state, top))
     state.rules.chips.verify_stake(amount)
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from kiosk.rules.errors import NotAllowed, allowed
+from kiosk.rules.errors import Amount, NotAllowed, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money
 from kiosk.rules.operations import (
@@ -312,8 +312,8 @@ def verify_chip_change(state: RouletteState, colour: str, chips: int, value_each
     if chips <= 0:
         raise NotAllowed("A chip change is at least one chip", "3.5")
     if value_each < rules.limits.minimum_chip:
-        raise NotAllowed(f"A wheel chip is worth at least "
-                         f"{rules.money(rules.limits.minimum_chip)} at this table", "2.2")
+        raise NotAllowed.of("A wheel chip is worth at least %(amount)s at this table", "2.2",
+                            amount=Amount(rules.limits.minimum_chip, rules.currency))
     rules.chips.verify_stake(value_each)
     stack = state.stack(colour)
     if stack is not None and stack.value_each != value_each and (
@@ -360,13 +360,13 @@ def _limit_for(rules: RouletteRules, p: Placement) -> tuple[int, str]:
 def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placement, ...]
                      ) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
-        raise NotAllowed("No more bets: chips placed now are a no bet", "3.4")
+        raise NotAllowed.of("No more bets: chips placed now are a no bet", "3.4")
     stack = state.stack(colour)
     if stack is None:
         raise NotAllowed(f"No {colour} chips are in play: make a chip change first", "3.5")
     chips = sum(p.chips for p in placements)
     if not placements or chips <= 0:
-        raise NotAllowed("A bet is at least one chip")
+        raise NotAllowed.of("A bet is at least one chip")
     if chips > stack.chips:
         raise NotAllowed(f"{colour.capitalize()} has {stack.chips} chip(s) in front of them, "
                          f"not {chips}")
@@ -441,7 +441,7 @@ def no_call_bet(state: RouletteState, colour: str, call: CallBet, units: int = 1
 
 def verify_take_back(state: RouletteState, colour: str) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
-        raise NotAllowed("The bets are locked after no more bets", "3.4")
+        raise NotAllowed.of("The bets are locked after no more bets", "3.4")
     if not state.staked(colour):
         raise NotAllowed(f"{colour.capitalize()} has no bets on the layout")
 
@@ -461,9 +461,9 @@ def expected_direction(state: RouletteState) -> Direction | None:
 
 def verify_spin_ball(state: RouletteState, direction: Direction) -> None:
     if state.phase is Phase.RESULT:
-        raise NotAllowed("Pay this spin before the next one")
+        raise NotAllowed.of("Pay this spin before the next one")
     if state.ball_spinning:
-        raise NotAllowed("The ball is already spinning: a no spin first, to spin it again",
+        raise NotAllowed.of("The ball is already spinning: a no spin first, to spin it again",
                          "3.2")
 
 
@@ -480,9 +480,9 @@ def spin_ball(state: RouletteState, direction: Direction, source: Source = Sourc
 
 def verify_final_bets(state: RouletteState) -> None:
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("Final bets come while bets are open")
+        raise NotAllowed.of("Final bets come while bets are open")
     if not state.ball_spinning:
-        raise NotAllowed("Final bets are called when the ball slows: spin it first", "3.4")
+        raise NotAllowed.of("Final bets are called when the ball slows: spin it first", "3.4")
 
 
 can_final_bets = _can(verify_final_bets)
@@ -495,9 +495,9 @@ def final_bets(state: RouletteState) -> FinalBets:
 
 def verify_close_betting(state: RouletteState) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
-        raise NotAllowed("Bets are already closed")
+        raise NotAllowed.of("Bets are already closed")
     if not state.ball_spinning:
-        raise NotAllowed("No more bets is called while the ball spins: spin it first", "3.4")
+        raise NotAllowed.of("No more bets is called while the ball spins: spin it first", "3.4")
 
 
 can_close_betting = _can(verify_close_betting)
@@ -510,7 +510,7 @@ def close_betting(state: RouletteState) -> BettingClosed:
 
 def verify_no_spin(state: RouletteState) -> None:
     if not state.ball_spinning:
-        raise NotAllowed("The ball is not spinning", "3.2")
+        raise NotAllowed.of("The ball is not spinning", "3.2")
 
 
 can_no_spin = _can(verify_no_spin)
@@ -530,9 +530,9 @@ def verify_call_number(state: RouletteState, number: str) -> None:
     if state.phase is Phase.RESULT:
         raise NotAllowed(f"{state.number} is already called: pay it, or void the spin")
     if not state.ball_spinning:
-        raise NotAllowed("The ball has not been spun", "3.2")
+        raise NotAllowed.of("The ball has not been spun", "3.2")
     if state.phase is not Phase.NO_MORE_BETS:
-        raise NotAllowed("Call no more bets before the number", "3.4")
+        raise NotAllowed.of("Call no more bets before the number", "3.4")
 
 
 can_call_number = _can(verify_call_number)
@@ -564,7 +564,7 @@ def payout_for(rules: RouletteRules, colour: str, value_each: int, bets: list[Pl
 def settlement(state: RouletteState) -> SpinSettled:
     """The payouts per colour for the called number (rule 3.5)."""
     if state.phase is not Phase.RESULT or state.number is None:
-        raise NotAllowed("No number has been called")
+        raise NotAllowed.of("No number has been called")
     by_colour: dict[str, list[Placement]] = {}
     for b in state.layout:
         by_colour.setdefault(b.colour, []).append(b.placement)
