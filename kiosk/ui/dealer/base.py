@@ -57,29 +57,27 @@ def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
     return tuple(values[:5])
 
 
-Why = str | Sentence
-"""Why a control is refused: the rules' sentence (said in the dealer's language, recorded in
-English), or words as they are (the screen's own, or a refusal the rules word only in
-English)."""
+class Refused(str):
+    """A refusal of the rules as its English (the message every record holds, so it compares
+    and logs as the plain text it is), carrying the rules' `sentence` when they worded it
+    with a template, for the screen to say it in the dealer's language (`alert_why`)."""
+
+    sentence: Sentence | None
+
+    def __new__(cls, english: str, sentence: Sentence | None = None) -> Refused:
+        made = super().__new__(cls, english)
+        made.sentence = sentence
+        return made
 
 
-def refusal(verify: Callable[..., None], *args: Any) -> Why:
-    """The engine's sentence for an act its `verify_` refuses now ("" when it allows it)."""
+def refusal(verify: Callable[..., None], *args: Any) -> str:
+    """The engine's sentence for an act its `verify_` refuses now ("" when it allows it):
+    its English, a `Refused` that keeps the rules' sentence."""
     try:
         verify(*args)
     except TablesideError as exc:
-        return exc.sentence or str(exc)
+        return Refused(str(exc), exc.sentence)
     return ""
-
-
-def shown(why: Why) -> str:
-    """`why` as the dealer reads it: a rules' sentence in the dealer's language."""
-    return said(why) if isinstance(why, Sentence) else why
-
-
-def recorded(why: Why) -> str:
-    """`why` as the log holds it: a rules' sentence in English."""
-    return why.english() if isinstance(why, Sentence) else why
 
 
 def chip_label(cents: int, currency: str) -> str:
@@ -213,10 +211,10 @@ class DealerScreen(BoxLayout):
                    else _("This is not possible at this step: %(step)s") % {"step": self.step})
         self.alert_why(why)
 
-    def alert_why(self, why: Why) -> None:
-        """A refusal as the table's warning: English on record, the dealer's words drawn."""
-        self.session.alert(Severity.WARNING, recorded(why),
-                           sentence=why if isinstance(why, Sentence) else None)
+    def alert_why(self, why: str) -> None:
+        """A refusal as the table's warning: its English on record (the log), its sentence
+        kept for the screen to draw in the dealer's words."""
+        self.session.alert(Severity.WARNING, str(why), sentence=getattr(why, "sentence", None))
 
     def id_of(self, widget: Any) -> str:
         """The kv id of `widget` on this screen ("" when it has none)."""
@@ -228,7 +226,7 @@ class DealerScreen(BoxLayout):
                 continue
         return ""
 
-    def why_not(self, name: str, widget: Any) -> Why:  # each game's screen says why
+    def why_not(self, name: str, widget: Any) -> str:  # each game's screen says why
         """Why the control `name` (its kv id) is not allowed now, in the engine's words;
         "" for the general answer."""
         return ""

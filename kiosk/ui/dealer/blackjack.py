@@ -45,7 +45,6 @@ from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.dealer.base import (
     VOID_REASONS,
     DealerScreen,
-    Why,
     chip_buttons,
     default_chip_values,
     refusal,
@@ -859,7 +858,7 @@ class BlackjackDealer(DealerScreen):
             self.primary_text = _("Dealing…") if phase is bj.Phase.DEALING else _("Playing…")
             self.primary_enabled = False
 
-    def why_not(self, name: str, widget: Any) -> Why:
+    def why_not(self, name: str, widget: Any) -> str:
         """Rules 4.1-4.7 (and 7.x, shuffle and cut) in the engine's words for a greyed-out
         control."""
         s = self.session.state
@@ -870,7 +869,7 @@ class BlackjackDealer(DealerScreen):
                    bj.Phase.CHECK: bj.verify_check_blackjacks,
                    bj.Phase.INSURANCE: bj.verify_close_insurance,
                    bj.Phase.PAYING: bj.verify_complete}
-        words: dict[str, Callable[[], Why]] = {
+        words: dict[str, Callable[[], str]] = {
             "stand": lambda: refusal(bj.verify_stand, s),
             "double": lambda: refusal(bj.verify_double, s),
             "split": lambda: refusal(bj.verify_split, s),

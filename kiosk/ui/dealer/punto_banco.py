@@ -37,7 +37,6 @@ from kiosk.ui.card_face import CardFace
 from kiosk.ui.dealer.base import (
     VOID_REASONS,
     DealerScreen,
-    Why,
     chip_buttons,
     default_chip_values,
     refusal,
@@ -196,7 +195,7 @@ class PuntoBancoDealer(DealerScreen):
         area = self.selected_area
         self.act(lambda s: pb.collect_commission(s, area))
 
-    def why_not(self, name: str, widget: Any) -> Why:
+    def why_not(self, name: str, widget: Any) -> str:
         """Rules 2.2, 5.2-5.7 in the engine's words for a greyed-out control."""
         s = self.session.state
         area, kind = self.selected_area, pb.BetKind(self.selected_kind)
@@ -215,7 +214,7 @@ class PuntoBancoDealer(DealerScreen):
             return refusal(pb.verify_shuffle, s) or _(
                 "A new shoe starts before the first coup, once the cutting card is out, or "
                 "between coups with no bets down")
-        words: dict[str, Callable[[], Why]] = {
+        words: dict[str, Callable[[], str]] = {
             "void": lambda: refusal(pb.verify_void, s, "a reason"),
             "collect": lambda: refusal(pb.verify_collect_commission, s, area),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "

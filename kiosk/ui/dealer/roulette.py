@@ -34,7 +34,7 @@ from kiosk.rules.roulette.engine import Direction, Phase, Source
 from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
 from kiosk.table.session import Severity
 from kiosk.ui import theme
-from kiosk.ui.dealer.base import DealerScreen, Why, refusal
+from kiosk.ui.dealer.base import DealerScreen, refusal
 from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.dealer.roulette_words import colour_blocks, colour_name, payout_words, pocket_words
@@ -458,7 +458,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         """A greyed-out control: say why in the engine's words (rules 3.2-3.5)."""
         s = self.state
         colour = self.colour
-        by_widget: list[tuple[Any, Callable[[], Why]]] = [
+        by_widget: list[tuple[Any, Callable[[], str]]] = [
             (self.spin_button, lambda: refusal(rl.verify_spin_ball, s, Direction.CLOCKWISE)),
             (self.final_button, lambda: refusal(rl.verify_final_bets, s)),
             (self.close_button, lambda: refusal(rl.verify_close_betting, s)),
