@@ -51,6 +51,15 @@ OLD: dict[str, Callable[..., str]] = {
         f"{m(amount)} cannot be made of chips: bets are in steps of {m(chip)}",
     "A wheel chip is worth at least %(amount)s at this table": lambda amount:
         f"A wheel chip is worth at least {m(amount)} at this table",
+    "The cut is offered to box %(offered)s, not box %(box)s": lambda offered, box:
+        f"The cut is offered to box {offered}, not box {box}",
+    "Box %(box)s has already refused the cut": lambda box:
+        f"Box {box} has already refused the cut",
+    "Box %(box)s has no player to offer the cut to": lambda box:
+        f"Box {box} has no player to offer the cut to",
+    "Box %(box)s refused the cut": lambda box: f"Box {box} refused the cut",
+    "Box %(offered)s cuts, not box %(cutter)s": lambda offered, cutter:
+        f"Box {offered} cuts, not box {cutter}",
 }
 MONEY = ("amount", "maximum", "more", "minimum", "chip")
 
@@ -87,7 +96,7 @@ def test_every_template_with_values_is_checked_against_its_old_words() -> None:
             "No more bets: the round is being dealt", "No box is playing now",
             "The round is not complete yet", "The coup is not complete yet",
             "No more bets: chips placed now are a no bet"} <= templates
-    assert len(templates) == 48
+    assert len(templates) == 84
 
 
 names = st.text("ABCDEFGH123456789", min_size=1, max_size=3)

@@ -704,7 +704,7 @@ def verify_accept_queried(state: PuntoBancoState, by: str) -> None:
     if state.pending is None or state.pending.reason != "impossible":
         raise NotAllowed.of("There is no queried card to accept")
     if not by.strip():
-        raise NotAllowed("An inspector must accept a card the shoe cannot hold")
+        raise NotAllowed.of("An inspector must accept a card the shoe cannot hold")
 
 
 def accept_queried_card(state: PuntoBancoState, by: str) -> CardDealt:
@@ -720,7 +720,7 @@ def verify_burn(state: PuntoBancoState, card: Card | None = None) -> None:
         raise NotAllowed("No shoe is loaded: a card cannot be burned before the cards are "
                          "shuffled (rule 5.5)")
     if state.phase is Phase.DEALING and (state.player_cards or state.banker_cards):
-        raise NotAllowed("A card cannot be burned in the middle of a coup")
+        raise NotAllowed.of("A card cannot be burned in the middle of a coup")
 
 
 def can_burn(state: PuntoBancoState, card: Card | None = None) -> bool:
@@ -770,7 +770,7 @@ def verify_void(state: PuntoBancoState, reason: str) -> None:
     if state.phase is Phase.BETTING and not state.bets:
         raise NotAllowed.of("There is no coup in play to void")
     if not reason.strip():
-        raise NotAllowed("Say why the coup is void")
+        raise NotAllowed.of("Say why the coup is void")
 
 
 def can_void_round(state: PuntoBancoState, reason: str = "reason to be given") -> bool:

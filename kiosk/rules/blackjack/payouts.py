@@ -92,10 +92,10 @@ def verify_void(state: BlackjackState, reason: str, inspector: str = "") -> None
     if state.phase is Phase.BETTING and not state.stakes:
         raise NotAllowed.of("There is no round in play to void")
     if not reason.strip():
-        raise NotAllowed("Say why the round is void")
+        raise NotAllowed.of("Say why the round is void")
     if void_needs_inspector(state) and not inspector.strip():
-        raise NotAllowed("The dealer's hand has begun and winning bets are paid: only an "
-                         "inspector can void this round", clause="2.7")
+        raise NotAllowed.of("The dealer's hand has begun and winning bets are paid: only an "
+                            "inspector can void this round", clause="2.7")
 
 
 def void_needs_inspector(state: BlackjackState) -> bool:

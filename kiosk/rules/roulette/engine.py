@@ -310,7 +310,7 @@ def verify_chip_change(state: RouletteState, colour: str, chips: int, value_each
     if colour not in COLOURS[:rules.colours]:
         raise NotAllowed(f"This table's wheel chips are {', '.join(COLOURS[:rules.colours])}")
     if chips <= 0:
-        raise NotAllowed("A chip change is at least one chip", "3.5")
+        raise NotAllowed.of("A chip change is at least one chip", "3.5")
     if value_each < rules.limits.minimum_chip:
         raise NotAllowed.of("A wheel chip is worth at least %(amount)s at this table", "2.2",
                             amount=Amount(rules.limits.minimum_chip, rules.currency))
@@ -332,7 +332,7 @@ def chip_change(state: RouletteState, colour: str, chips: int, value_each: int) 
 
 def verify_cash_in(state: RouletteState, colour: str) -> None:
     if state.ball_spinning:
-        raise NotAllowed("No cashing in while the ball is being spun", "3.5")
+        raise NotAllowed.of("No cashing in while the ball is being spun", "3.5")
     stack = state.stack(colour)
     if stack is None:
         raise NotAllowed(f"No {colour} chips are in play")
@@ -403,7 +403,7 @@ def place_bet(state: RouletteState, colour: str, kind: BetKind, chips: int,
 def _call(state: RouletteState, call: CallBet, units: int, number: str | None
           ) -> tuple[tuple[Placement, ...], str]:
     if not state.rules.call_bets:
-        raise NotAllowed("Call bets are off on a double-zero wheel", "3.4")
+        raise NotAllowed.of("Call bets are off on a double-zero wheel", "3.4")
     pieces = call_bet(call, units, number, state.rules.wheel)
     name = call.value if call is not CallBet.NEIGHBOURS else f"{number} and the neighbours"
     return pieces, name
@@ -419,7 +419,7 @@ def place_call_bet(state: RouletteState, colour: str, call: CallBet, units: int 
 
 def verify_no_bet(state: RouletteState, colour: str) -> None:
     if state.phase is not Phase.NO_MORE_BETS:
-        raise NotAllowed("Bets are still open: place the bet instead")
+        raise NotAllowed.of("Bets are still open: place the bet instead")
 
 
 can_no_bet = _can(verify_no_bet)
@@ -520,7 +520,7 @@ def no_spin(state: RouletteState, reason: str, source: Source = Source.HAND) -> 
     """Rule 3.2: the ball back in the same number, the wheel spun again."""
     verify_no_spin(state)
     if not reason.strip():
-        raise NotAllowed("Say why it was no spin (the ball left the wheel, ...)", "3.2")
+        raise NotAllowed.of("Say why it was no spin (the ball left the wheel, ...)", "3.2")
     return NoSpin(state.spin, reason.strip(), source, state.last_number)
 
 
@@ -590,9 +590,9 @@ def confirm_payouts(state: RouletteState) -> SpinSettled:
 
 def verify_void_round(state: RouletteState, reason: str) -> None:
     if not reason.strip():
-        raise NotAllowed("Say why the spin is void")
+        raise NotAllowed.of("Say why the spin is void")
     if not (state.layout or state.spun or state.number):
-        raise NotAllowed("Nothing has happened on this spin")
+        raise NotAllowed.of("Nothing has happened on this spin")
 
 
 can_void_round = _can(verify_void_round)
