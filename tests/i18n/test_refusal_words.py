@@ -60,6 +60,19 @@ OLD: dict[str, Callable[..., str]] = {
     "Box %(box)s refused the cut": lambda box: f"Box {box} refused the cut",
     "Box %(offered)s cuts, not box %(cutter)s": lambda offered, cutter:
         f"Box {offered} cuts, not box {cutter}",
+    "Area %(area)s has only %(amount)s on %(kind)s": lambda area, amount, kind:
+        f"Area {area} has only {m(amount)} on {kind}",
+    "Box %(box)s, player %(player)s is already insured": lambda box, player:
+        f"Box {box}, player {player} is already insured",
+    "Box %(box)s has blackjack: offer even money instead": lambda box:
+        f"Box {box} has blackjack: offer even money instead",
+    "Box %(box)s has no blackjack": lambda box: f"Box {box} has no blackjack",
+    "Player %(player)s has no bet in play on box %(box)s": lambda player, box:
+        f"Player {player} has no bet in play on box {box}",
+    "Box %(box)s already has %(hands)s hands, the house's most": lambda box, hands:
+        f"Box {box} already has {hands} hands, the house's most",
+    "There is no hand %(number)s on box %(box)s in this round": lambda number, box:
+        f"There is no hand {number} on box {box} in this round",
 }
 MONEY = ("amount", "maximum", "more", "minimum", "chip")
 
@@ -96,7 +109,7 @@ def test_every_template_with_values_is_checked_against_its_old_words() -> None:
             "No more bets: the round is being dealt", "No box is playing now",
             "The round is not complete yet", "The coup is not complete yet",
             "No more bets: chips placed now are a no bet"} <= templates
-    assert len(templates) == 84
+    assert len(templates) == 103
 
 
 names = st.text("ABCDEFGH123456789", min_size=1, max_size=3)

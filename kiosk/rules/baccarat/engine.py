@@ -577,8 +577,9 @@ def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: 
         raise NotAllowed.of("No more bets has been called: bets cannot be taken back now",
                          clause="5.6")
     if amount <= 0 or state.bet_total(area, kind) < amount:
-        raise NotAllowed(f"Area {area} has only {_m(state, state.bet_total(area, kind))} "
-                         f"on {kind}")
+        # TRANSLATORS: %(kind)s stays English (banker, player or tie), as the rules name it.
+        raise NotAllowed.of("Area %(area)s has only %(amount)s on %(kind)s", area=area,
+                            amount=_a(state, state.bet_total(area, kind)), kind=kind)
 
 
 def can_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
@@ -686,8 +687,8 @@ def verify_shoe_card(state: PuntoBancoState, card: Card) -> None:
 
 def verify_unread(state: PuntoBancoState) -> None:
     if state.phase is not Phase.DEALING or next_hand(state) is None:
-        raise NotAllowed("No card is due now, so an unread card cannot belong to this coup",
-                         clause="5.2")
+        raise NotAllowed.of("No card is due now, so an unread card cannot belong to this coup",
+                            clause="5.2")
     if state.pending is not None:
         raise NotAllowed(f"First resolve the {state.pending.reason} card for the "
                          f"{state.pending.hand}")
@@ -717,8 +718,8 @@ def accept_queried_card(state: PuntoBancoState, by: str) -> CardDealt:
 
 def verify_burn(state: PuntoBancoState, card: Card | None = None) -> None:
     if state.shoe is None:
-        raise NotAllowed("No shoe is loaded: a card cannot be burned before the cards are "
-                         "shuffled (rule 5.5)")
+        raise NotAllowed.of("No shoe is loaded: a card cannot be burned before the cards are "
+                            "shuffled (rule 5.5)")
     if state.phase is Phase.DEALING and (state.player_cards or state.banker_cards):
         raise NotAllowed.of("A card cannot be burned in the middle of a coup")
 
@@ -734,9 +735,9 @@ def burn(state: PuntoBancoState, card: Card | None) -> CardBurned:
 
 def verify_cut_card_out(state: PuntoBancoState) -> None:
     if state.shoe is None:
-        raise NotAllowed("No shoe is loaded: there is no cutting card to come out")
+        raise NotAllowed.of("No shoe is loaded: there is no cutting card to come out")
     if state.cut_card_out:
-        raise NotAllowed("The cutting card is already out: this is the last coup of the shoe")
+        raise NotAllowed.of("The cutting card is already out: this is the last coup of the shoe")
 
 
 def can_cut_card_out(state: PuntoBancoState) -> bool:

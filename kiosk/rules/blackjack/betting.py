@@ -20,7 +20,7 @@ def verify_place_bet(state: BlackjackState, box: int, amount: int, player: str =
         raise NotAllowed.of("There is no box %(box)s: the layout has boxes 1 to %(boxes)s",
                             clause="4.3", box=box, boxes=rules.boxes)
     if not player.strip():
-        raise NotAllowed("Say whose bet it is")
+        raise NotAllowed.of("Say whose bet it is")
     if amount <= 0:
         raise NotAllowed.of("A bet must be more than nothing")
     rules.chips.verify_stake(amount)
@@ -61,8 +61,8 @@ def remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") 
 
 def verify_set_caller(state: BlackjackState, box: int, player: str) -> None:
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("The caller of a box is settled before no more bets",
-                         clause="4.2 item 2")
+        raise NotAllowed.of("The caller of a box is settled before no more bets",
+                            clause="4.2 item 2")
     if state.stake_of(box, player) <= 0:
         raise NotAllowed.of("Player %(player)s has no bet on box %(box)s", player=player,
                             box=box)

@@ -191,8 +191,8 @@ def set_aside_card(state: BlackjackState, reason: str = "dealt in error") -> Car
 
 def verify_burn(state: BlackjackState, card: Card | None = None) -> None:
     if state.prep.stage not in (Stage.BURN, Stage.READY):
-        raise NotAllowed("No shoe is ready: a card cannot be burned before the cards are "
-                         "shuffled and cut (rules 4.1-4.5, shuffle and cut)")
+        raise NotAllowed.of("No shoe is ready: a card cannot be burned before the cards are "
+                            "shuffled and cut (rules 4.1-4.5, shuffle and cut)")
     if _round_started(state) and not burn_due(state):
         raise NotAllowed.of("A card cannot be burned in the middle of a round")
 
@@ -208,11 +208,11 @@ def burn(state: BlackjackState, card: Card | None) -> CardBurned:
 
 def verify_cut_card_out(state: BlackjackState) -> None:
     if state.prep.stage is not Stage.READY:
-        raise NotAllowed("No shoe is in play: the cards are being shuffled and cut (rules "
-                         "4.1-4.5, shuffle and cut)")
+        raise NotAllowed.of("No shoe is in play: the cards are being shuffled and cut (rules "
+                            "4.1-4.5, shuffle and cut)")
     if state.shuffle_after_round:
-        raise NotAllowed("The cutting card is already out: the cards are shuffled at the end "
-                         "of this round (rule 4.1.3, shuffle and cut)")
+        raise NotAllowed.of("The cutting card is already out: the cards are shuffled at the end "
+                            "of this round (rule 4.1.3, shuffle and cut)")
 
 
 def can_cut_card_out(state: BlackjackState) -> bool:

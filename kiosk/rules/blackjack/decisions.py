@@ -168,7 +168,8 @@ def _split_refusal(state: BlackjackState, follow: Iterable[str] = (),
     if sum(1 for x in state.hands if x.box == h.box) >= rules.max_hands:
         if not explain:
             return _QUIET
-        return NotAllowed(f"Box {h.box} already has {rules.max_hands} hands, the house's most")
+        return NotAllowed.of("Box %(box)s already has %(hands)s hands, the house's most",
+                             box=h.box, hands=rules.max_hands)
     return _players_refusal(h, follow)
 
 
