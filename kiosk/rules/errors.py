@@ -36,10 +36,23 @@ class Amount:
 
 
 @dataclass(frozen=True, slots=True)
+class Word:
+    """A value that is itself a word (a bet's kind, a chip's colour): `text` as the English
+    writes it ("banker"), `name` the screens' word for it ("Banker", which a screen in
+    another language says in its words: "Bankier"); `name` is `text` when not given."""
+
+    text: str
+    name: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
 class Sentence:
     """A message as the rules word it: an English `template` with named placeholders
     ("Box %(box)s: %(amount)s is over the table maximum of %(maximum)s"), the `values` put
-    in it (ints, words, `Amount`s) and the clause it cites. `english()` is the message
+    in it (ints, text, `Amount`s, `Word`s) and the clause it cites. `english()` is the message
     every record holds; the template is a message id of the catalogues."""
 
     template: str

@@ -18,7 +18,7 @@ from kiosk import i18n
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.house import BlackjackRules
-from kiosk.rules.errors import Amount, NotAllowed, Sentence, UnreadableInput
+from kiosk.rules.errors import Amount, NotAllowed, Sentence, UnreadableInput, Word
 from kiosk.rules.money import ChipRule, format_money
 from kiosk.rules.roulette import engine as rl
 from kiosk.store.journal import Journal
@@ -73,6 +73,13 @@ OLD: dict[str, Callable[..., str]] = {
         f"Box {box} already has {hands} hands, the house's most",
     "There is no hand %(number)s on box %(box)s in this round": lambda number, box:
         f"There is no hand {number} on box {box} in this round",
+    "%(colour)s: %(amount)s on this spin is over the table maximum of %(maximum)s":
+        lambda colour, amount, maximum:
+        f"{colour}: {m(amount)} on this spin is over the table maximum of {m(maximum)}",
+    "%(colour)s still has bets on the layout": lambda colour:
+        f"{colour} still has bets on the layout",
+    "%(colour)s has no bets on the layout": lambda colour:
+        f"{colour} has no bets on the layout",
 }
 MONEY = ("amount", "maximum", "more", "minimum", "chip")
 
@@ -109,7 +116,7 @@ def test_every_template_with_values_is_checked_against_its_old_words() -> None:
             "No more bets: the round is being dealt", "No box is playing now",
             "The round is not complete yet", "The coup is not complete yet",
             "No more bets: chips placed now are a no bet"} <= templates
-    assert len(templates) == 103
+    assert len(templates) == 106
 
 
 names = st.text("ABCDEFGH123456789", min_size=1, max_size=3)
@@ -176,13 +183,15 @@ def test_punto_banco_over_the_maximum_in_each_language() -> None:
                f"most {more} more (rule 2.2)")
     assert str(err.value) == english
     said = {code: i18n.said(err.value.sentence, code=code) for code in ("en", "af", "pt", "zu")}
+    # The bet's kind is the screens' word for it (Bankier, Banca, Ibhange); English says it
+    # as the record does.
     assert said == {
         "en": english,
-        "af": f"Area 3: banker-weddenskap van {over} is bo die tafelmaksimum van "
+        "af": f"Area 3: Bankier-weddenskap van {over} is bo die tafelmaksimum van "
               f"{m(maximum)}; hoogstens {more} meer (reël 2.2)",
-        "pt": f"Área 3: aposta banker de {over} acima do máximo da mesa de {m(maximum)}; no "
+        "pt": f"Área 3: aposta Banca de {over} acima do máximo da mesa de {m(maximum)}; no "
               f"máximo mais {more} (regra 2.2)",
-        "zu": f"Indawo 3: ukubheja kwe-banker okungu-{over} kudlula okukhulu kwetafula "
+        "zu": f"Indawo 3: ukubheja (Ibhange) okungu-{over} kudlula okukhulu kwetafula "
               f"okungu-{m(maximum)}; engeza okungafika ku-{more} (umthetho 2.2)"}
 
 
@@ -233,6 +242,20 @@ def test_roulette_refusals_in_portuguese() -> None:
         rl.verify_no_spin(state)
     assert str(err.value) == "The ball is not spinning (rule 3.2)"
     assert i18n.said(err.value.sentence, code="pt") == "A bola não está a girar (regra 3.2)"
+    with pytest.raises(NotAllowed) as err:
+        rl.verify_take_back(state, "pink")
+    assert str(err.value) == "Pink has no bets on the layout"
+    assert i18n.said(err.value.sentence, code="pt") == "Rosa não tem apostas na mesa"
+
+
+def test_a_word_is_english_on_record_and_the_screens_word_on_screen() -> None:
+    exc = NotAllowed.of("Area %(area)s has only %(amount)s on %(kind)s", area="2",
+                        amount=Amount(500), kind=Word("tie", "Tie"))
+    assert str(exc) == "Area 2 has only R5 on tie"
+    assert i18n.said(exc.sentence, code="af") == "Area 2 het net R5 op Gelykop"
+    unknown = NotAllowed.of("%(colour)s has no bets on the layout", colour=Word("Mauve"))
+    assert i18n.said(unknown.sentence, code="af") == (
+        "Mauve het geen weddenskappe op die tafel nie")  # no such word: as it is
 
 
 def test_the_rules_refusals_are_in_every_catalogue() -> None:

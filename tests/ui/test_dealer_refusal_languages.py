@@ -55,7 +55,7 @@ def test_punto_banco_refusals_in_afrikaans_recorded_in_english(
                "(rule 2.2)")
     assert _last_alert(session) == (Severity.WARNING, english)
     assert caplog.messages[-1] == f"warning: {english}"
-    assert dealer.alert_text == ("Area 1: banker-weddenskap van R50 is bo die tafelmaksimum "
+    assert dealer.alert_text == ("Area 1: Bankier-weddenskap van R50 is bo die tafelmaksimum "
                                  "van R25; hoogstens R25 meer (reël 2.2)")
     ui.screenshot("refusal-over-maximum-af-800x480")
     ui.tap(dealer.ids.alert_ok)
@@ -64,7 +64,7 @@ def test_punto_banco_refusals_in_afrikaans_recorded_in_english(
     chip = next(c for c in dealer.ids.chips.children if int(c.value) == 5_000)
     touch_greyed(ui, chip)
     assert _last_alert(session) == (Severity.WARNING, english)
-    assert dealer.alert_text.startswith("Area 1: banker-weddenskap van R50 is bo")
+    assert dealer.alert_text.startswith("Area 1: Bankier-weddenskap van R50 is bo")
     ui.tap(dealer.ids.alert_ok)
 
     # Collect, greyed with no commission owed: the rules' sentence in Afrikaans.

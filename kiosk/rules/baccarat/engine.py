@@ -18,7 +18,7 @@ from typing import Any
 
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
-from kiosk.rules.errors import Amount, ImpossibleCard, NotAllowed, allowed
+from kiosk.rules.errors import Amount, ImpossibleCard, NotAllowed, Word, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -554,10 +554,10 @@ def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: i
     lim = rules.limit(kind)
     now = state.bet_total(area, kind)
     if now + amount > lim.maximum:
-        # TRANSLATORS: %(kind)s stays English (banker, player or tie), as the rules name it.
+        # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker, Player, Tie).
         raise NotAllowed.of(
             "Area %(area)s: %(kind)s bet of %(amount)s is over the table maximum of "
-            "%(maximum)s; at most %(more)s more", clause="2.2", area=area, kind=kind,
+            "%(maximum)s; at most %(more)s more", clause="2.2", area=area, kind=_w(kind),
             amount=_a(state, now + amount), maximum=_a(state, lim.maximum),
             more=_a(state, lim.maximum - now))
 
@@ -577,9 +577,9 @@ def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: 
         raise NotAllowed.of("No more bets has been called: bets cannot be taken back now",
                          clause="5.6")
     if amount <= 0 or state.bet_total(area, kind) < amount:
-        # TRANSLATORS: %(kind)s stays English (banker, player or tie), as the rules name it.
+        # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker, Player, Tie).
         raise NotAllowed.of("Area %(area)s has only %(amount)s on %(kind)s", area=area,
-                            amount=_a(state, state.bet_total(area, kind)), kind=kind)
+                            amount=_a(state, state.bet_total(area, kind)), kind=_w(kind))
 
 
 def can_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
@@ -819,6 +819,11 @@ def _m(state: PuntoBancoState, cents: int) -> str:
 def _a(state: PuntoBancoState, cents: int) -> Amount:
     """An amount in a refusal (`NotAllowed.of`): written as `_m` in English."""
     return Amount(cents, state.rules.currency)
+
+
+def _w(kind: BetKind) -> Word:
+    """A bet's kind in a refusal: "banker" in English, the screens' "Banker" on a screen."""
+    return Word(kind.value, kind.value.capitalize())
 
 
 # --- The fold -----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from kiosk.rules.errors import Amount, NotAllowed, allowed
+from kiosk.rules.errors import Amount, NotAllowed, Word, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money
 from kiosk.rules.operations import (
@@ -305,6 +305,11 @@ def _can(verify: Callable[..., None]) -> Callable[..., bool]:
     return can
 
 
+def _colour(colour: str) -> Word:
+    """A player's chip colour in a refusal: "Pink", in English and as the screens name it."""
+    return Word(colour.capitalize())
+
+
 def verify_chip_change(state: RouletteState, colour: str, chips: int, value_each: int) -> None:
     rules = state.rules
     if colour not in COLOURS[:rules.colours]:
@@ -337,7 +342,7 @@ def verify_cash_in(state: RouletteState, colour: str) -> None:
     if stack is None:
         raise NotAllowed(f"No {colour} chips are in play")
     if state.staked(colour):
-        raise NotAllowed(f"{colour.capitalize()} still has bets on the layout")
+        raise NotAllowed.of("%(colour)s still has bets on the layout", colour=_colour(colour))
 
 
 can_cash_in = _can(verify_cash_in)
@@ -384,9 +389,11 @@ def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placem
                              f"{name} of {rules.money(limit)}", "2.2")
     total = (state.staked(colour) + chips) * stack.value_each
     if total > rules.limits.table_maximum:
-        raise NotAllowed(f"{colour.capitalize()}: {rules.money(total)} on this spin is over "
-                         f"the table maximum of {rules.money(rules.limits.table_maximum)}",
-                         "2.2")
+        # TRANSLATORS: %(colour)s is the player's chip colour as the screens say it (Pink).
+        raise NotAllowed.of("%(colour)s: %(amount)s on this spin is over the table maximum of "
+                            "%(maximum)s", "2.2", colour=_colour(colour),
+                            amount=Amount(total, rules.currency),
+                            maximum=Amount(rules.limits.table_maximum, rules.currency))
 
 
 can_place_bet = _can(verify_place_bet)
@@ -443,7 +450,7 @@ def verify_take_back(state: RouletteState, colour: str) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
         raise NotAllowed.of("The bets are locked after no more bets", "3.4")
     if not state.staked(colour):
-        raise NotAllowed(f"{colour.capitalize()} has no bets on the layout")
+        raise NotAllowed.of("%(colour)s has no bets on the layout", colour=_colour(colour))
 
 
 can_take_back = _can(verify_take_back)
