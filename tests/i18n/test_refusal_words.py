@@ -80,6 +80,13 @@ OLD: dict[str, Callable[..., str]] = {
         f"{colour} still has bets on the layout",
     "%(colour)s has no bets on the layout": lambda colour:
         f"{colour} has no bets on the layout",
+    "Cannot close bets: area %(area)s %(kind)s %(amount)s is under the %(minimum)s minimum":
+        lambda area, kind, amount, minimum:
+        "Cannot close bets: " + f"area {area} {kind} {m(amount)} is under the {m(minimum)} "
+        "minimum",
+    "Cannot close bets: area %(area)s has a tie bet without a bet on Banker or Player":
+        lambda area: "Cannot close bets: "
+        + f"area {area} has a tie bet without a bet on Banker or Player",
 }
 MONEY = ("amount", "maximum", "more", "minimum", "chip")
 
@@ -116,7 +123,7 @@ def test_every_template_with_values_is_checked_against_its_old_words() -> None:
             "No more bets: the round is being dealt", "No box is playing now",
             "The round is not complete yet", "The coup is not complete yet",
             "No more bets: chips placed now are a no bet"} <= templates
-    assert len(templates) == 106
+    assert len(templates) == 108
 
 
 names = st.text("ABCDEFGH123456789", min_size=1, max_size=3)
@@ -269,3 +276,23 @@ def test_the_rules_refusals_are_in_every_catalogue() -> None:
         for t in templates:
             assert cat[t].string and not cat[t].fuzzy, (code, t)
     assert "[python: kiosk/rules/**.py]" in (ROOT / "babel.cfg").read_text()
+
+
+def test_punto_banco_under_the_minimum_alone_is_a_sentence_several_stay_english() -> None:
+    state = pb.initial_state(pb.PuntoBancoRules(chips=ChipRule(500)), "PB")
+    state = pb.apply(state, pb.shuffle(state))
+    state = pb.apply(state, pb.place_bet(state, "1", pb.BetKind.BANKER, 2_500))
+    with pytest.raises(NotAllowed) as err:
+        pb.verify_close_betting(state)
+    assert str(err.value) == ("Cannot close bets: area 1 banker R25 is under the R50 minimum "
+                              "(rule 2.2)")
+    assert i18n.said(err.value.sentence, code="af") == (
+        "Kan nie weddenskappe sluit nie: area 1 Bankier R25 is onder die minimum van R50 "
+        "(reël 2.2)")
+    state = pb.apply(state, pb.place_bet(state, "2", pb.BetKind.TIE, 1_000))
+    with pytest.raises(NotAllowed) as err:
+        pb.verify_close_betting(state)
+    assert str(err.value) == (
+        "Cannot close bets: area 1 banker R25 is under the R50 minimum (rule 2.2); area 2 "
+        "has a tie bet without a bet on Banker or Player (rule 5.2)")
+    assert err.value.sentence is None and err.value.clause == "2.2"

@@ -126,6 +126,28 @@ def test_blackjack_refusals_in_afrikaans_recorded_in_english(
     session.journal.close()
 
 
+def test_punto_banco_step_detail_under_the_minimum_in_afrikaans(ui: UI, tmp_path: Path) -> None:
+    """The line under the step banner says why "no more bets" is not possible yet."""
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = TableSession(pb.PuntoBanco(), Journal.open(tmp_path / "t.db", "PB-01"),
+                           pb.PuntoBancoRules(chips=ChipRule(500)), "PB-01")
+    session.perform(pb.shuffle)
+    i18n.use("af")
+    dealer = start_app(ui, PuntoBancoDealerApp(session, table_name="Punto Banco 1")).screen
+    session.perform(lambda s: pb.place_bet(s, "1", pb.BetKind.BANKER, 2_500))
+    ui.pump(frames=2)
+    assert not dealer.primary_enabled
+    assert dealer.step_detail == ("Kan nie weddenskappe sluit nie: area 1 Bankier R25 is onder "
+                                  "die minimum van R50 (reël 2.2)")
+    touch_greyed(ui, dealer.ids.primary)
+    assert _last_alert(session)[1] == ("Cannot close bets: area 1 banker R25 is under the R50 "
+                                       "minimum (rule 2.2)")
+    assert dealer.alert_text == dealer.step_detail
+    ui.screenshot("refusal-under-minimum-af-800x480")
+    session.journal.close()
+
+
 def test_a_refusal_the_rules_word_only_in_english_stays_english(
         ui: UI, tmp_path: Path) -> None:
     """Not every refusal has a template yet: those are drawn in English, as before."""

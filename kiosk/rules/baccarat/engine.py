@@ -600,6 +600,7 @@ def verify_close_betting(state: PuntoBancoState) -> None:
     if state.shoe is None:
         raise NotAllowed.of("Shuffle and load the shoe before dealing", clause="5.5")
     problems: list[tuple[str, str]] = []  # (what is wrong, the clause it breaks)
+    alone: NotAllowed | None = None  # the refusal when there is one problem, as a sentence
     rules = state.rules
     totals: dict[tuple[str, BetKind], int] = {}
     for b in state.bets:
@@ -608,12 +609,21 @@ def verify_close_betting(state: PuntoBancoState) -> None:
         if 0 < amt < rules.limit(kind).minimum:
             problems.append((f"area {area} {kind} {_m(state, amt)} is under the "
                              f"{_m(state, rules.limit(kind).minimum)} minimum", "2.2"))
+            # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker ...).
+            alone = NotAllowed.of(
+                "Cannot close bets: area %(area)s %(kind)s %(amount)s is under the "
+                "%(minimum)s minimum", clause="2.2", area=area, kind=_w(kind),
+                amount=_a(state, amt), minimum=_a(state, rules.limit(kind).minimum))
         if kind is BetKind.TIE and not (totals.get((area, BetKind.BANKER))
                                         or totals.get((area, BetKind.PLAYER))):
             problems.append((f"area {area} has a tie bet without a bet on Banker or Player",
                              "5.2"))
+            alone = NotAllowed.of("Cannot close bets: area %(area)s has a tie bet without a "
+                                  "bet on Banker or Player", clause="5.2", area=area)
     if problems:
         clauses = {c for _, c in problems}
+        if len(problems) == 1 and alone is not None:
+            raise alone
         if len(clauses) == 1:
             raise NotAllowed("Cannot close bets: " + "; ".join(t for t, _ in problems),
                              clause=clauses.pop())
