@@ -182,9 +182,9 @@ def in_language(code: str, message: str) -> str:
 def said(sentence: Sentence | None, english: str = "", *, code: str | None = None) -> str:
     """A message of the rules (a refusal's `Sentence`) in the current language (or `code`):
     its template translated, its values put in (amounts as the house writes money, a `Word`
-    as the screens name it: "Bankier"), and the
-    clause it cites in the dealer's words. Without a sentence (a message raised as an
-    f-string), `english` as it is: the rules' words have no other form."""
+    as the screens name it: "Bankier"), and the clause it cites in the dealer's words.
+    Without a sentence (a message raised as an f-string), `english` as it is: the rules'
+    words have no other form."""
     if sentence is None:
         return english
     code = _current if code is None else code
