@@ -36,6 +36,7 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
 from assets import LOCALE
+from kiosk.rules.errors import Amount, Sentence, Word
 
 DOMAIN = "tableside"
 SOURCE = "en"
@@ -176,6 +177,29 @@ def in_language(code: str, message: str) -> str:
     """`message` in language `code`, whatever the current language (kiosk/ui/language.py
     gives kv one of these per language)."""
     return translations(code).gettext(message) if message else ""
+
+
+def said(sentence: Sentence | None, english: str = "", *, code: str | None = None) -> str:
+    """A message of the rules (a refusal's `Sentence`) in the current language (or `code`):
+    its template translated, its values put in (amounts as the house writes money, a `Word`
+    as the screens name it: "Bankier"), and the clause it cites in the dealer's words.
+    Without a sentence (a message raised as an f-string), `english` as it is: the rules'
+    words have no other form."""
+    if sentence is None:
+        return english
+    code = _current if code is None else code
+    words = translations(code)
+    # A word is the record's in English ("banker bet"), the screens' in another language.
+    values = {k: money(v.cents, v.currency, code=code) if isinstance(v, Amount)
+              else (v.text if code == SOURCE else words.gettext(v.name or v.text))
+              if isinstance(v, Word) else v
+              for k, v in sentence.values.items()}
+    text = words.gettext(sentence.template) % values
+    if sentence.clause:
+        # TRANSLATORS: after a refusal, the clause of the approved rules it cites ("4.2",
+        # "4.2 item 3", "4.1 (shuffle and cut)": the clause itself stays as the rules write it).
+        text += " " + words.gettext("(rule %(clause)s)") % {"clause": sentence.clause}
+    return text
 
 
 # --- Money and numbers ------------------------------------------------------------------------

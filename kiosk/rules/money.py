@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import Amount, NotAllowed
 
 
 class RoundingFavour(StrEnum):
@@ -66,10 +66,9 @@ class ChipRule:
 
     def verify_stake(self, amount: int) -> None:
         if amount % self.smallest_chip:
-            raise NotAllowed(
-                f"{format_money(amount)} cannot be made of chips: bets are in steps of "
-                f"{format_money(self.smallest_chip)}"
-            )
+            raise NotAllowed.of(
+                "%(amount)s cannot be made of chips: bets are in steps of %(chip)s",
+                amount=Amount(amount), chip=Amount(self.smallest_chip))
 
 
 def format_money(cents: int | Fraction, currency: str = "R") -> str:

@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from hardware import events as ev
 from hardware.wheel.events import WheelEvent
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import NotAllowed, TablesideError
+from kiosk.rules.errors import NotAllowed, Sentence, TablesideError
 from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableRecord
 from kiosk.rules.registry import GAMES, GameSpec
@@ -62,6 +62,9 @@ class Alert:
     severity: Severity
     message: str
     way_forward: str = ""
+    sentence: Sentence | None = None
+    """A refusal's message as the rules' template and values (kiosk/rules/errors.py), for a
+    screen to say in the dealer's language; `message` is its English, as the log holds it."""
 
 
 Listener = Callable[[Any, Operation | None], None]
@@ -233,7 +236,7 @@ class TableSession(Generic[S]):
         try:
             return self.perform(action)
         except TablesideError as exc:
-            self.alert(Severity.WARNING, str(exc))
+            self.refused(exc)
             return None
         except Exception as exc:
             log.exception("action failed")
@@ -254,8 +257,13 @@ class TableSession(Generic[S]):
             raise NotAllowed("Say which inspector attended")
         self.record(InspectorAttended(inspector.strip()))
 
-    def alert(self, severity: Severity, message: str, way_forward: str = "") -> None:
-        a = Alert(severity, message, way_forward)
+    def refused(self, exc: TablesideError) -> None:
+        """A refusal as a warning: its English on record, its sentence for the screens."""
+        self.alert(Severity.WARNING, str(exc), sentence=exc.sentence)
+
+    def alert(self, severity: Severity, message: str, way_forward: str = "", *,
+              sentence: Sentence | None = None) -> None:
+        a = Alert(severity, message, way_forward, sentence)
         self.alerts.append(a)
         self.alerts_raised += 1
         log.warning("%s: %s%s", severity, message, f" -> {way_forward}" if way_forward else "")

@@ -12,6 +12,9 @@ RULES = Path(__file__).resolve().parents[2] / "kiosk" / "rules"
 FORBIDDEN = frozenset({
     "kivy", "gpiozero", "serial", "sqlite_utils", "sqlite3", "httpx", "random", "time",
     "datetime", "os", "socket", "threading", "asyncio",
+    # No translation in the rules: a refusal keeps its English template and values
+    # (NotAllowed.of) and the screens translate it (kiosk/i18n.py, `said`).
+    "gettext", "babel", "locale",
 })
 # kiosk.* imports must stay inside kiosk.rules, so nothing impure comes in through another
 # package (kiosk.shoe, for one, imports random)

@@ -18,7 +18,7 @@ from typing import Any
 
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
-from kiosk.rules.errors import ImpossibleCard, NotAllowed, allowed
+from kiosk.rules.errors import Amount, ImpossibleCard, NotAllowed, Word, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -523,7 +523,7 @@ def next_hand(state: PuntoBancoState) -> Hand | None:
 
 def verify_shuffle(state: PuntoBancoState) -> None:
     if state.phase is not Phase.BETTING or state.player_cards or state.banker_cards:
-        raise NotAllowed("The shoe can only be changed between coups", clause="5.5")
+        raise NotAllowed.of("The shoe can only be changed between coups", clause="5.5")
 
 
 def can_shuffle(state: PuntoBancoState) -> bool:
@@ -543,7 +543,7 @@ def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: i
     within the table maximum for its kind."""
     rules = state.rules
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("No more bets has been called: bets are closed for this coup",
+        raise NotAllowed.of("No more bets has been called: bets are closed for this coup",
                          clause="5.6")
     if area not in rules.area_ids():
         raise NotAllowed(f"There is no betting area {area!r} on this table "
@@ -554,10 +554,12 @@ def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: i
     lim = rules.limit(kind)
     now = state.bet_total(area, kind)
     if now + amount > lim.maximum:
-        raise NotAllowed(
-            f"Area {area}: {kind} bet of {_m(state, now + amount)} is over the table maximum "
-            f"of {_m(state, lim.maximum)}; at most {_m(state, lim.maximum - now)} more",
-            clause="2.2")
+        # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker, Player, Tie).
+        raise NotAllowed.of(
+            "Area %(area)s: %(kind)s bet of %(amount)s is over the table maximum of "
+            "%(maximum)s; at most %(more)s more", clause="2.2", area=area, kind=_w(kind),
+            amount=_a(state, now + amount), maximum=_a(state, lim.maximum),
+            more=_a(state, lim.maximum - now))
 
 
 def can_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
@@ -572,11 +574,12 @@ def place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> 
 
 def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> None:
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("No more bets has been called: bets cannot be taken back now",
+        raise NotAllowed.of("No more bets has been called: bets cannot be taken back now",
                          clause="5.6")
     if amount <= 0 or state.bet_total(area, kind) < amount:
-        raise NotAllowed(f"Area {area} has only {_m(state, state.bet_total(area, kind))} "
-                         f"on {kind}")
+        # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker, Player, Tie).
+        raise NotAllowed.of("Area %(area)s has only %(amount)s on %(kind)s", area=area,
+                            amount=_a(state, state.bet_total(area, kind)), kind=_w(kind))
 
 
 def can_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
@@ -593,10 +596,11 @@ def verify_close_betting(state: PuntoBancoState) -> None:
     on Banco or Punto (5.2: "The Player must have a bet on either Banco or Punto"), and a
     shuffled shoe loaded (5.5)."""
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("Bets are already closed for this coup", clause="5.6")
+        raise NotAllowed.of("Bets are already closed for this coup", clause="5.6")
     if state.shoe is None:
-        raise NotAllowed("Shuffle and load the shoe before dealing", clause="5.5")
+        raise NotAllowed.of("Shuffle and load the shoe before dealing", clause="5.5")
     problems: list[tuple[str, str]] = []  # (what is wrong, the clause it breaks)
+    alone: NotAllowed | None = None  # the refusal when there is one problem, as a sentence
     rules = state.rules
     totals: dict[tuple[str, BetKind], int] = {}
     for b in state.bets:
@@ -605,12 +609,21 @@ def verify_close_betting(state: PuntoBancoState) -> None:
         if 0 < amt < rules.limit(kind).minimum:
             problems.append((f"area {area} {kind} {_m(state, amt)} is under the "
                              f"{_m(state, rules.limit(kind).minimum)} minimum", "2.2"))
+            # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker ...).
+            alone = NotAllowed.of(
+                "Cannot close bets: area %(area)s %(kind)s %(amount)s is under the "
+                "%(minimum)s minimum", clause="2.2", area=area, kind=_w(kind),
+                amount=_a(state, amt), minimum=_a(state, rules.limit(kind).minimum))
         if kind is BetKind.TIE and not (totals.get((area, BetKind.BANKER))
                                         or totals.get((area, BetKind.PLAYER))):
             problems.append((f"area {area} has a tie bet without a bet on Banker or Player",
                              "5.2"))
+            alone = NotAllowed.of("Cannot close bets: area %(area)s has a tie bet without a "
+                                  "bet on Banker or Player", clause="5.2", area=area)
     if problems:
         clauses = {c for _, c in problems}
+        if len(problems) == 1 and alone is not None:
+            raise alone
         if len(clauses) == 1:
             raise NotAllowed("Cannot close bets: " + "; ".join(t for t, _ in problems),
                              clause=clauses.pop())
@@ -646,7 +659,7 @@ def _verify_card(state: PuntoBancoState, card: Card, source: CardSource) -> Hand
                          f"{state.pending.hand}")
     hand = next_hand(state)
     if hand is None:
-        raise NotAllowed("The drawing table gives no more cards in this coup", clause="5.2")
+        raise NotAllowed.of("The drawing table gives no more cards in this coup", clause="5.2")
     assert state.shoe is not None  # closing bets needs a loaded shoe
     state.shoe.verify_draw(card)
     return hand
@@ -684,8 +697,8 @@ def verify_shoe_card(state: PuntoBancoState, card: Card) -> None:
 
 def verify_unread(state: PuntoBancoState) -> None:
     if state.phase is not Phase.DEALING or next_hand(state) is None:
-        raise NotAllowed("No card is due now, so an unread card cannot belong to this coup",
-                         clause="5.2")
+        raise NotAllowed.of("No card is due now, so an unread card cannot belong to this coup",
+                            clause="5.2")
     if state.pending is not None:
         raise NotAllowed(f"First resolve the {state.pending.reason} card for the "
                          f"{state.pending.hand}")
@@ -700,9 +713,9 @@ def unread_card(state: PuntoBancoState) -> CardUnread:
 
 def verify_accept_queried(state: PuntoBancoState, by: str) -> None:
     if state.pending is None or state.pending.reason != "impossible":
-        raise NotAllowed("There is no queried card to accept")
+        raise NotAllowed.of("There is no queried card to accept")
     if not by.strip():
-        raise NotAllowed("An inspector must accept a card the shoe cannot hold")
+        raise NotAllowed.of("An inspector must accept a card the shoe cannot hold")
 
 
 def accept_queried_card(state: PuntoBancoState, by: str) -> CardDealt:
@@ -715,10 +728,10 @@ def accept_queried_card(state: PuntoBancoState, by: str) -> CardDealt:
 
 def verify_burn(state: PuntoBancoState, card: Card | None = None) -> None:
     if state.shoe is None:
-        raise NotAllowed("No shoe is loaded: a card cannot be burned before the cards are "
-                         "shuffled (rule 5.5)")
+        raise NotAllowed.of("No shoe is loaded: a card cannot be burned before the cards are "
+                            "shuffled (rule 5.5)")
     if state.phase is Phase.DEALING and (state.player_cards or state.banker_cards):
-        raise NotAllowed("A card cannot be burned in the middle of a coup")
+        raise NotAllowed.of("A card cannot be burned in the middle of a coup")
 
 
 def can_burn(state: PuntoBancoState, card: Card | None = None) -> bool:
@@ -732,9 +745,9 @@ def burn(state: PuntoBancoState, card: Card | None) -> CardBurned:
 
 def verify_cut_card_out(state: PuntoBancoState) -> None:
     if state.shoe is None:
-        raise NotAllowed("No shoe is loaded: there is no cutting card to come out")
+        raise NotAllowed.of("No shoe is loaded: there is no cutting card to come out")
     if state.cut_card_out:
-        raise NotAllowed("The cutting card is already out: this is the last coup of the shoe")
+        raise NotAllowed.of("The cutting card is already out: this is the last coup of the shoe")
 
 
 def can_cut_card_out(state: PuntoBancoState) -> bool:
@@ -748,7 +761,7 @@ def cut_card_out(state: PuntoBancoState) -> CutCardOut:
 
 def verify_complete(state: PuntoBancoState) -> None:
     if state.phase is not Phase.PAYING:
-        raise NotAllowed("The coup is not complete yet", clause="5.2")
+        raise NotAllowed.of("The coup is not complete yet", clause="5.2")
 
 
 def can_confirm_payouts(state: PuntoBancoState) -> bool:
@@ -766,9 +779,9 @@ def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
 
 def verify_void(state: PuntoBancoState, reason: str) -> None:
     if state.phase is Phase.BETTING and not state.bets:
-        raise NotAllowed("There is no coup in play to void")
+        raise NotAllowed.of("There is no coup in play to void")
     if not reason.strip():
-        raise NotAllowed("Say why the coup is void")
+        raise NotAllowed.of("Say why the coup is void")
 
 
 def can_void_round(state: PuntoBancoState, reason: str = "reason to be given") -> bool:
@@ -791,9 +804,9 @@ void_coup = void_round
 
 def verify_collect_commission(state: PuntoBancoState, area: str) -> None:
     if state.phase is Phase.DEALING:
-        raise NotAllowed("Collect commission between coups, not while dealing")
+        raise NotAllowed.of("Collect commission between coups, not while dealing")
     if state.owed_by(area) <= 0:
-        raise NotAllowed(f"Area {area} owes no commission")
+        raise NotAllowed.of("Area %(area)s owes no commission", area=area)
 
 
 def can_collect_commission(state: PuntoBancoState, area: str) -> bool:
@@ -811,6 +824,16 @@ def collect_commission(state: PuntoBancoState, area: str) -> CommissionCollected
 
 def _m(state: PuntoBancoState, cents: int) -> str:
     return format_money(cents, state.rules.currency)
+
+
+def _a(state: PuntoBancoState, cents: int) -> Amount:
+    """An amount in a refusal (`NotAllowed.of`): written as `_m` in English."""
+    return Amount(cents, state.rules.currency)
+
+
+def _w(kind: BetKind) -> Word:
+    """A bet's kind in a refusal: "banker" in English, the screens' "Banker" on a screen."""
+    return Word(kind.value, kind.value.capitalize())
 
 
 # --- The fold -----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import Stage, sc
-from kiosk.rules.blackjack.helpers import _m
+from kiosk.rules.blackjack.helpers import _a, _m
 from kiosk.rules.blackjack.operations import BetPlaced, BetRemoved, BettingClosed, CallerSet
 from kiosk.rules.blackjack.state import BlackjackState, Phase
 from kiosk.rules.errors import NotAllowed, allowed
@@ -15,19 +15,20 @@ from kiosk.rules.errors import NotAllowed, allowed
 def verify_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> None:
     rules = state.rules
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("No more bets: the round is being dealt", clause="4.2 item 3")
+        raise NotAllowed.of("No more bets: the round is being dealt", clause="4.2 item 3")
     if not 1 <= box <= rules.boxes:
-        raise NotAllowed(f"There is no box {box}: the layout has boxes 1 to {rules.boxes}",
-                         clause="4.3")
+        raise NotAllowed.of("There is no box %(box)s: the layout has boxes 1 to %(boxes)s",
+                            clause="4.3", box=box, boxes=rules.boxes)
     if not player.strip():
-        raise NotAllowed("Say whose bet it is")
+        raise NotAllowed.of("Say whose bet it is")
     if amount <= 0:
-        raise NotAllowed("A bet must be more than nothing")
+        raise NotAllowed.of("A bet must be more than nothing")
     rules.chips.verify_stake(amount)
     after = state.stake_of(box, player) + amount
     if after > rules.maximum:
-        raise NotAllowed(f"Box {box}: {_m(state, after)} is over the table maximum of "
-                         f"{_m(state, rules.maximum)}", clause="2.2")
+        raise NotAllowed.of("Box %(box)s: %(amount)s is over the table maximum of "
+                            "%(maximum)s", clause="2.2", box=box, amount=_a(state, after),
+                            maximum=_a(state, rules.maximum))
 
 
 def can_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> bool:
@@ -43,7 +44,7 @@ def place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -
 
 def verify_remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> None:
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("Bets cannot be taken back after no more bets", clause="4.6")
+        raise NotAllowed.of("Bets cannot be taken back after no more bets", clause="4.6")
     if amount <= 0 or state.stake_of(box, player) < amount:
         raise NotAllowed(f"Box {box} has no {_m(state, amount)} bet of player {player} to "
                          f"take back")
@@ -60,10 +61,11 @@ def remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") 
 
 def verify_set_caller(state: BlackjackState, box: int, player: str) -> None:
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("The caller of a box is settled before no more bets",
-                         clause="4.2 item 2")
+        raise NotAllowed.of("The caller of a box is settled before no more bets",
+                            clause="4.2 item 2")
     if state.stake_of(box, player) <= 0:
-        raise NotAllowed(f"Player {player} has no bet on box {box}")
+        raise NotAllowed.of("Player %(player)s has no bet on box %(box)s", player=player,
+                            box=box)
 
 
 def can_set_caller(state: BlackjackState, box: int, player: str) -> bool:
@@ -82,16 +84,18 @@ def set_caller(state: BlackjackState, box: int, player: str) -> CallerSet:
 def verify_close_betting(state: BlackjackState) -> None:
     rules = state.rules
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("Bets are already closed", clause="4.2 item 3")
+        raise NotAllowed.of("Bets are already closed", clause="4.2 item 3")
     if state.prep.stage not in (Stage.BURN, Stage.READY):
         raise NotAllowed("The cards are not ready: " + cut.step_words(state.prep, rules.shuffler),
                          clause=sc("4.1"))
     if not state.stakes:
-        raise NotAllowed("No box has a bet", clause="4.2 item 3")
+        raise NotAllowed.of("No box has a bet", clause="4.2 item 3")
     for s in state.stakes:
         if s.amount < rules.minimum:
-            raise NotAllowed(f"Box {s.box}, player {s.player}: {_m(state, s.amount)} is under "
-                             f"the table minimum of {_m(state, rules.minimum)}", clause="2.2")
+            raise NotAllowed.of("Box %(box)s, player %(player)s: %(amount)s is under the "
+                                "table minimum of %(minimum)s", clause="2.2", box=s.box,
+                                player=s.player, amount=_a(state, s.amount),
+                                minimum=_a(state, rules.minimum))
 
 
 def can_close_betting(state: BlackjackState) -> bool:

@@ -127,20 +127,20 @@ def verify_shuffle(prep: ShoePrep, method: str, shuffler: bool, round_started: b
                    new_cards: bool) -> None:
     """Rule 4.1 (and 4.6 with a shuffling device)."""
     if round_started:
-        raise NotAllowed("Cards cannot be shuffled in the middle of a round; the shuffle "
-                         "comes at the end of the round", clause=sc("4.1.3"))
+        raise NotAllowed.of("Cards cannot be shuffled in the middle of a round; the shuffle "
+                            "comes at the end of the round", clause=sc("4.1.3"))
     if method not in ("hand", "shuffler"):
         raise NotAllowed(f"Unknown shuffle method {method!r}: hand or shuffler")
     if method == "shuffler" and not shuffler:
-        raise NotAllowed("This table has no shuffling device: shuffle by hand", clause=sc("4.1"))
+        raise NotAllowed.of("This table has no shuffling device: shuffle by hand", clause=sc("4.1"))
     if shuffler and method == "hand" and not (new_cards or (prep.reason in (
             ShuffleReason.START, ShuffleReason.NEW_CARDS) and prep.stage is Stage.SHUFFLE)):
-        raise NotAllowed("With a shuffling device, only new decks are shuffled by hand, "
-                         "before they go into the device", clause=sc("4.6.1"))
+        raise NotAllowed.of("With a shuffling device, only new decks are shuffled by hand, "
+                            "before they go into the device", clause=sc("4.6.1"))
     if shuffler and method == "shuffler" and prep.stage is Stage.SHUFFLE and prep.reason in (
             ShuffleReason.START, ShuffleReason.NEW_CARDS):
-        raise NotAllowed("New decks are shuffled by hand before they go into the shuffling "
-                         "device", clause=sc("4.6.1"))
+        raise NotAllowed.of("New decks are shuffled by hand before they go into the shuffling "
+                            "device", clause=sc("4.6.1"))
 
 
 def after_shuffle(prep: ShoePrep, method: str, shuffler: bool, new_cards: bool,
@@ -164,15 +164,17 @@ def after_shuffle(prep: ShoePrep, method: str, shuffler: bool, new_cards: bool,
 
 def verify_refuse(prep: ShoePrep, box: int) -> None:
     if prep.stage is not Stage.CUT:
-        raise NotAllowed("The cards are not being offered for the cut", clause=sc("4.2"))
+        raise NotAllowed.of("The cards are not being offered for the cut", clause=sc("4.2"))
     offered = prep.offered_to()
     if offered is not None and box != offered:
-        raise NotAllowed(f"The cut is offered to box {offered}, not box {box}",
-                         clause=sc("4.3"))
+        raise NotAllowed.of("The cut is offered to box %(offered)s, not box %(box)s",
+                            clause=sc("4.3"), offered=offered, box=box)
     if box in prep.refused:
-        raise NotAllowed(f"Box {box} has already refused the cut", clause=sc("4.3"))
+        raise NotAllowed.of("Box %(box)s has already refused the cut", clause=sc("4.3"),
+                            box=box)
     if offered is None and prep.seated and box not in prep.seated:
-        raise NotAllowed(f"Box {box} has no player to offer the cut to", clause=sc("4.2.1"))
+        raise NotAllowed.of("Box %(box)s has no player to offer the cut to",
+                            clause=sc("4.2.1"), box=box)
 
 
 def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, cut_at: int,
@@ -181,14 +183,14 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
     card goes no more than half way in from the back."""
     if prep.stage is not Stage.CUT:
         if prep.stage is Stage.BURN and prep.method == "shuffler":
-            raise NotAllowed("Cards from a shuffling device are not cut", clause=sc("4.6.3"))
-        raise NotAllowed("The cards must be shuffled before they are cut", clause=sc("4.2"))
+            raise NotAllowed.of("Cards from a shuffling device are not cut", clause=sc("4.6.3"))
+        raise NotAllowed.of("The cards must be shuffled before they are cut", clause=sc("4.2"))
     size = DECK * decks
     margin = cut_margin(decks)
     offered = prep.offered_to()
     if cutter is None:
         if not supervisor.strip():
-            raise NotAllowed("Say which box cut, or the supervisor's name", clause=sc("4.2"))
+            raise NotAllowed.of("Say which box cut, or the supervisor's name", clause=sc("4.2"))
         nobody_seated = not prep.seated  # the dealer says nobody else will cut
         if not (prep.supervisor_must_cut() or nobody_seated):
             who = f"box {offered}" if offered is not None else "the players"
@@ -196,14 +198,15 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
                              f"when no player accepts", clause=sc("4.3"))
     else:
         if prep.supervisor_must_cut():
-            raise NotAllowed("Every player refused the cut: a game supervisor cuts",
-                             clause=sc("4.3"))
+            raise NotAllowed.of("Every player refused the cut: a game supervisor cuts",
+                                clause=sc("4.3"))
         if cutter in prep.refused:
-            raise NotAllowed(f"Box {cutter} refused the cut", clause=sc("4.3"))
+            raise NotAllowed.of("Box %(box)s refused the cut", clause=sc("4.3"), box=cutter)
         if offered is not None and cutter != offered:
             first, clause = prep.first_offer()
-            raise NotAllowed(f"Box {offered} cuts, not box {cutter}",
-                             clause=sc("4.3" if prep.refused else clause))
+            raise NotAllowed.of("Box %(offered)s cuts, not box %(cutter)s",
+                                clause=sc("4.3" if prep.refused else clause),
+                                offered=offered, cutter=cutter)
         if offered is None and prep.seated and cutter not in prep.seated:
             raise NotAllowed(f"Box {cutter} has no player to cut (players at boxes "
                              f"{', '.join(map(str, prep.seated))})", clause=sc("4.2.1"))

@@ -28,7 +28,7 @@ from kiosk.rules.operations import Operation
 def _verify_target(state: BlackjackState, box: int | None, hand: int, source: CardSource
                    ) -> tuple[int, int]:
     if burn_due(state):
-        raise NotAllowed("The first card is burned unseen first", clause=sc("4.7"))
+        raise NotAllowed.of("The first card is burned unseen first", clause=sc("4.7"))
     if state.pending is not None and source is not CardSource.KEYED:
         raise NotAllowed(f"First resolve the {state.pending.reason} card")
     if state.pending is not None and state.pending.box != NOBODY:
@@ -108,7 +108,7 @@ def verify_shoe_card(state: BlackjackState, card: Card) -> None:
         raise NotAllowed("The cards are being shuffled and cut: "
                          + cut.step_words(state.prep, state.rules.shuffler), clause=sc("4.1"))
     if state.phase is Phase.BETTING:
-        raise NotAllowed("No card is dealt before no more bets", clause="4.2 item 3")
+        raise NotAllowed.of("No card is dealt before no more bets", clause="4.2 item 3")
     if state.pending is not None:
         raise NotAllowed(f"First resolve the {state.pending.reason} card")
     if state.phase in (Phase.CHECK, Phase.INSURANCE):
@@ -156,9 +156,9 @@ def unread_card(state: BlackjackState) -> Operation:
 
 def verify_accept_queried(state: BlackjackState, by: str) -> None:
     if state.pending is None or state.pending.reason != "impossible":
-        raise NotAllowed("There is no queried card to accept")
+        raise NotAllowed.of("There is no queried card to accept")
     if not by.strip():
-        raise NotAllowed("An inspector must accept a card the shoe cannot hold")
+        raise NotAllowed.of("An inspector must accept a card the shoe cannot hold")
 
 
 def can_accept_queried(state: BlackjackState, by: str = "inspector") -> bool:
@@ -174,7 +174,7 @@ def accept_queried_card(state: BlackjackState, by: str) -> CardDealt:
 
 def verify_set_aside(state: BlackjackState) -> None:
     if state.pending is None or state.pending.card is None:
-        raise NotAllowed("There is no queried card to set aside")
+        raise NotAllowed.of("There is no queried card to set aside")
 
 
 def can_set_aside(state: BlackjackState) -> bool:
@@ -191,10 +191,10 @@ def set_aside_card(state: BlackjackState, reason: str = "dealt in error") -> Car
 
 def verify_burn(state: BlackjackState, card: Card | None = None) -> None:
     if state.prep.stage not in (Stage.BURN, Stage.READY):
-        raise NotAllowed("No shoe is ready: a card cannot be burned before the cards are "
-                         "shuffled and cut (rules 4.1-4.5, shuffle and cut)")
+        raise NotAllowed.of("No shoe is ready: a card cannot be burned before the cards are "
+                            "shuffled and cut (rules 4.1-4.5, shuffle and cut)")
     if _round_started(state) and not burn_due(state):
-        raise NotAllowed("A card cannot be burned in the middle of a round")
+        raise NotAllowed.of("A card cannot be burned in the middle of a round")
 
 
 def can_burn(state: BlackjackState, card: Card | None = None) -> bool:
@@ -208,11 +208,11 @@ def burn(state: BlackjackState, card: Card | None) -> CardBurned:
 
 def verify_cut_card_out(state: BlackjackState) -> None:
     if state.prep.stage is not Stage.READY:
-        raise NotAllowed("No shoe is in play: the cards are being shuffled and cut (rules "
-                         "4.1-4.5, shuffle and cut)")
+        raise NotAllowed.of("No shoe is in play: the cards are being shuffled and cut (rules "
+                            "4.1-4.5, shuffle and cut)")
     if state.shuffle_after_round:
-        raise NotAllowed("The cutting card is already out: the cards are shuffled at the end "
-                         "of this round (rule 4.1.3, shuffle and cut)")
+        raise NotAllowed.of("The cutting card is already out: the cards are shuffled at the end "
+                            "of this round (rule 4.1.3, shuffle and cut)")
 
 
 def can_cut_card_out(state: BlackjackState) -> bool:

@@ -39,7 +39,7 @@ def _decision_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
     if state.phase is not Phase.PLAYING or h is None:
         if not explain:
             return _QUIET
-        return NotAllowed("No box is playing now", clause="4.2 item 4")
+        return NotAllowed.of("No box is playing now", clause="4.2 item 4")
     if len(h.points) < 2:
         if not explain:
             return _QUIET
@@ -104,11 +104,11 @@ def _double_refusal(state: BlackjackState, players: Iterable[str] = (),
     if len(h.points) != 2:
         if not explain:
             return _QUIET
-        return NotAllowed("Doubling is only on the first two cards", clause=_clause(rules, "d"))
+        return NotAllowed.of("Doubling is only on the first two cards", clause=_clause(rules, "d"))
     if h.split and (not rules.double_after_split or h.split_aces):
         if not explain:
             return _QUIET
-        return NotAllowed("This house does not allow a double after a split",
+        return NotAllowed.of("This house does not allow a double after a split",
                           clause=_clause(rules, "d"))
     return _players_refusal(h, players)
 
@@ -164,11 +164,12 @@ def _split_refusal(state: BlackjackState, follow: Iterable[str] = (),
     if h.split_aces and not rules.resplit_aces:
         if not explain:
             return _QUIET
-        return NotAllowed("Aces may only be split once", clause=_clause(rules, "e"))
+        return NotAllowed.of("Aces may only be split once", clause=_clause(rules, "e"))
     if sum(1 for x in state.hands if x.box == h.box) >= rules.max_hands:
         if not explain:
             return _QUIET
-        return NotAllowed(f"Box {h.box} already has {rules.max_hands} hands, the house's most")
+        return NotAllowed.of("Box %(box)s already has %(hands)s hands, the house's most",
+                             box=h.box, hands=rules.max_hands)
     return _players_refusal(h, follow)
 
 
@@ -202,11 +203,11 @@ def _surrender_refusal(state: BlackjackState, players: Iterable[str] = (),
     if rules.variant is Variant.TOUCH_21:
         if not explain:
             return _QUIET
-        return NotAllowed("Surrender is not permitted in Touch 21", clause="7.2 item 8")
+        return NotAllowed.of("Surrender is not permitted in Touch 21", clause="7.2 item 8")
     if not rules.surrender:
         if not explain:
             return _QUIET
-        return NotAllowed("This house does not allow surrender", clause="4.2 item 4a")
+        return NotAllowed.of("This house does not allow surrender", clause="4.2 item 4a")
     refusal = _decision_refusal(state, explain)
     if refusal is not None:
         return refusal
@@ -214,11 +215,11 @@ def _surrender_refusal(state: BlackjackState, players: Iterable[str] = (),
     if state.dealer_points and state.dealer_points[0] == 1:
         if not explain:
             return _QUIET
-        return NotAllowed("No surrender against a dealer ace", clause="4.2 item 4a")
+        return NotAllowed.of("No surrender against a dealer ace", clause="4.2 item 4a")
     if h.split or len(h.points) != 2 or h.doubled:
         if not explain:
             return _QUIET
-        return NotAllowed("Surrender is only on the first two cards", clause="4.2 item 4a")
+        return NotAllowed.of("Surrender is only on the first two cards", clause="4.2 item 4a")
     return _players_refusal(h, players)
 
 
@@ -254,7 +255,7 @@ def _pay_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
     if state.phase is not Phase.PLAYING or h is None or not _needs_pay(state, h):
         if not explain:
             return _QUIET
-        return NotAllowed("No blackjack is waiting to be paid", clause="4.2 item 5")
+        return NotAllowed.of("No blackjack is waiting to be paid", clause="4.2 item 5")
     return None
 
 

@@ -5,6 +5,7 @@ begun, money in the table's currency.
 from __future__ import annotations
 
 from kiosk.rules.blackjack.state import BlackjackState
+from kiosk.rules.errors import Amount
 from kiosk.rules.money import format_money
 
 
@@ -16,3 +17,8 @@ def _round_started(state: BlackjackState) -> bool:
 
 def _m(state: BlackjackState, cents: int) -> str:
     return format_money(cents, state.rules.currency)
+
+
+def _a(state: BlackjackState, cents: int) -> Amount:
+    """An amount in a refusal (`NotAllowed.of`): written as `_m` in English."""
+    return Amount(cents, state.rules.currency)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kiosk.rules.blackjack import settle as st
-from kiosk.rules.blackjack.helpers import _m
+from kiosk.rules.blackjack.helpers import _a
 from kiosk.rules.blackjack.operations import (
     BlackjacksChecked,
     EvenMoneyTaken,
@@ -21,7 +21,7 @@ from kiosk.rules.errors import NotAllowed, allowed
 
 def verify_check_blackjacks(state: BlackjackState) -> None:
     if state.phase is not Phase.CHECK:
-        raise NotAllowed("There is nothing to check now", clause="7.2 item 4")
+        raise NotAllowed.of("There is nothing to check now", clause="7.2 item 4")
 
 
 def can_check_blackjacks(state: BlackjackState) -> bool:
@@ -44,19 +44,22 @@ def max_insurance(state: BlackjackState, box: int, player: str) -> int:
 
 def verify_insurance(state: BlackjackState, box: int, player: str, amount: int) -> None:
     if state.phase is not Phase.INSURANCE:
-        raise NotAllowed("Insurance is offered only when the dealer's first card is an ace",
+        raise NotAllowed.of("Insurance is offered only when the dealer's first card is an ace",
                          clause="4.7")
     if state.stake_of(box, player) <= 0:
-        raise NotAllowed(f"Player {player} has no bet on box {box}")
+        raise NotAllowed.of("Player %(player)s has no bet on box %(box)s", player=player,
+                            box=box)
     if any(i.box == box and i.player == player for i in state.insurance):
-        raise NotAllowed(f"Box {box}, player {player} is already insured")
+        raise NotAllowed.of("Box %(box)s, player %(player)s is already insured", box=box,
+                            player=player)
     h = state.hand(box, 1)
     if h.blackjack and state.rules.even_money:
-        raise NotAllowed(f"Box {box} has blackjack: offer even money instead", clause="4.7")
+        raise NotAllowed.of("Box %(box)s has blackjack: offer even money instead",
+                            clause="4.7", box=box)
     top = max_insurance(state, box, player)
     if not 0 < amount <= top:
-        raise NotAllowed(f"Insurance on box {box} is up to half the bet: at most "
-                         f"{_m(state, top)}", clause="4.7")
+        raise NotAllowed.of("Insurance on box %(box)s is up to half the bet: at most "
+                            "%(amount)s", clause="4.7", box=box, amount=_a(state, top))
     state.rules.chips.verify_stake(amount)
 
 
@@ -73,13 +76,14 @@ def insure(state: BlackjackState, box: int, player: str, amount: int) -> Insuran
 
 def verify_even_money(state: BlackjackState, box: int, player: str) -> None:
     if state.phase is not Phase.INSURANCE or not state.rules.even_money:
-        raise NotAllowed("Even money is offered only on a blackjack against a dealer ace",
-                         clause="4.7")
+        raise NotAllowed.of("Even money is offered only on a blackjack against a dealer ace",
+                            clause="4.7")
     h = state.hand(box, 1)
     if not h.blackjack:
-        raise NotAllowed(f"Box {box} has no blackjack", clause="4.7")
+        raise NotAllowed.of("Box %(box)s has no blackjack", clause="4.7", box=box)
     if not any(b.player == player and b.active for b in h.bets):
-        raise NotAllowed(f"Player {player} has no bet in play on box {box}")
+        raise NotAllowed.of("Player %(player)s has no bet in play on box %(box)s",
+                            player=player, box=box)
 
 
 def can_take_even_money(state: BlackjackState, box: int, player: str) -> bool:
@@ -97,7 +101,7 @@ def take_even_money(state: BlackjackState, box: int, player: str) -> EvenMoneyTa
 
 def verify_close_insurance(state: BlackjackState) -> None:
     if state.phase is not Phase.INSURANCE:
-        raise NotAllowed("Insurance is not open")
+        raise NotAllowed.of("Insurance is not open")
 
 
 def can_close_insurance(state: BlackjackState) -> bool:

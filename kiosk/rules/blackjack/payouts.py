@@ -71,7 +71,7 @@ def settlement(state: BlackjackState) -> tuple[Settlement, ...]:
 
 def verify_complete(state: BlackjackState) -> None:
     if state.phase is not Phase.PAYING:
-        raise NotAllowed("The round is not complete yet", clause="4.2")
+        raise NotAllowed.of("The round is not complete yet", clause="4.2")
     if state.pending is not None:
         raise NotAllowed(f"First resolve the {state.pending.reason} card")
 
@@ -90,12 +90,12 @@ def confirm_payouts(state: BlackjackState) -> RoundSettled:
 
 def verify_void(state: BlackjackState, reason: str, inspector: str = "") -> None:
     if state.phase is Phase.BETTING and not state.stakes:
-        raise NotAllowed("There is no round in play to void")
+        raise NotAllowed.of("There is no round in play to void")
     if not reason.strip():
-        raise NotAllowed("Say why the round is void")
+        raise NotAllowed.of("Say why the round is void")
     if void_needs_inspector(state) and not inspector.strip():
-        raise NotAllowed("The dealer's hand has begun and winning bets are paid: only an "
-                         "inspector can void this round", clause="2.7")
+        raise NotAllowed.of("The dealer's hand has begun and winning bets are paid: only an "
+                            "inspector can void this round", clause="2.7")
 
 
 def void_needs_inspector(state: BlackjackState) -> bool:

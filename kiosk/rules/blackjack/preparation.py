@@ -17,8 +17,8 @@ from kiosk.rules.errors import NotAllowed, allowed
 def verify_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
                    ) -> None:
     if state.phase not in (Phase.BETTING, Phase.DEALING) or _round_started(state):
-        raise NotAllowed("Cards cannot be shuffled in the middle of a round; the shuffle "
-                         "comes at the end of the round", clause=sc("4.1.3"))
+        raise NotAllowed.of("Cards cannot be shuffled in the middle of a round; the shuffle "
+                            "comes at the end of the round", clause=sc("4.1.3"))
     cut.verify_shuffle(state.prep, method, state.rules.shuffler, False, new_cards)
 
 

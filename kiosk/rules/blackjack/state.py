@@ -210,7 +210,8 @@ class BlackjackState:
         for i, h in enumerate(self.hands):
             if h.box == box and h.number == number:
                 return i
-        raise NotAllowed(f"There is no hand {number} on box {box} in this round")
+        raise NotAllowed.of("There is no hand %(number)s on box %(box)s in this round",
+                            number=number, box=box)
 
     @property
     def current(self) -> PlayerHand | None:

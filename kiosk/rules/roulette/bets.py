@@ -131,11 +131,11 @@ def outside_numbers(kind: BetKind, which: int = 1) -> tuple[str, ...]:
     """The pockets an outside bet covers; `which` is the column (1-3) or the dozen (1-3)."""
     if kind is BetKind.COLUMN:
         if which not in (1, 2, 3):
-            raise NotAllowed("There are three columns: 1, 2 and 3", "3.5")
+            raise NotAllowed.of("There are three columns: 1, 2 and 3", "3.5")
         return tuple(str(n) for n in range(which, 37, 3))
     if kind is BetKind.DOZEN:
         if which not in (1, 2, 3):
-            raise NotAllowed("There are three dozens: 1, 2 and 3", "3.5")
+            raise NotAllowed.of("There are three dozens: 1, 2 and 3", "3.5")
         return tuple(str(n) for n in range(12 * which - 11, 12 * which + 1))
     picks: dict[BetKind, Callable[[int], bool]] = {
         BetKind.RED: lambda n: str(n) in RED, BetKind.BLACK: lambda n: str(n) not in RED,
@@ -154,7 +154,7 @@ def inside_bet(kind: BetKind, numbers: tuple[str, ...] | list[str], wheel: Wheel
     are not that bet on this layout (rule 3.5 has no five-number bet)."""
     nums = layout_order(tuple(numbers))
     if len(nums) != len(numbers):
-        raise NotAllowed("A number was named twice")
+        raise NotAllowed.of("A number was named twice")
     for p in nums:
         if p not in wheel.order:
             raise NotAllowed(f"{p} is not a number on this wheel")
@@ -196,7 +196,7 @@ def placement(kind: BetKind, chips: int, numbers: tuple[str, ...] | list[str] = 
     """A layout bet, checked against the layout: inside bets name their numbers, columns and
     dozens `which` one."""
     if chips <= 0:
-        raise NotAllowed("A bet is at least one chip")
+        raise NotAllowed.of("A bet is at least one chip")
     if kind in INSIDE:
         return Placement(kind, inside_bet(kind, numbers, wheel), chips)
     return Placement(kind, outside_numbers(kind, which), chips)
@@ -248,12 +248,12 @@ def call_bet(call: CallBet, units: int = 1, number: str | None = None,
     """A call bet as the chips it puts on the layout: `units` times each piece (a "5-piece"
     at 2 is 10 chips). A number and its neighbours names its number."""
     if wheel is not Wheel.SINGLE_ZERO:
-        raise NotAllowed("Call bets are played on the single-zero wheel only", "3.4")
+        raise NotAllowed.of("Call bets are played on the single-zero wheel only", "3.4")
     if units <= 0:
-        raise NotAllowed("A call bet is at least one chip a piece", "3.4")
+        raise NotAllowed.of("A call bet is at least one chip a piece", "3.4")
     if call is CallBet.NEIGHBOURS:
         if number is None or number not in wheel.order:
-            raise NotAllowed("Say which number, with its neighbours", "3.4")
+            raise NotAllowed.of("Say which number, with its neighbours", "3.4")
         return tuple(Placement(BetKind.STRAIGHT, (p,), units) for p in neighbours(number))
     if number is not None:
         raise NotAllowed(f"{call.value.capitalize()} names no number", "3.4")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from kiosk.rules.errors import NotAllowed, allowed
+from kiosk.rules.errors import Amount, NotAllowed, Word, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money
 from kiosk.rules.operations import (
@@ -305,15 +305,20 @@ def _can(verify: Callable[..., None]) -> Callable[..., bool]:
     return can
 
 
+def _colour(colour: str) -> Word:
+    """A player's chip colour in a refusal: "Pink", in English and as the screens name it."""
+    return Word(colour.capitalize())
+
+
 def verify_chip_change(state: RouletteState, colour: str, chips: int, value_each: int) -> None:
     rules = state.rules
     if colour not in COLOURS[:rules.colours]:
         raise NotAllowed(f"This table's wheel chips are {', '.join(COLOURS[:rules.colours])}")
     if chips <= 0:
-        raise NotAllowed("A chip change is at least one chip", "3.5")
+        raise NotAllowed.of("A chip change is at least one chip", "3.5")
     if value_each < rules.limits.minimum_chip:
-        raise NotAllowed(f"A wheel chip is worth at least "
-                         f"{rules.money(rules.limits.minimum_chip)} at this table", "2.2")
+        raise NotAllowed.of("A wheel chip is worth at least %(amount)s at this table", "2.2",
+                            amount=Amount(rules.limits.minimum_chip, rules.currency))
     rules.chips.verify_stake(value_each)
     stack = state.stack(colour)
     if stack is not None and stack.value_each != value_each and (
@@ -332,12 +337,12 @@ def chip_change(state: RouletteState, colour: str, chips: int, value_each: int) 
 
 def verify_cash_in(state: RouletteState, colour: str) -> None:
     if state.ball_spinning:
-        raise NotAllowed("No cashing in while the ball is being spun", "3.5")
+        raise NotAllowed.of("No cashing in while the ball is being spun", "3.5")
     stack = state.stack(colour)
     if stack is None:
         raise NotAllowed(f"No {colour} chips are in play")
     if state.staked(colour):
-        raise NotAllowed(f"{colour.capitalize()} still has bets on the layout")
+        raise NotAllowed.of("%(colour)s still has bets on the layout", colour=_colour(colour))
 
 
 can_cash_in = _can(verify_cash_in)
@@ -360,13 +365,13 @@ def _limit_for(rules: RouletteRules, p: Placement) -> tuple[int, str]:
 def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placement, ...]
                      ) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
-        raise NotAllowed("No more bets: chips placed now are a no bet", "3.4")
+        raise NotAllowed.of("No more bets: chips placed now are a no bet", "3.4")
     stack = state.stack(colour)
     if stack is None:
         raise NotAllowed(f"No {colour} chips are in play: make a chip change first", "3.5")
     chips = sum(p.chips for p in placements)
     if not placements or chips <= 0:
-        raise NotAllowed("A bet is at least one chip")
+        raise NotAllowed.of("A bet is at least one chip")
     if chips > stack.chips:
         raise NotAllowed(f"{colour.capitalize()} has {stack.chips} chip(s) in front of them, "
                          f"not {chips}")
@@ -384,9 +389,11 @@ def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placem
                              f"{name} of {rules.money(limit)}", "2.2")
     total = (state.staked(colour) + chips) * stack.value_each
     if total > rules.limits.table_maximum:
-        raise NotAllowed(f"{colour.capitalize()}: {rules.money(total)} on this spin is over "
-                         f"the table maximum of {rules.money(rules.limits.table_maximum)}",
-                         "2.2")
+        # TRANSLATORS: %(colour)s is the player's chip colour as the screens say it (Pink).
+        raise NotAllowed.of("%(colour)s: %(amount)s on this spin is over the table maximum of "
+                            "%(maximum)s", "2.2", colour=_colour(colour),
+                            amount=Amount(total, rules.currency),
+                            maximum=Amount(rules.limits.table_maximum, rules.currency))
 
 
 can_place_bet = _can(verify_place_bet)
@@ -403,7 +410,7 @@ def place_bet(state: RouletteState, colour: str, kind: BetKind, chips: int,
 def _call(state: RouletteState, call: CallBet, units: int, number: str | None
           ) -> tuple[tuple[Placement, ...], str]:
     if not state.rules.call_bets:
-        raise NotAllowed("Call bets are off on a double-zero wheel", "3.4")
+        raise NotAllowed.of("Call bets are off on a double-zero wheel", "3.4")
     pieces = call_bet(call, units, number, state.rules.wheel)
     name = call.value if call is not CallBet.NEIGHBOURS else f"{number} and the neighbours"
     return pieces, name
@@ -419,7 +426,7 @@ def place_call_bet(state: RouletteState, colour: str, call: CallBet, units: int 
 
 def verify_no_bet(state: RouletteState, colour: str) -> None:
     if state.phase is not Phase.NO_MORE_BETS:
-        raise NotAllowed("Bets are still open: place the bet instead")
+        raise NotAllowed.of("Bets are still open: place the bet instead")
 
 
 can_no_bet = _can(verify_no_bet)
@@ -441,9 +448,9 @@ def no_call_bet(state: RouletteState, colour: str, call: CallBet, units: int = 1
 
 def verify_take_back(state: RouletteState, colour: str) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
-        raise NotAllowed("The bets are locked after no more bets", "3.4")
+        raise NotAllowed.of("The bets are locked after no more bets", "3.4")
     if not state.staked(colour):
-        raise NotAllowed(f"{colour.capitalize()} has no bets on the layout")
+        raise NotAllowed.of("%(colour)s has no bets on the layout", colour=_colour(colour))
 
 
 can_take_back = _can(verify_take_back)
@@ -461,9 +468,9 @@ def expected_direction(state: RouletteState) -> Direction | None:
 
 def verify_spin_ball(state: RouletteState, direction: Direction) -> None:
     if state.phase is Phase.RESULT:
-        raise NotAllowed("Pay this spin before the next one")
+        raise NotAllowed.of("Pay this spin before the next one")
     if state.ball_spinning:
-        raise NotAllowed("The ball is already spinning: a no spin first, to spin it again",
+        raise NotAllowed.of("The ball is already spinning: a no spin first, to spin it again",
                          "3.2")
 
 
@@ -480,9 +487,9 @@ def spin_ball(state: RouletteState, direction: Direction, source: Source = Sourc
 
 def verify_final_bets(state: RouletteState) -> None:
     if state.phase is not Phase.BETTING:
-        raise NotAllowed("Final bets come while bets are open")
+        raise NotAllowed.of("Final bets come while bets are open")
     if not state.ball_spinning:
-        raise NotAllowed("Final bets are called when the ball slows: spin it first", "3.4")
+        raise NotAllowed.of("Final bets are called when the ball slows: spin it first", "3.4")
 
 
 can_final_bets = _can(verify_final_bets)
@@ -495,9 +502,9 @@ def final_bets(state: RouletteState) -> FinalBets:
 
 def verify_close_betting(state: RouletteState) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
-        raise NotAllowed("Bets are already closed")
+        raise NotAllowed.of("Bets are already closed")
     if not state.ball_spinning:
-        raise NotAllowed("No more bets is called while the ball spins: spin it first", "3.4")
+        raise NotAllowed.of("No more bets is called while the ball spins: spin it first", "3.4")
 
 
 can_close_betting = _can(verify_close_betting)
@@ -510,7 +517,7 @@ def close_betting(state: RouletteState) -> BettingClosed:
 
 def verify_no_spin(state: RouletteState) -> None:
     if not state.ball_spinning:
-        raise NotAllowed("The ball is not spinning", "3.2")
+        raise NotAllowed.of("The ball is not spinning", "3.2")
 
 
 can_no_spin = _can(verify_no_spin)
@@ -520,7 +527,7 @@ def no_spin(state: RouletteState, reason: str, source: Source = Source.HAND) -> 
     """Rule 3.2: the ball back in the same number, the wheel spun again."""
     verify_no_spin(state)
     if not reason.strip():
-        raise NotAllowed("Say why it was no spin (the ball left the wheel, ...)", "3.2")
+        raise NotAllowed.of("Say why it was no spin (the ball left the wheel, ...)", "3.2")
     return NoSpin(state.spin, reason.strip(), source, state.last_number)
 
 
@@ -530,9 +537,9 @@ def verify_call_number(state: RouletteState, number: str) -> None:
     if state.phase is Phase.RESULT:
         raise NotAllowed(f"{state.number} is already called: pay it, or void the spin")
     if not state.ball_spinning:
-        raise NotAllowed("The ball has not been spun", "3.2")
+        raise NotAllowed.of("The ball has not been spun", "3.2")
     if state.phase is not Phase.NO_MORE_BETS:
-        raise NotAllowed("Call no more bets before the number", "3.4")
+        raise NotAllowed.of("Call no more bets before the number", "3.4")
 
 
 can_call_number = _can(verify_call_number)
@@ -564,7 +571,7 @@ def payout_for(rules: RouletteRules, colour: str, value_each: int, bets: list[Pl
 def settlement(state: RouletteState) -> SpinSettled:
     """The payouts per colour for the called number (rule 3.5)."""
     if state.phase is not Phase.RESULT or state.number is None:
-        raise NotAllowed("No number has been called")
+        raise NotAllowed.of("No number has been called")
     by_colour: dict[str, list[Placement]] = {}
     for b in state.layout:
         by_colour.setdefault(b.colour, []).append(b.placement)
@@ -590,9 +597,9 @@ def confirm_payouts(state: RouletteState) -> SpinSettled:
 
 def verify_void_round(state: RouletteState, reason: str) -> None:
     if not reason.strip():
-        raise NotAllowed("Say why the spin is void")
+        raise NotAllowed.of("Say why the spin is void")
     if not (state.layout or state.spun or state.number):
-        raise NotAllowed("Nothing has happened on this spin")
+        raise NotAllowed.of("Nothing has happened on this spin")
 
 
 can_void_round = _can(verify_void_round)

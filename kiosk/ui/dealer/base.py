@@ -3,9 +3,10 @@ rack, undo of the last chips, and `act` (the session's `attempt`: a refusal is s
 engine's words and changes nothing). Each game's screen adds its own layout and buttons.
 
 The screens' own words are in the dealer's language (`[display] dealer_language`,
-kiosk/i18n.py); the rules' sentences (the next step, a refusal) are the approved rules'
-English, and what goes on record (a void's reason, a badge) is English whatever the screen
-shows (docs/dealer-screen.md, "Languages").
+kiosk/i18n.py), and so is a refusal the rules raised with its template (`NotAllowed.of`);
+the other sentences of the rules (the next step, the refusals not yet worded so) are the
+approved rules' English, and what goes on record (a refusal's alert, a void's reason, a
+badge) is English whatever the screen shows (docs/dealer-screen.md, "Languages").
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.i18n import N_, _
-from kiosk.rules.errors import TablesideError
+from kiosk.i18n import N_, _, said
+from kiosk.rules.errors import Sentence, TablesideError
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
@@ -56,12 +57,26 @@ def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
     return tuple(values[:5])
 
 
+class Refused(str):
+    """A refusal of the rules as its English (the message every record holds, so it compares
+    and logs as the plain text it is), carrying the rules' `sentence` when they worded it
+    with a template, for the screen to say it in the dealer's language (`alert_why`)."""
+
+    sentence: Sentence | None
+
+    def __new__(cls, english: str, sentence: Sentence | None = None) -> Refused:
+        made = super().__new__(cls, english)
+        made.sentence = sentence
+        return made
+
+
 def refusal(verify: Callable[..., None], *args: Any) -> str:
-    """The engine's sentence for an act its `verify_` refuses now ("" when it allows it)."""
+    """The engine's sentence for an act its `verify_` refuses now ("" when it allows it):
+    its English, a `Refused` that keeps the rules' sentence."""
     try:
         verify(*args)
     except TablesideError as exc:
-        return str(exc)
+        return Refused(str(exc), exc.sentence)
     return ""
 
 
@@ -176,7 +191,7 @@ class DealerScreen(BoxLayout):
         try:
             self.session.inspector_attended(f"inspector {badge}")
         except TablesideError as exc:
-            self.session.alert(Severity.WARNING, str(exc))
+            self.session.refused(exc)
 
     def show_inspector(self) -> None:
         called = self.session.inspector_called
@@ -194,7 +209,12 @@ class DealerScreen(BoxLayout):
             why = (_("%(button)s is not possible at this step: %(step)s")
                    % {"button": name[0], "step": self.step} if name
                    else _("This is not possible at this step: %(step)s") % {"step": self.step})
-        self.session.alert(Severity.WARNING, why)
+        self.alert_why(why)
+
+    def alert_why(self, why: str) -> None:
+        """A refusal as the table's warning: its English on record (the log), its sentence
+        kept for the screen to draw in the dealer's words."""
+        self.session.alert(Severity.WARNING, str(why), sentence=getattr(why, "sentence", None))
 
     def id_of(self, widget: Any) -> str:
         """The kv id of `widget` on this screen ("" when it has none)."""
@@ -232,9 +252,11 @@ class DealerScreen(BoxLayout):
             return
         self._shown_alert = best
         # The screens' own alerts are raised in English (the log's language) with their
-        # words marked N_(), and shown in the dealer's; the rules' sentences stay as they are.
+        # words marked N_(), and shown in the dealer's; so is a refusal the rules worded with
+        # its template (its sentence); the rules' other sentences stay as they are.
         way = f". {_(best.way_forward)}" if best.way_forward else ""
-        self.alert_text = f"{_(best.message)}{way}"
+        text = said(best.sentence) if best.sentence is not None else _(best.message)
+        self.alert_text = f"{text}{way}"
         self.alert_tone = SEVERITY_TONE[best.severity]
         self.alert_dark_text = best.severity is Severity.WARNING
         self.alert_shown = True

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.i18n import N_, _, ngettext, pgettext
+from kiosk.i18n import N_, _, ngettext, pgettext, said
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.hands import Total
 from kiosk.rules.blackjack.house import BlackjackRules
@@ -256,9 +256,10 @@ def box_title(box: int) -> str:
 
 
 def allowed(verify: Callable[..., None], *args: Any) -> tuple[bool, str]:
-    """The engine's `verify_` as (allowed, its sentence when not)."""
+    """The engine's `verify_` as (allowed, its sentence when not, in the dealer's language:
+    for the screen only)."""
     try:
         verify(*args)
     except TablesideError as exc:
-        return False, str(exc)
+        return False, said(exc.sentence, str(exc))
     return True, ""

@@ -23,7 +23,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.i18n import _, ngettext, number
+from kiosk.i18n import _, ngettext, number, said
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
@@ -304,7 +304,7 @@ class PuntoBancoDealer(DealerScreen):
             try:
                 pb.verify_close_betting(state)
             except TablesideError as exc:
-                self.step_detail = str(exc)
+                self.step_detail = said(exc.sentence, str(exc))
         legal = pb.legal_actions(state)
         self.can_key_card = "deal_card" in legal
         self.can_void = "void_round" in legal

@@ -318,7 +318,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             numbers = bet_from_taps(kind, taps, state.rules.wheel)
         except TablesideError as exc:  # the rules' words for taps that name no bet
             self.taps = []
-            self.session.alert(Severity.WARNING, str(exc))
+            self.session.refused(exc)
             return
         if numbers is None:
             self.taps = list(taps)
@@ -473,8 +473,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         why = next((say() for w, say in by_widget if w is widget), "")
         if not why and widget in self.call_buttons.values():
             why = N_("Call bets are placed on the single-zero wheel only (rule 3.4)")
-        self.session.alert(Severity.WARNING, why or _("Not possible at this step: %(step)s")
-                           % {"step": rl.next_step(s)})
+        self.alert_why(why or _("Not possible at this step: %(step)s")
+                       % {"step": rl.next_step(s)})
 
     def _summary(self, state: rl.RouletteState) -> str:
         """At most two short lines for the corner: the payouts themselves are in the sheet,

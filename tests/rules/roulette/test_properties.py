@@ -107,14 +107,17 @@ def test_chips_are_conserved_and_every_gain_is_on_record(actions):
         state = rl.apply(state, op)
         # conservation, from the records alone, for each colour still in play
         bought, paid, lost, cashed = Counter(), Counter(), Counter(), Counter()
-        for r in journal:
+        for i, r in enumerate(journal):
             if isinstance(r, rl.ChipChange):
                 bought[r.colour] += r.chips
             elif isinstance(r, rl.SpinSettled):
                 for p in r.payouts:
                     paid[p.colour] += p.colour_chips
                     lost[p.colour] += p.lost
-                    assert p.cash == (p.won - p.colour_chips) * state_value(journal, p.colour)
+                    # the value the colour had when the spin was settled: a colour cashed
+                    # in later may be bought again at another value
+                    value = state_value(journal[:i], p.colour)
+                    assert p.cash == (p.won - p.colour_chips) * value
                     assert p.staked == p.stakes_back + p.lost
             elif isinstance(r, rl.CashedIn):
                 cashed[r.colour] += r.chips
@@ -131,6 +134,6 @@ def test_chips_are_conserved_and_every_gain_is_on_record(actions):
 
 
 def state_value(journal: list[rl.Operation], colour: str) -> int:
-    """The colour's value per chip at its latest chip change."""
+    """The colour's value per chip at its latest chip change in `journal`."""
     return next(r.value_each for r in reversed(journal)
                 if isinstance(r, rl.ChipChange) and r.colour == colour)
