@@ -31,7 +31,7 @@ from kiosk.sync.status import status
 from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.games import screens
-from kiosk.ui.perf_present import flush_each_frame
+from kiosk.ui.perf_present import flush_each_frame, keep_drawn
 from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.interruptions import interruption
@@ -151,6 +151,7 @@ class SignageApp(App):  # type: ignore[misc]
         if self.window_options is not None:
             self.window_options.apply(Window)
         flush_each_frame(Window)  # each frame drawn before the next, not queued (perf_present)
+        keep_drawn(Window)  # KMS/DRM loses the first frame: a still sign is drawn again
         self.frame = SignageFrame()
         self.holder = self.frame.holder
         self.feed.subscribe(self._on_feed)
