@@ -64,7 +64,8 @@ def build_figures(out: Path) -> None:
         fig = json.loads((out / "figures.json").read_text())
     except (OSError, ValueError):
         fig = {}
-        print("  build times: not recorded (OUT/figures.json: built before it was written)")
+        print("  build times: not recorded for this build (bench/image.py --build runs the "
+              "build and records them in OUT/figures.json)")
     if fig:
         print(f"  build on {fig.get('cores', '?')} cores, arm64 under qemu-user: wheels "
               f"{fig.get('wheels_s', '?')} s, root filesystem {fig.get('rootfs_s', '?')} s, "
