@@ -299,7 +299,13 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
                 session.attempt(void)
         if stops.signum is None:
             stops.arm(app.stop)
+            from kiosk.ui.perf_present import keep_drawn
+
+            # On a display a still screen is drawn again: KMS/DRM loses the first frame.
+            redraws = None if opts.headless or opts.offscreen else keep_drawn()
             await app.async_run(async_lib="asyncio")
+            if redraws is not None:
+                redraws.cancel()
         if opts.headless and not any(front.DONE in line for line in opts.report):
             status = 1
         if restart_to:

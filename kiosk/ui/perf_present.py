@@ -32,3 +32,35 @@ def flush_each_frame(window: Any = None) -> None:
 
     _flushing.add(id(window))
     window.fbind("on_flip", flush)
+
+
+KEEP_DRAWN_EVERY = 5.0
+"""Seconds between the redraws `keep_drawn` asks for."""
+FIRST_REDRAW = 0.5
+"""Seconds after start of the first of them: a screen shows at once, not 5 s late."""
+
+
+def keep_drawn(window: Any = None, every: float = KEEP_DRAWN_EVERY) -> Any:
+    """Draw `window` (default: Kivy's window) again every `every` seconds, even when
+    nothing on it changed; returns the Clock event.
+
+    Kivy draws a frame only when something on the screen changed, and SDL's KMS/DRM driver
+    (the SD image, no X) loses the first frame it is given: it makes the window's surface
+    anew at the first buffer swap, after the frame was drawn into the old one, and shows a
+    black buffer. A still screen (the dealer's between coups, a paused sign) then stayed
+    black for good: seen in the emulator (tests/image/test_boot.py), where the same SDL
+    runs as on the Pi. A frame drawn again shows it; doing it every few seconds also brings
+    a screen back after a display was replugged or switched on late."""
+    from kivy.clock import Clock
+
+    if window is None:
+        from kivy.core.window import Window
+
+        window = Window
+
+    def redraw(_dt: float) -> None:
+        if window is not None:
+            window.canvas.ask_update()
+
+    Clock.schedule_once(redraw, FIRST_REDRAW)  # the lost first frame, shown at once
+    return Clock.schedule_interval(redraw, every)

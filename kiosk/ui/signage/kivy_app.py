@@ -37,7 +37,7 @@ from kiosk.sync.status import status
 from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.games import screens
-from kiosk.ui.perf_present import flush_each_frame
+from kiosk.ui.perf_present import flush_each_frame, keep_drawn
 from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.floor_care import SignCare, burn_in_shift, idle
@@ -209,6 +209,7 @@ class SignageApp(App):  # type: ignore[misc]
         self._sync: tuple[str, bool] = ("", False)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
         self._alternate: Any = None  # the timer of the next language
+        self._redraws: Any = None  # keep_drawn's timer
         self.care = care or SignCare(burn_in_shift=False, idle_minutes=0)
         self.idle_view: IdleView | None = None
         self.idle_shown = False
@@ -224,6 +225,8 @@ class SignageApp(App):  # type: ignore[misc]
             self.window_options.apply(Window)
         flush_each_frame(Window)  # each frame drawn before the next, not queued (perf_present)
         self.languages.apply()  # the house's money style and the first language
+        # KMS/DRM loses the first frame: a still sign is drawn again.
+        self._redraws = keep_drawn(Window)
         self.frame = SignageFrame()
         self.holder = self.frame.holder
         self.feed.subscribe(self._on_feed)
@@ -277,6 +280,8 @@ class SignageApp(App):  # type: ignore[misc]
 
     def on_stop(self) -> None:
         self.feed.close()
+        if self._redraws is not None:
+            self._redraws.cancel()
         if self._alternate is not None:
             self._alternate.cancel()
         i18n.use(self._before[0])
