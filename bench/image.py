@@ -6,7 +6,7 @@
   raw and compressed; with --build it runs image-build/build OUT and times each of its
   steps from the lines it prints (kept in OUT/figures.json for later runs);
 - a boot of the image in qemu-system-aarch64 (machine virt, TCG: an emulated Cortex-A72 on
-  this machine's x86 cores): from QEMU's start to the kernel's first line, to the test agent
+  this machine's x86 cores): from QEMU's start to the test agent
   (systemd's multi-user units starting), to the dealer app's READY=1 to systemd, and to the
   first screendump showing the dealer screen. Emulation, not a Pi: no Pi is available here,
   and an emulated CPU is many times slower than a Pi 4's;
@@ -87,10 +87,6 @@ def boot(out: Path) -> None:
     marks: dict[str, float] = {}
     try:
         deadline = time.monotonic() + 1200
-        while time.monotonic() < deadline and "kernel" not in marks:
-            if "Booting Linux" in emu.serial() or "Linux version" in emu.serial():
-                marks["kernel"] = emu.elapsed()
-            time.sleep(0.5)
         emu.wait_agent(1200)
         marks["agent"] = emu.elapsed()
         while time.monotonic() < deadline and ("ready" not in marks or "frame" not in marks):
@@ -106,7 +102,7 @@ def boot(out: Path) -> None:
             time.sleep(1)
     finally:
         emu.stop()
-    words = {"kernel": "kernel's first line", "agent": "systemd's units running (agent)",
+    words = {"agent": "systemd's units running (agent)",
              "ready": "dealer app READY=1", "frame": "first dealer frame on the screen"}
     for key, said in words.items():
         print(f"  {said:<36} " + (f"{marks[key]:6.1f} s" if key in marks else "not seen"))
