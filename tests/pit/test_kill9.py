@@ -78,7 +78,7 @@ def test_the_pit_killed_50_times_mid_batch_loses_and_doubles_nothing(
     def play() -> None:  # the table goes on playing through every crash of the pit
         while not playing.is_set():
             day.play(1)
-            time.sleep(0.01)
+            time.sleep(0.05)  # a coup every ~50 ms: rows for every batch, a backlog to catch up
 
     player = threading.Thread(target=play, daemon=True)
     player.start()
