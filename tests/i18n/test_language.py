@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
 import pytest
 from babel.messages.pofile import read_po
 
 from kiosk import i18n
 from kiosk.i18n import SignLanguages, _, ngettext, pgettext
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    yield
-    i18n.use(i18n.SOURCE)
-    i18n.set_money_style(i18n.MoneyStyle.COMMAS)
 
 
 def test_the_words_follow_the_language() -> None:

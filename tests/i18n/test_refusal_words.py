@@ -7,7 +7,7 @@ alert and log keep the English. No Kivy here (tests/ui draws it on the dealer sc
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -89,13 +89,6 @@ OLD: dict[str, Callable[..., str]] = {
         + f"area {area} has a tie bet without a bet on Banker or Player",
 }
 MONEY = ("amount", "maximum", "more", "minimum", "chip")
-
-
-@pytest.fixture(autouse=True)
-def english_after() -> Iterator[None]:
-    yield
-    i18n.use(i18n.SOURCE)
-    i18n.set_money_style(i18n.MoneyStyle.COMMAS)
 
 
 def rules_templates() -> dict[str, set[str]]:

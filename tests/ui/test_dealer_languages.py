@@ -28,13 +28,6 @@ Session = TableSession[pb.PuntoBancoState]
 NB = i18n.NBSP
 
 
-@pytest.fixture(autouse=True)
-def english_after() -> Iterator[None]:
-    yield
-    i18n.use(i18n.SOURCE)
-    i18n.set_money_style(MoneyStyle.COMMAS)
-
-
 @pytest.fixture
 def session(tmp_path: Path) -> Iterator[Session]:
     journal = Journal.open(tmp_path / "t.db", "PB-01")

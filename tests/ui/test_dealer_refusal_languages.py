@@ -6,7 +6,6 @@ and nothing is journaled."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,6 @@ from kiosk.store.journal import Journal
 from kiosk.table.session import Severity, TableSession
 from tests.ui.conftest import UI, start_app
 from tests.ui.test_dealer_languages import touch_greyed
-
-
-@pytest.fixture(autouse=True)
-def english_after() -> Iterator[None]:
-    yield
-    i18n.use(i18n.SOURCE)
 
 
 def _last_alert(session: TableSession[Any]) -> tuple[Severity, str]:

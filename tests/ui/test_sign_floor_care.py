@@ -5,7 +5,6 @@ sign."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -27,13 +26,6 @@ from tests.ui.conftest import UI, start_app
 from tests.ui.test_signage_feed import random_coups
 
 RULES = pb.PuntoBancoRules(chips=ChipRule(500))
-
-
-@pytest.fixture(autouse=True)
-def _english_in_ratios() -> Iterator[None]:
-    yield
-    i18n.use(i18n.SOURCE)
-    i18n.set_odds_style(i18n.OddsStyle.RATIO)
 
 
 def _session(path: Path, when: datetime | None = None) -> Any:

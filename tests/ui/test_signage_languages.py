@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +18,6 @@ from tests.ui.conftest import UI, start_app
 from tests.ui.test_signage_screen import _amount, _journal_with_history
 
 NB = i18n.NBSP
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    yield
-    i18n.use(i18n.SOURCE)
-    i18n.set_money_style(MoneyStyle.COMMAS)
 
 
 def _sign(ui: UI, path: Path, languages: SignLanguages, size: tuple[int, int] = (1920, 1080)
