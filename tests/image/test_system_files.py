@@ -80,6 +80,9 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     # instead of starting again every 2 s with a black screen (kiosk/ui/setup_screen.py).
     assert _settings(SYSTEM / "tableside-dealer.service")["Service.ExecStart"][0].endswith(
         "--no-sync --no-signage --setup-screen")
+    # The dealer's touchscreen first: on a Pi both screens are one DRM device.
+    assert "tableside-dealer.service" in _settings(
+        SYSTEM / "tableside-signage.service")["Unit.After"][0].split()
     sync = _settings(SYSTEM / "tableside-sync.service")
     assert sync["Service.ExecStart"][0].endswith("sync run --config /data/table.toml")
     # No pit named: the unit is skipped, not failed (`sync configured` exits 1), and if
