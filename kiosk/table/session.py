@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 from hardware import events as ev
 from hardware.wheel.events import WheelEvent
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import NotAllowed, Sentence, TablesideError
+from kiosk.rules.errors import NotAllowed, Said, Sentence, TablesideError
 from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableRecord
 from kiosk.rules.registry import GAMES, GameSpec
@@ -263,6 +263,10 @@ class TableSession(Generic[S]):
 
     def alert(self, severity: Severity, message: str, way_forward: str = "", *,
               sentence: Sentence | None = None) -> None:
+        """Tell the dealer. A `Said` message (or way forward) carries its sentence, for the
+        screen to say in the dealer's language; the alert and the log keep the English."""
+        if sentence is None and isinstance(message, Said):
+            sentence = message.sentence
         a = Alert(severity, message, way_forward, sentence)
         self.alerts.append(a)
         self.alerts_raised += 1
@@ -336,29 +340,32 @@ class TableSession(Generic[S]):
             detail = (f"{event.missing} frame(s) lost between {event.expected_seq} and "
                       f"{event.got_seq}")
             self.report(device, "frames_lost", detail, Severity.STOP,
-                        f"The {_device_name(device)} link lost {event.missing} message(s)",
-                        "Check the cards on the table against the screen and key in any "
-                        "card that is missing")
+                        Said.words("The %(device)s link lost %(n)s message(s)",
+                                   device=_device_name(device), n=event.missing),
+                        _CHECK_THE_CARDS)
         elif isinstance(event, ev.DeviceOffline):
             if self.device_online.get(device, True):
                 self.device_online[device] = False
-                by_hand = _BY_HAND.get(device, "Key in cards by hand")
+                by_hand = _BY_HAND.get(device) or Said.words("Key in cards by hand")
                 reason = getattr(event, "reason", "")  # the link's words for why
+                name = _device_name(device)
                 if reason:  # the port: missing, not allowed, gone
                     self.report(device, "offline", reason, Severity.WARNING,
-                                f"The {_device_name(device)} cannot be reached: {reason}",
-                                f"{by_hand}; call a technician")
+                                Said.words("The %(device)s cannot be reached: %(reason)s",
+                                           device=name, reason=reason),
+                                Said.words("%(by_hand)s; call a technician", by_hand=by_hand))
                 else:
                     self.report(device, "offline", f"silent for {event.silent_seconds:.0f} s",
                                 Severity.WARNING,
-                                f"The {_device_name(device)} is not answering",
-                                f"{by_hand}; check its cable and power")
+                                Said.words("The %(device)s is not answering", device=name),
+                                Said.words("%(by_hand)s; check its cable and power",
+                                           by_hand=by_hand))
         elif isinstance(event, ev.DeviceOnline):
             was = self.device_online.get(device, True)
             self.device_online[device] = True
             if not was:
                 self.report(device, "online", "", Severity.INFO,
-                            f"The {_device_name(device)} is back")
+                            Said.words("The %(device)s is back", device=_device_name(device)))
         elif isinstance(event, ev.ShoeHello):
             self.device_online[device] = True
             restarted = event.restarted
@@ -366,9 +373,8 @@ class TableSession(Generic[S]):
                         f"{event.model} firmware {event.firmware} serial "
                         f"{event.serial_number}",
                         Severity.WARNING if restarted else None,
-                        f"The {_device_name(device)} restarted",
-                        "Check the cards on the table against the screen and key in any "
-                        "card that is missing")
+                        Said.words("The %(device)s restarted", device=_device_name(device)),
+                        _CHECK_THE_CARDS)
         elif isinstance(event, ev.BadInput):
             self.bad_input += 1
             log.info("bad input from %s: %s %r", device, event.reason, event.raw)
@@ -382,20 +388,21 @@ class TableSession(Generic[S]):
     def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
         if isinstance(event, ev.CardRead):
             if self.held_cards or shoe.holds_cards(self.state):
-                why = "it waits for the card before it"
+                why: str = Said.words("it waits for the card before it")
                 try:  # the rule that holds it, in the game's words
                     shoe.verify_shoe_card(self.state, event.card)
                 except NotAllowed as exc:
-                    why = str(exc)
+                    why = Said(str(exc), exc.sentence)
                 # On record before anything else: the card has left the shoe.
                 self.record(DeviceReport(device, HELD, event.card.code))
                 held = self.held_cards
                 if len(held) == 1:
-                    self.alert(Severity.WARNING, f"{event.card.name.capitalize()} held: {why}")
+                    self.alert(Severity.WARNING, Said.words(
+                        "%(card)s held: %(why)s", card=event.card.name.capitalize(), why=why))
                 elif held:  # one alert that counts them, not the same words again
-                    self.alert(Severity.WARNING, f"{len(held)} cards held, dealt in order "
-                               f"once the screen's step is done: "
-                               f"{', '.join(c.code for c in held)}")
+                    self.alert(Severity.WARNING, Said.words(
+                        "%(n)s cards held, dealt in order once the screen's step is done: "
+                        "%(cards)s", n=len(held), cards=", ".join(c.code for c in held)))
                 return
             self._shoe_card(shoe, event.card)
         elif isinstance(event, ev.CardUnread):
@@ -447,8 +454,10 @@ class TableSession(Generic[S]):
             # The card has physically left the shoe: record that it was refused and why
             # (a noisy line's cards once a minute, with their count).
             detail = f"{card.code}: {exc}"
-            message = f"The shoe dealt the {card.name} but {exc}"
-            way = "Put the card aside and call the inspector, or void the " + self._round_word()
+            message = Said.words("The shoe dealt the %(card)s but %(why)s", card=card.name,
+                                 why=Said(str(exc), exc.sentence))
+            way = Said.words("Put the card aside and call the inspector, or void the "
+                             "%(round)s", round=self._round_word())
             if before is None:
                 self.report("SHOE", "card_refused", detail, Severity.STOP, message, way)
                 return
@@ -457,11 +466,15 @@ class TableSession(Generic[S]):
             return
         if isinstance(op, CardQuery):
             self.alert(Severity.STOP, op.message,
-                       "Key in the right card if the shoe misread it, void the "
-                       + self._round_word() + ", or call the inspector to accept it")
+                       Said.words("Key in the right card if the shoe misread it, void the "
+                                  "%(round)s, or call the inspector to accept it",
+                                  round=self._round_word()))
 
     def _round_word(self) -> str:
-        return self.spec.round_word
+        """What the game calls a round ("coup"), a `Said` the screens translate."""
+        word = self.spec.round_word
+        return {"coup": Said.words("coup"), "round": Said.words("round"),
+                "spin": Said.words("spin")}.get(word, word)
 
     def _device_action(self, device: str, what: str, action: Callable[[S], Operation],
                        way_forward: str) -> bool:
@@ -512,10 +525,16 @@ class TableSession(Generic[S]):
                 log.exception("listener %r failed", listener)
 
 
+_DEVICES = {"SHOE": Said.words("card shoe"), "SHUF": Said.words("shuffler"),
+            "WHEEL": Said.words("roulette wheel")}
+
+
 def _device_name(device: str) -> str:
-    return {"SHOE": "card shoe", "SHUF": "shuffler", "WHEEL": "roulette wheel"}.get(
-        device, device.lower())
+    """The device as the dealer calls it ("card shoe"; a `Said` the screens translate)."""
+    return _DEVICES.get(device) or device.lower()
 
 
-_BY_HAND = {"WHEEL": "Spin by hand and key in the winning numbers"}
+_BY_HAND = {"WHEEL": Said.words("Spin by hand and key in the winning numbers")}
+_CHECK_THE_CARDS = Said.words("Check the cards on the table against the screen and key in "
+                              "any card that is missing")
 

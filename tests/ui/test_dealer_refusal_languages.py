@@ -156,3 +156,53 @@ def test_a_refusal_the_rules_word_only_in_english_stays_english(
     assert dealer.alert_text == _last_alert(session)[1]
     assert dealer.alert_text.startswith("There is no betting area '9' on this table")
     session.journal.close()
+
+
+def test_the_tables_own_alerts_in_afrikaans_recorded_in_english(ui: UI, tmp_path: Path
+                                                                 ) -> None:
+    """A shoe that cannot be reached, falls silent, comes back, and a card held: the
+    alerts the table raises itself (kiosk/table) in the dealer's language, the way forward
+    too; the alert, the log and the journal's device reports keep the English."""
+    from hardware.events import CardRead, DeviceOffline, DeviceOnline
+    from kiosk.rules.cards import Card
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    rules = pb.PuntoBancoRules(chips=ChipRule(500))
+    session = TableSession(pb.PuntoBanco(), Journal.open(tmp_path / "t.db", "PB-01"), rules,
+                           "PB-01")
+    session.perform(pb.shuffle)
+    i18n.use("af")
+    dealer = start_app(ui, PuntoBancoDealerApp(session, table_name="Punto Banco 1")).screen
+
+    def shown() -> str:
+        ui.pump(frames=2)
+        assert dealer.alert_shown
+        text: str = dealer.alert_text
+        dealer.dismiss_alert()
+        return text
+
+    session.on_device_event(DeviceOffline(device="SHOE", silent_seconds=0.0,
+                                          reason="no such device /dev/ttyUSB0"))
+    assert session.alerts[-1].message == ("The card shoe cannot be reached: no such device "
+                                          "/dev/ttyUSB0")
+    assert session.alerts[-1].way_forward == "Key in cards by hand; call a technician"
+    assert shown() == ("Die kaartskoen kan nie bereik word nie: no such device /dev/ttyUSB0. "
+                       "Tik kaarte met die hand in; roep 'n tegnikus")
+    session.on_device_event(DeviceOnline(device="SHOE"))
+    assert shown() == "Die kaartskoen is terug"
+    session.on_device_event(DeviceOffline(device="SHUF", silent_seconds=12.0))
+    assert shown() == ("Die skommeltoestel antwoord nie. Tik kaarte met die hand in; kyk na "
+                       "sy kabel en krag")
+    # A card while no card is due (betting is open): refused, with the rule's reason.
+    session.on_device_event(CardRead(device="SHOE", seq=1, card=Card.parse("AS")))
+    alert = session.alerts[-1]
+    assert (alert.message, alert.way_forward) == (
+        "The shoe dealt the ace of spades but A card cannot be dealt before no more bets "
+        "(rule 5.2)", "Put the card aside and call the inspector, or void the coup")
+    # (this reason of the rules is one of their f-strings still: English inside)
+    assert shown() == ("Die skoen het die ace of spades uitgedeel maar A card cannot be dealt "
+                       "before no more bets (rule 5.2). Sit die kaart eenkant en roep die "
+                       "inspekteur, of verklaar die spel ongeldig")
+    details = [e.payload.get("detail") for e in session.journal.entries()
+               if e.kind == "device_report"]
+    assert "no such device /dev/ttyUSB0" in details  # the record's words are English

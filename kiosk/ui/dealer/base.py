@@ -24,8 +24,8 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.i18n import N_, _, said
-from kiosk.rules.errors import Sentence, TablesideError
+from kiosk.i18n import N_, _, said, say
+from kiosk.rules.errors import Said, Sentence, TablesideError
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
@@ -254,7 +254,9 @@ class DealerScreen(BoxLayout):
         # The screens' own alerts are raised in English (the log's language) with their
         # words marked N_(), and shown in the dealer's; so is a refusal the rules worded with
         # its template (its sentence); the rules' other sentences stay as they are.
-        way = f". {_(best.way_forward)}" if best.way_forward else ""
+        forward = best.way_forward
+        way = f". {say(forward) if isinstance(forward, Said) else _(forward)}" if forward \
+            else ""
         text = said(best.sentence) if best.sentence is not None else _(best.message)
         self.alert_text = f"{text}{way}"
         self.alert_tone = SEVERITY_TONE[best.severity]
