@@ -157,14 +157,22 @@ async def login(request: Request) -> Response:
         return HTMLResponse(_page("Inspector login", "<p class=alert>The form expired; "
                                   '<a href="/login">log in again</a>.</p>'), status_code=403)
     client = request.client.host if request.client else "?"
-    if pit.login_rate.allow(f"login:{client}"):
-        return RedirectResponse("/login?problem=" + quote("Too many attempts; wait a minute."),
-                                status_code=303)
-    token = await run_in_threadpool(pit.inspectors.login, form.get("name", ""),
-                                    form.get("password", ""))
+    name = form.get("name", "")
+    # Only failures count: after too many for this name, or from this address, the password
+    # is not even checked until the wait is over (the wrong guesses are what is limited).
+    wait = max(pit.failed_logins_by_name.waiting(name),
+               pit.failed_logins_by_address.waiting(client))
+    if wait:
+        problem = (f"Too many failed logins for this name or from this computer; try again "
+                   f"in {max(1, round(wait))} s.")
+        return RedirectResponse("/login?problem=" + quote(problem), status_code=303)
+    token = await run_in_threadpool(pit.inspectors.login, name, form.get("password", ""))
     if token is None:
+        pit.failed_logins_by_name.spend(name)
+        pit.failed_logins_by_address.spend(client)
         return RedirectResponse("/login?problem=" + quote("Wrong name or password."),
                                 status_code=303)
+    pit.failed_logins_by_name.forget(name)
     nxt = form.get("next", "/")
     if not nxt.startswith("/") or nxt.startswith("//"):
         nxt = "/"
