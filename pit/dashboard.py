@@ -292,21 +292,19 @@ async def acknowledge(request: Request, session: Session) -> Response:
 
 def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
     rounds: Rounds = pit.rounds
-    report = rounds.report(table_id)
-    chosen = [c for c in report.coups
-              if (not start or c.wall_time >= start) and (not end or c.wall_time <= end)]
-    chosen = chosen[-50:] if not (start or end) else chosen[:500]
+    view = rounds.between(table_id, start, end) if start or end else rounds.recent(table_id)
     lines = "".join(
         f'<tr><td><a href="/tables/{quote(table_id)}/rounds/{c.seq}">{c.coup}</a></td>'
         f"<td>{escape(c.wall_time)}</td><td>{escape(c.status)}</td>"
         f"<td>{escape(_outcome(c.as_json()))}</td>"
         f"<td class=\"{'alert' if c.differences else 'ok'}\">"
         f"{'differs' if c.differences else 'matches'}</td></tr>"
-        for c in reversed(chosen))
+        for c in reversed(view.coups))
     if not lines:
         lines = "<tr><td colspan=5>No rounds in this time.</td></tr>"
-    chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
-    return (f"<p>Chain at the pit: {escape(chain)}; {report.entries} rows.</p>"
+    chain = "intact" if view.chain_ok else f"BROKEN: {view.chain_reason}"
+    return (f"<p>Chain at the pit: {escape(chain)}; {view.head} rows (rounds recomputed from "
+            f"row {view.first_row}).</p>"
             "<table id=rounds><tr><th>Round</th><th>Time</th><th>Status</th><th>Outcome</th>"
             f"<th>Replay</th></tr>{lines}</table>")
 
@@ -390,10 +388,9 @@ async def round_page(request: Request, session: Session) -> Response:
     table_id = str(request.path_params["table_id"])
     try:
         seq = int(request.path_params["seq"])
-        report = await run_in_threadpool(pit.rounds.report, table_id)
+        coup = await run_in_threadpool(pit.rounds.round_at, table_id, seq)
     except (ValueError, UnknownTable):
         return HTMLResponse(_page("No such round", "", session), status_code=404)
-    coup = pit.rounds.round_at(report, seq)
     if coup is None:
         rows = await run_in_threadpool(pit.store.rows, table_id, seq - 1, 1)
         text = (f"Row {seq}: {rows[0].kind} {rows[0].payload}" if rows
