@@ -53,20 +53,42 @@ input{padding:.3em}
 pre{background:#163a28;padding:.8em;white-space:pre-wrap}
 """
 
+GAP_MS = 250
+"""A fragment of a live page is fetched at most once in this time, however many events come:
+the events in between are coalesced into the next fetch (docs/pit.md, "The dashboard")."""
+
 _LIVE_JS = """
 const live = document.getElementById('live');
 const source = new EventSource('/events');
-source.onmessage = async (e) => {
+const GAP = GAP_MS_VALUE;
+const parts = new Map();
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+async function refresh(part) {
+  let s = parts.get(part);
+  if (!s) { s = {busy: false, again: false, last: 0}; parts.set(part, s); }
+  if (s.busy) { s.again = true; return; }
+  s.busy = true;
+  try {
+    do {
+      const wait = s.last + GAP - Date.now();
+      if (wait > 0) await pause(wait);
+      s.again = false;
+      s.last = Date.now();
+      try {
+        const r = await fetch(part.dataset.fragment, {credentials: 'same-origin'});
+        if (r.ok) part.innerHTML = await r.text();
+      } catch (err) { s.again = true; await pause(1000); }
+    } while (s.again);
+  } finally { s.busy = false; }
+}
+source.onmessage = (e) => {
   const event = JSON.parse(e.data);
   live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
                      event.table_id + ', row ' + event.head + ')';
-  for (const part of document.querySelectorAll('[data-fragment]')) {
-    const r = await fetch(part.dataset.fragment, {credentials: 'same-origin'});
-    if (r.ok) part.innerHTML = await r.text();
-  }
+  for (const part of document.querySelectorAll('[data-fragment]')) refresh(part);
 };
 source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
-"""
+""".replace("GAP_MS_VALUE", str(GAP_MS))
 
 
 def _page(title: str, body: str, session: Session | None = None, live: bool = False) -> str:
