@@ -318,7 +318,7 @@ def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
     lines = "".join(
         f'<tr><td><a href="/tables/{quote(table_id)}/rounds/{c.seq}">{c.coup}</a></td>'
         f"<td>{escape(c.wall_time)}</td><td>{escape(c.status)}</td>"
-        f"<td>{escape(_outcome(c.as_json()))}</td>"
+        f"<td>{escape(c.outcome or c.reason or c.status)}</td>"
         f"<td class=\"{'alert' if c.differences else 'ok'}\">"
         f"{'differs' if c.differences else 'matches'}</td></tr>"
         for c in reversed(view.coups))
@@ -329,18 +329,6 @@ def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
             f"row {view.first_row}).</p>"
             "<table id=rounds><tr><th>Round</th><th>Time</th><th>Status</th><th>Outcome</th>"
             f"<th>Replay</th></tr>{lines}</table>")
-
-
-def _outcome(coup: dict[str, Any]) -> str:
-    result = coup.get("result") or {}
-    if isinstance(result, dict) and result.get("winner"):
-        return f"{result['winner']} {result.get('player_total', '')}-" \
-               f"{result.get('banker_total', '')}".strip("- ")
-    if coup.get("hands"):
-        return "; ".join(f"{k} {' '.join(v)}" for k, v in coup["hands"].items())
-    if isinstance(result, dict) and result:
-        return ", ".join(f"{k} {v}" for k, v in sorted(result.items()))
-    return coup.get("reason", "") or ""
 
 
 def _times(request: Request) -> tuple[str, str] | None:
