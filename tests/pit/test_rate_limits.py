@@ -5,7 +5,6 @@ are limited by failures per name and per address. Time is a clock the test moves
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -24,9 +23,9 @@ class Clock:
 
 
 @pytest.fixture
-def pit(tmp_path: Path) -> Iterator[tuple[PitState, TestClient, Clock, dict[str, str]]]:
+def pit(pit_url: str) -> Iterator[tuple[PitState, TestClient, Clock, dict[str, str]]]:
     clock = Clock()
-    state = open_pit(str(tmp_path / "pit.db"))
+    state = open_pit(pit_url)
     state.rate = RateLimiter(1.0, 3, clock)
     state.anonymous_rate = RateLimiter(1.0, 2, clock)
     state.failed_logins_by_name = RateLimiter(1 / 60, 3, clock)
