@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from kiosk.config import ConfigError, example, load
+from kiosk.selftest import check_pit
 from kiosk.store.journal import Journal, head_of
 from kiosk.sync.client import PitUnreachable, SyncClient
 from tests.pit.conftest import free_port
@@ -134,6 +135,10 @@ def test_the_sync_over_https_trusts_only_its_ca(tmp_path: Path) -> None:
         with pytest.raises(PitUnreachable) as why:
             refused.step()
         refused.close()
+        # The self-test's pit check trusts the same CA, and only it.
+        assert check_pit(cfg).ok, check_pit(cfg).detail
+        stranger_check = check_pit(stranger)
+        assert not stranger_check.ok and "CERTIFICATE_VERIFY_FAILED" in stranger_check.detail
         assert str(why.value).startswith(
             f"the pit at https://127.0.0.1:{port} is not the pit this table trusts: its "
             "certificate is not signed by the CA in [sync] ca_file (or the system's)")
