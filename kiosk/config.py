@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+import ssl
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -158,10 +159,20 @@ class SyncConfig:
     pit: str = ""
     credential_file: Path | None = None
     pit_key: str = ""  # the pit's Ed25519 public key (hex), from enrolment
+    ca_file: Path | None = None
+    """The CA certificate(s) (PEM) the pit's HTTPS certificate is checked against; none: the
+    system's CAs."""
 
     @property
     def enabled(self) -> bool:
         return bool(self.pit)
+
+    def tls(self) -> ssl.SSLContext | bool:
+        """What the sync's HTTP client checks the pit's certificate with (httpx `verify=`):
+        a context trusting `ca_file` only, or True (the system's CAs)."""
+        if self.ca_file is None:
+            return True
+        return ssl.create_default_context(cafile=str(self.ca_file))
 
     def credential(self) -> str:
         """The table's credential, read when the sync starts."""
@@ -414,6 +425,7 @@ def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:
     sec = reader.section("sync", required=False)
     reader.known("sync", "pit")
     reader.known("sync", "pit_key")
+    reader.known("sync", "ca_file")
     pit = reader.text(sec, "sync", "pit") if "pit" in sec else ""
     if pit and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", pit):
         reader.fail("sync", "pit", "the pit server's address, like https://pit.casino.lan:8600")
@@ -424,7 +436,22 @@ def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:
     key = reader.text(sec, "sync", "pit_key") if "pit_key" in sec else ""
     if key and not re.fullmatch(r"[0-9a-f]{64}", key):
         reader.fail("sync", "pit_key", "the pit's public key: 64 hex digits, from enrolment")
-    return SyncConfig(pit, credential, key)
+    ca_file = None
+    if "ca_file" in sec:
+        ca_file = Path(reader.text(sec, "sync", "ca_file"))
+        if path is not None and not ca_file.is_absolute():
+            ca_file = path.parent / ca_file
+        if not pit.startswith("https://"):
+            reader.fail("sync", "ca_file", "a CA to check the pit's certificate needs an "
+                                           "https:// [sync] pit")
+        try:
+            ssl.create_default_context(cafile=str(ca_file))
+        except ssl.SSLError:  # before OSError: it is one
+            reader.fail("sync", "ca_file", f"{ca_file}: not a PEM certificate (the CA that "
+                                           "signed the pit's certificate)")
+        except OSError as exc:
+            reader.fail("sync", "ca_file", f"{ca_file}: cannot read it ({exc.strerror})")
+    return SyncConfig(pit, credential, key, ca_file)
 
 
 def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:

@@ -50,11 +50,15 @@ class Replay:
     table's new rows), and `report` is at every moment what `replay` of all the rows fed so
     far gives: the chain checked on from the last row, the fold and the audits carried on."""
 
-    def __init__(self, source: str = "") -> None:
-        self.report = ReplayReport(source, True, "chain intact: 0 rows", 0)
-        self._folded: Folded = EMPTY
-        self._head: tuple[int, str] = (0, GENESIS_HASH)
-        self._table: str | None = None
+    def __init__(self, source: str = "", start: Folded = EMPTY,
+                 head: tuple[int, str] = (0, GENESIS_HASH), table_id: str | None = None
+                 ) -> None:
+        """From the first row, or from `start` (a snapshot restored: the table folded up to
+        row `head[0]`, whose hash is `head[1]`) to replay only the rows after it."""
+        self.report = ReplayReport(source, True, f"chain intact: {head[0]} rows", 0)
+        self._folded: Folded = start
+        self._head: tuple[int, str] = head
+        self._table: str | None = table_id
 
     @property
     def seq(self) -> int:

@@ -197,7 +197,7 @@ def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
     except TablesideError as exc:
         return SelfTestResult("pit", False, str(exc))
     try:
-        with httpx.Client(timeout=timeout) as web:
+        with httpx.Client(timeout=timeout, verify=cfg.sync.tls()) as web:
             health = web.get(f"{url}/api/v1/health")
             head = web.get(f"{url}/api/v1/tables/{cfg.table_id}/head",
                            headers={"Authorization": f"Bearer {credential}"})

@@ -3,7 +3,8 @@
 Every refusal is a 4xx with `{"error": "..."}` in words: 400 not a batch, 401 no or wrong
 credential, 403 another table's rows or credential, 404 no such table, 409 the batch does not
 extend the chain the pit holds (the body says the head to resume from), 413 too large,
-429 too many requests (with Retry-After).
+429 too many requests (with Retry-After): per authenticated table, and per client address for
+requests without a valid credential.
 """
 
 from __future__ import annotations
@@ -42,27 +43,41 @@ async def read_body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
+def _slow_down(wait: float, who: str) -> JSONResponse:
+    return error(429, f"too many requests from {who}; slow down", retry_after=wait)
+
+
 async def _authorise(request: Request, pit: PitState) -> tuple[str, Response | None]:
-    """The table of the URL if the request carries its credential, else a refusal."""
+    """The table of the URL if the request carries its credential, else a refusal.
+
+    The credential is checked first (a hash compared with the table's, one primary-key
+    read), and only then the rate: an authenticated table spends its own budget, wherever it
+    asks, and a request without a valid credential spends its client address's, so nobody
+    can use up a table's budget by naming it in the URL."""
     table_id = str(request.path_params["table_id"])
-    wait = pit.rate.allow(f"table:{table_id}")
-    if wait:
-        return table_id, error(429, "too many requests from this table; slow down",
-                               retry_after=wait)
+    address = request.client.host if request.client else "?"
     auth = request.headers.get("authorization", "")
     scheme, _, token = auth.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return table_id, error(401, "send the table's credential: Authorization: Bearer <it>")
     token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        if wait := pit.anonymous_rate.allow(f"address:{address}"):
+            return table_id, _slow_down(wait, "this address without a credential")
+        return table_id, error(401, "send the table's credential: Authorization: Bearer <it>")
     ok = await run_in_threadpool(pit.store.authenticate, table_id, token)
     if ok:
+        if wait := pit.rate.allow(f"table:{table_id}"):
+            return table_id, _slow_down(wait, "this table")
         return table_id, None
     owner = await run_in_threadpool(
         pit.store.db.one, "SELECT table_id FROM pit_tables WHERE credential_hash = ?",
         (credential_hash(token),))
     if owner is not None:
+        if wait := pit.rate.allow(f"table:{owner[0]}"):
+            return table_id, _slow_down(wait, f"table {owner[0]}")
         return table_id, error(403, f"this credential is table {owner[0]}'s; it cannot write "
                                     f"or read table {table_id}")
+    if wait := pit.anonymous_rate.allow(f"address:{address}"):
+        return table_id, _slow_down(wait, "this address without a valid credential")
     return table_id, error(401, f"the credential is not table {table_id}'s (enrol it again: "
                                 "tableside pit enroll)")
 

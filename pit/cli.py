@@ -55,17 +55,43 @@ def pit() -> None:
               help="the address to listen on (0.0.0.0: every interface)")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=int)
 @_key_option
-def serve(db_url: str, host: str, port: int, key_path: str | None) -> None:
-    """Run the pit server (the tables' API under /api/v1, the dashboard at /)."""
+@click.option("--tls-cert", type=click.Path(dir_okay=False), default=None,
+              help="serve HTTPS with this certificate (PEM, the chain after it)")
+@click.option("--tls-key", type=click.Path(dir_okay=False), default=None,
+              help="the certificate's private key (PEM, unencrypted)")
+def serve(db_url: str, host: str, port: int, key_path: str | None, tls_cert: str | None,
+          tls_key: str | None) -> None:
+    """Run the pit server (the tables' API under /api/v1, the dashboard at /), over HTTPS
+    with --tls-cert and --tls-key."""
     import uvicorn
 
     from pit.app import create_app
 
+    if (tls_cert is None) != (tls_key is None):
+        _fail("HTTPS needs both --tls-cert and --tls-key")
+    if tls_cert is not None and tls_key is not None:
+        _check_tls(tls_cert, tls_key)
     state = _open(db_url, key_path)
+    scheme = "https" if tls_cert else "http"
     click.echo(f"Tableside pit on {state.store.db.dialect} ({db_url}): "
-               f"dashboard at http://{host}:{port}/", err=True)
+               f"dashboard at {scheme}://{host}:{port}/", err=True)
     uvicorn.run(create_app(state), host=host, port=port, log_level="warning",
-                timeout_graceful_shutdown=2)
+                timeout_graceful_shutdown=2, ssl_certfile=tls_cert, ssl_keyfile=tls_key)
+
+
+def _check_tls(cert: str, key: str) -> None:
+    """Refuse, in words, a certificate and key that cannot serve HTTPS (before uvicorn
+    would, with a traceback)."""
+    import ssl
+
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        context.load_cert_chain(cert, key)
+    except ssl.SSLError as exc:
+        _fail(f"--tls-cert {cert} and --tls-key {key} do not make a certificate and its key "
+              f"(PEM, the key unencrypted): {exc.reason or exc}")
+    except OSError as exc:
+        _fail(f"cannot read the certificate or its key: {exc.filename}: {exc.strerror}")
 
 
 @pit.command("enroll")

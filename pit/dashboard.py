@@ -53,20 +53,42 @@ input{padding:.3em}
 pre{background:#163a28;padding:.8em;white-space:pre-wrap}
 """
 
+GAP_MS = 250
+"""A fragment of a live page is fetched at most once in this time, however many events come:
+the events in between are coalesced into the next fetch (docs/pit.md, "The dashboard")."""
+
 _LIVE_JS = """
 const live = document.getElementById('live');
 const source = new EventSource('/events');
-source.onmessage = async (e) => {
+const GAP = GAP_MS_VALUE;
+const parts = new Map();
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+async function refresh(part) {
+  let s = parts.get(part);
+  if (!s) { s = {busy: false, again: false, last: 0}; parts.set(part, s); }
+  if (s.busy) { s.again = true; return; }
+  s.busy = true;
+  try {
+    do {
+      const wait = s.last + GAP - Date.now();
+      if (wait > 0) await pause(wait);
+      s.again = false;
+      s.last = Date.now();
+      try {
+        const r = await fetch(part.dataset.fragment, {credentials: 'same-origin'});
+        if (r.ok) part.innerHTML = await r.text();
+      } catch (err) { s.again = true; await pause(1000); }
+    } while (s.again);
+  } finally { s.busy = false; }
+}
+source.onmessage = (e) => {
   const event = JSON.parse(e.data);
   live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
                      event.table_id + ', row ' + event.head + ')';
-  for (const part of document.querySelectorAll('[data-fragment]')) {
-    const r = await fetch(part.dataset.fragment, {credentials: 'same-origin'});
-    if (r.ok) part.innerHTML = await r.text();
-  }
+  for (const part of document.querySelectorAll('[data-fragment]')) refresh(part);
 };
 source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
-"""
+""".replace("GAP_MS_VALUE", str(GAP_MS))
 
 
 def _page(title: str, body: str, session: Session | None = None, live: bool = False) -> str:
@@ -157,14 +179,22 @@ async def login(request: Request) -> Response:
         return HTMLResponse(_page("Inspector login", "<p class=alert>The form expired; "
                                   '<a href="/login">log in again</a>.</p>'), status_code=403)
     client = request.client.host if request.client else "?"
-    if pit.login_rate.allow(f"login:{client}"):
-        return RedirectResponse("/login?problem=" + quote("Too many attempts; wait a minute."),
-                                status_code=303)
-    token = await run_in_threadpool(pit.inspectors.login, form.get("name", ""),
-                                    form.get("password", ""))
+    name = form.get("name", "")
+    # Only failures count: after too many for this name, or from this address, the password
+    # is not even checked until the wait is over (the wrong guesses are what is limited).
+    wait = max(pit.failed_logins_by_name.waiting(name),
+               pit.failed_logins_by_address.waiting(client))
+    if wait:
+        problem = (f"Too many failed logins for this name or from this computer; try again "
+                   f"in {max(1, round(wait))} s.")
+        return RedirectResponse("/login?problem=" + quote(problem), status_code=303)
+    token = await run_in_threadpool(pit.inspectors.login, name, form.get("password", ""))
     if token is None:
+        pit.failed_logins_by_name.spend(name)
+        pit.failed_logins_by_address.spend(client)
         return RedirectResponse("/login?problem=" + quote("Wrong name or password."),
                                 status_code=303)
+    pit.failed_logins_by_name.forget(name)
     nxt = form.get("next", "/")
     if not nxt.startswith("/") or nxt.startswith("//"):
         nxt = "/"
@@ -284,35 +314,21 @@ async def acknowledge(request: Request, session: Session) -> Response:
 
 def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
     rounds: Rounds = pit.rounds
-    report = rounds.report(table_id)
-    chosen = [c for c in report.coups
-              if (not start or c.wall_time >= start) and (not end or c.wall_time <= end)]
-    chosen = chosen[-50:] if not (start or end) else chosen[:500]
+    view = rounds.between(table_id, start, end) if start or end else rounds.recent(table_id)
     lines = "".join(
         f'<tr><td><a href="/tables/{quote(table_id)}/rounds/{c.seq}">{c.coup}</a></td>'
         f"<td>{escape(c.wall_time)}</td><td>{escape(c.status)}</td>"
-        f"<td>{escape(_outcome(c.as_json()))}</td>"
+        f"<td>{escape(c.outcome or c.reason or c.status)}</td>"
         f"<td class=\"{'alert' if c.differences else 'ok'}\">"
         f"{'differs' if c.differences else 'matches'}</td></tr>"
-        for c in reversed(chosen))
+        for c in reversed(view.coups))
     if not lines:
         lines = "<tr><td colspan=5>No rounds in this time.</td></tr>"
-    chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
-    return (f"<p>Chain at the pit: {escape(chain)}; {report.entries} rows.</p>"
+    chain = "intact" if view.chain_ok else f"BROKEN: {view.chain_reason}"
+    return (f"<p>Chain at the pit: {escape(chain)}; {view.head} rows (rounds recomputed from "
+            f"row {view.first_row}).</p>"
             "<table id=rounds><tr><th>Round</th><th>Time</th><th>Status</th><th>Outcome</th>"
             f"<th>Replay</th></tr>{lines}</table>")
-
-
-def _outcome(coup: dict[str, Any]) -> str:
-    result = coup.get("result") or {}
-    if isinstance(result, dict) and result.get("winner"):
-        return f"{result['winner']} {result.get('player_total', '')}-" \
-               f"{result.get('banker_total', '')}".strip("- ")
-    if coup.get("hands"):
-        return "; ".join(f"{k} {' '.join(v)}" for k, v in coup["hands"].items())
-    if isinstance(result, dict) and result:
-        return ", ".join(f"{k} {v}" for k, v in sorted(result.items()))
-    return coup.get("reason", "") or ""
 
 
 def _times(request: Request) -> tuple[str, str] | None:
@@ -382,10 +398,9 @@ async def round_page(request: Request, session: Session) -> Response:
     table_id = str(request.path_params["table_id"])
     try:
         seq = int(request.path_params["seq"])
-        report = await run_in_threadpool(pit.rounds.report, table_id)
+        coup = await run_in_threadpool(pit.rounds.round_at, table_id, seq)
     except (ValueError, UnknownTable):
         return HTMLResponse(_page("No such round", "", session), status_code=404)
-    coup = pit.rounds.round_at(report, seq)
     if coup is None:
         rows = await run_in_threadpool(pit.store.rows, table_id, seq - 1, 1)
         text = (f"Row {seq}: {rows[0].kind} {rows[0].payload}" if rows

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,7 +58,7 @@ class Database:
             try:
                 conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
                                        check_same_thread=False)
-                conn.execute("PRAGMA journal_mode=WAL")
+                _wal(conn)
                 # FULL: a batch the pit acknowledged is on its disk before the table hears so.
                 conn.execute("PRAGMA synchronous=FULL")
             except sqlite3.Error as exc:
@@ -138,8 +139,14 @@ class Database:
             return tx.execute(sql, params)
 
     def migrate(self) -> int:
-        """Bring the schema up to date (idempotent); the version it is at."""
+        """Bring the schema up to date (idempotent); the version it is at.
+
+        Pits starting at once on one database migrate it one after the other: on
+        PostgreSQL each holds an advisory lock (`MIGRATION_LOCK`) until its transaction
+        ends, and on SQLite the transaction itself holds the write lock from its start."""
         with self.transaction() as tx:
+            if self.dialect == "postgresql":
+                tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
             tx.execute("CREATE TABLE IF NOT EXISTS pit_schema (version INTEGER PRIMARY KEY)")
             row = tx.one("SELECT max(version) FROM pit_schema")
             current = int(row[0]) if row and row[0] is not None else 0
@@ -152,6 +159,8 @@ class Database:
                 current = version
         return current
 
+
+MIGRATION_LOCK = 0x7461626C65736964  # "tablesid": the pit's advisory lock for migrations
 
 _TYPES = {
     "sqlite": {"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "bigint": "INTEGER"},
@@ -192,6 +201,21 @@ class Transaction:
         suffix = " FOR UPDATE" if self._db.dialect == "postgresql" else ""
         return self.one("SELECT table_id, head_seq, head_hash FROM pit_tables "
                         "WHERE table_id = ?" + suffix, (table_id,))
+
+
+def _wal(conn: sqlite3.Connection, seconds: float = 30.0) -> None:
+    """Put the database in WAL mode. Several processes opening a new file at once all try
+    to; SQLite answers "locked" at once to the others rather than waiting (its busy timeout
+    does not cover this), so they wait here and try again."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _is_db_error(exc: BaseException) -> bool:

@@ -14,6 +14,11 @@ class TooLarge(ValueError):
     """A body over the limit (HTTP 413)."""
 
 
+KEPT_CALLERS = 10_000
+"""Callers a limiter remembers: past that, those whose bucket has filled again are
+forgotten (they would start full anyway)."""
+
+
 class RateLimiter:
     """A token bucket per caller: `rate` requests a second on average, bursts up to `burst`."""
 
@@ -24,13 +29,37 @@ class RateLimiter:
         self._lock = threading.Lock()
 
     def allow(self, caller: str) -> float:
-        """0 when the request may go ahead, else the seconds to wait before asking again."""
+        """0 when the request may go ahead (and it is counted), else the seconds to wait
+        before asking again."""
+        return self._take(caller, spend=True)
+
+    def waiting(self, caller: str) -> float:
+        """Like `allow`, but counting nothing (`spend` counts): for a budget of failures."""
+        return self._take(caller, spend=False)
+
+    def spend(self, caller: str) -> None:
+        self._take(caller, spend=True)
+
+    def forget(self, caller: str) -> None:
+        with self._lock:
+            self._buckets.pop(caller, None)
+
+    def _take(self, caller: str, spend: bool) -> float:
         now = self.clock()
         with self._lock:
             tokens, then = self._buckets.get(caller, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - then) * self.rate)
             if tokens >= 1:
-                self._buckets[caller] = (tokens - 1, now)
+                if spend:
+                    self._buckets[caller] = (tokens - 1, now)
+                    self._prune(now)
                 return 0.0
             self._buckets[caller] = (tokens, now)
             return (1 - tokens) / self.rate
+
+    def _prune(self, now: float) -> None:
+        if len(self._buckets) <= KEPT_CALLERS:
+            return
+        for caller, (tokens, then) in list(self._buckets.items()):
+            if tokens + (now - then) * self.rate >= self.burst:
+                del self._buckets[caller]

@@ -61,7 +61,8 @@ def _errors(*codes: int) -> dict[str, Any]:
     words = {400: "not a batch of rows, or a bad query", 401: "no credential, or not this table's",
              403: "another table's credential or rows", 404: "no such table enrolled",
              409: "the batch does not extend the chain the pit holds", 413: "body too large",
-             429: "too many requests (see Retry-After)"}
+             429: "too many requests from this table, or from this client address without "
+                  "a valid credential (see Retry-After)"}
     return {str(c): {"description": words[c],
                      "content": {"application/json": {"schema": _RESULT if c == 409
                                                       else _ERROR}}} for c in codes}

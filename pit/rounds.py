@@ -1,21 +1,72 @@
 """A table's rounds at the pit, recomputed exactly as `tableside replay` does (kiosk/replay.py)
-from the rows the pit holds. Each table's replay is kept and fed only the rows that arrived
-since, so a table's page costs its new rows, not its whole journal, however long it grows."""
+from the rows the pit holds, but never from row 1: each view starts from a snapshot row
+(`table_snapshot`, which a table journals every 5,000 rows: kiosk/table/snapshot.py), the one
+fold restores it, and only the rows after it are replayed.
+
+- The recent rounds start from the last snapshot at least `RECENT_ROWS` rows back. That replay
+  is kept for the tables viewed lately (an LRU of `KEPT_TABLES`), holding its last rounds
+  only, and fed the rows that arrived since; it starts again from a newer snapshot once it
+  has replayed `SPAN` rows.
+- A search by time finds the rows of that time through the (table, wall_time) index and
+  replays from the snapshot before the first of them, up to `FOUND` rounds.
+- A round's page replays from the snapshot before its row to the round.
+
+So a view costs at most a snapshot's interval plus the rows asked for, however long the
+table's journal at the pit has grown, and memory holds a bounded number of rounds.
+"""
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from kiosk.replay import CoupReplay, Replay, ReplayReport
+from kiosk.replay import CoupReplay, Replay
+from kiosk.rules.errors import UnreadableInput
+from kiosk.rules.operations import operation_from_record
+from kiosk.store.canonical import GENESIS_HASH, loads_strict
+from kiosk.table.fold import FoldError
+from kiosk.table.records import Snapshot
+from kiosk.table.snapshot import restore
 from pit.store import PitStore
 
-_PAGE = 5000
+PAGE = 1000
+RECENT = 50
+"""Rounds the recent list shows."""
+RECENT_ROWS = 2000
+"""The recent list replays from a snapshot at least this many rows before the head."""
+SPAN = 20_000
+"""A kept replay is started again from a newer snapshot after this many rows."""
+KEPT_TABLES = 32
+FOUND = 500
+"""Rounds a search by time shows at most."""
+
+
+@dataclass
+class RoundsView:
+    """Rounds of one table, newest last, with what was replayed to find them."""
+
+    coups: list[CoupReplay]
+    head: int
+    first_row: int
+    """The first row replayed (after the snapshot the replay started from)."""
+    chain_ok: bool
+    chain_reason: str
+    problems: list[str]
+
+
+@dataclass
+class _Kept:
+    replay: Replay
+    first_row: int
 
 
 class Rounds:
-    def __init__(self, store: PitStore) -> None:
+    def __init__(self, store: PitStore, kept_tables: int = KEPT_TABLES) -> None:
         self.store = store
-        self._replays: dict[str, Replay] = {}
+        self.kept_tables = kept_tables
+        self._kept: OrderedDict[str, _Kept] = OrderedDict()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
 
@@ -23,25 +74,103 @@ class Rounds:
         with self._guard:
             return self._locks.setdefault(table_id, threading.Lock())
 
-    def report(self, table_id: str) -> ReplayReport:
-        """The replay of every row the pit holds of the table (UnknownTable if none)."""
+    @property
+    def kept(self) -> list[str]:
+        """The tables whose recent replay is kept, least recently viewed first."""
+        with self._guard:
+            return list(self._kept)
+
+    # --- the views -------------------------------------------------------------------------
+
+    def recent(self, table_id: str, count: int = RECENT) -> RoundsView:
+        """The table's last `count` rounds (UnknownTable if it is not enrolled)."""
         head = self.store.head(table_id)[0]
         with self._lock(table_id):
-            replay = self._replays.get(table_id)
-            if replay is None:
-                replay = self._replays[table_id] = Replay(f"pit:{table_id}")
-            while replay.seq < head:
-                rows = self.store.rows(table_id, replay.seq, _PAGE)
-                if not rows:
-                    break
-                replay.feed(row.entry() for row in rows)
-            return replay.report
+            with self._guard:
+                kept = self._kept.pop(table_id, None)
+            if kept is None or kept.replay.seq - kept.first_row > SPAN or kept.replay.seq > head:
+                kept = _Kept(*self._start(table_id, max(0, head - RECENT_ROWS)))
+            self._feed(table_id, kept.replay, head)
+            report = kept.replay.report
+            del report.coups[:-count]  # only the last rounds are kept
+            del report.problems[:-count]
+            with self._guard:
+                self._kept[table_id] = kept
+                while len(self._kept) > self.kept_tables:
+                    self._kept.popitem(last=False)
+            return RoundsView(list(report.coups), head, kept.first_row, report.chain_ok,
+                              report.chain_reason, list(report.problems))
 
-    @staticmethod
-    def round_at(report: ReplayReport, seq: int) -> CoupReplay | None:
+    def between(self, table_id: str, start: str, end: str, limit: int = FOUND) -> RoundsView:
+        """The table's rounds settled (or voided) between the wall times `start` and `end`
+        (either may be empty: open), at most `limit`, oldest first."""
+        head = self.store.head(table_id)[0]
+        found = self.store.db.one(
+            "SELECT min(seq), max(seq) FROM pit_rows WHERE table_id = ? AND wall_time >= ? "
+            "AND wall_time <= ?", (table_id, start, end or "~"))
+        if found is None or found[0] is None:
+            return RoundsView([], head, 0, True, "", [])
+        low, high = int(found[0]), int(found[1])
+        replay, first = self._start(table_id, low - 1)
+        coups: list[CoupReplay] = []
+
+        def enough() -> bool:
+            coups.extend(c for c in replay.report.coups
+                         if c.seq >= low and (not start or c.wall_time >= start)
+                         and (not end or c.wall_time <= end))
+            replay.report.coups.clear()
+            return len(coups) >= limit
+
+        self._feed(table_id, replay, high, enough)
+        report = replay.report
+        return RoundsView(coups[:limit], head, first, report.chain_ok, report.chain_reason,
+                          report.problems)
+
+    def round_at(self, table_id: str, seq: int) -> CoupReplay | None:
         """The round whose settling (or void) row is `seq`, or the first one after it
         (an alert's row inside a round leads to that round)."""
-        for coup in report.coups:
-            if coup.seq >= seq:
-                return coup
-        return None
+        head = self.store.head(table_id)[0]
+        replay, _ = self._start(table_id, seq - 1)
+        found: list[CoupReplay] = []
+
+        def done() -> bool:
+            found.extend(c for c in replay.report.coups if c.seq >= seq)
+            replay.report.coups.clear()
+            return bool(found)
+
+        self._feed(table_id, replay, head, done)
+        return found[0] if found else None
+
+    # --- replaying ---------------------------------------------------------------------------
+
+    def _start(self, table_id: str, at_most: int) -> tuple[Replay, int]:
+        """A replay from the table's last readable snapshot row at or before row `at_most`
+        (from row 1 when there is none), and the first row it will be fed."""
+        source = f"pit:{table_id}"
+        found = self.store.db.query(
+            "SELECT seq, payload FROM pit_rows WHERE table_id = ? AND kind = ? AND seq <= ? "
+            "ORDER BY seq DESC LIMIT 3", (table_id, Snapshot.kind, at_most))
+        for seq, payload in found:
+            try:
+                value = loads_strict(str(payload))
+                op = operation_from_record(Snapshot.kind, value if isinstance(value, dict)
+                                           else {})
+                assert isinstance(op, Snapshot)
+                start = restore(op)
+            except (UnreadableInput, ValueError, AssertionError, FoldError):
+                continue  # an older one, or row 1: slower, same rounds
+            covered = self.store.db.one("SELECT hash FROM pit_rows WHERE table_id = ? AND "
+                                        "seq = ?", (table_id, start.seq))
+            digest = GENESIS_HASH if start.seq == 0 or covered is None else str(covered[0])
+            return Replay(source, start, (start.seq, digest), table_id), int(seq)
+        return Replay(source), 1
+
+    def _feed(self, table_id: str, replay: Replay, up_to: int,
+              stop: Callable[[], bool] | None = None) -> None:
+        while replay.seq < up_to:
+            rows = self.store.rows(table_id, replay.seq, min(PAGE, up_to - replay.seq))
+            if not rows:
+                break
+            replay.feed(row.entry() for row in rows)
+            if stop is not None and stop():
+                break

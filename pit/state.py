@@ -56,7 +56,15 @@ class PitState:
     store: PitStore
     max_body: int = MAX_BODY
     rate: RateLimiter = field(default_factory=lambda: RateLimiter(50.0, 100))
-    login_rate: RateLimiter = field(default_factory=lambda: RateLimiter(0.2, 5))
+    """Requests per authenticated table."""
+    anonymous_rate: RateLimiter = field(default_factory=lambda: RateLimiter(5.0, 20))
+    """Requests without a valid credential, per client address."""
+    failed_logins_by_name: RateLimiter = field(
+        default_factory=lambda: RateLimiter(1 / 60, 5))
+    """Failed dashboard logins per inspector's name: 5, then one a minute."""
+    failed_logins_by_address: RateLimiter = field(
+        default_factory=lambda: RateLimiter(1 / 15, 20))
+    """Failed dashboard logins per client address (any names): 20, then one in 15 s."""
     broker: Broker = field(default_factory=Broker)
     key: Ed25519PrivateKey = field(default_factory=Ed25519PrivateKey.generate)
     """The pit's signing key (`open_pit` reads it from its file; tests may leave a new one)."""

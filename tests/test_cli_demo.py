@@ -41,3 +41,32 @@ def test_headless_demo_prints_each_line_as_it_happens_with_money_in_rand(tmp_pat
                         settled), settled
     net = settled.rsplit("R", 1)[1]
     assert int(net.replace(",", "").split(".")[0]) <= 6 * 50 * 8, settled
+
+
+def test_the_demos_pit_prints_its_dashboard_and_holds_the_journal(tmp_path: Path) -> None:
+    """The demo starts a local pit beside the table (kiosk/commands.py): it says where the
+    dashboard is, and every row the table journaled reaches data/demo-pit.db."""
+    import sqlite3
+
+    from kiosk.store.journal import head_of
+
+    done = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "demo", "--console", "--coups", "3", "--pace", "0",
+         "--journal", "data/demo.db"], cwd=tmp_path, env=env(tmp_path), capture_output=True,
+        stdin=subprocess.DEVNULL, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"Pit dashboard: http://127\.0\.0\.1:\d+/ \(log in as demo, password "
+                        r"tableside-demo\); the journal syncs to it as the table plays, and "
+                        r"limits set there reach the table between rounds", lines[0]), lines[0]
+    head = head_of(tmp_path / "data" / "demo.db")
+    assert head[0] > 20  # three coups
+    assert f"Pit: holds the journal up to row {head[0]}; Sync connected" in done.stdout
+    pit = sqlite3.connect(tmp_path / "data" / "demo-pit.db")
+    try:
+        assert pit.execute("SELECT count(*), max(seq) FROM pit_rows").fetchone() == \
+            (head[0], head[0])
+        assert pit.execute("SELECT head_seq, head_hash FROM pit_tables").fetchall() == [head]
+        assert pit.execute("SELECT name FROM pit_inspectors").fetchall() == [("demo",)]
+    finally:
+        pit.close()

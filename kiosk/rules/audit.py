@@ -39,6 +39,10 @@ class CoupReplay:
     differences: list[str] = field(default_factory=list)
     reason: str = ""
     hands: dict[str, list[str]] | None = None  # blackjack: "dealer", "box 3/1", ...
+    outcome: str = ""
+    """The round's outcome in one line, in its game's words ("banker 7-6", "number 17"):
+    filled in by the game's audit, shown as it is by the pit's rounds list (which names no
+    game). Not part of `as_json`: replay's JSON holds the parts it is made of."""
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

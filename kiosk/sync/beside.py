@@ -28,7 +28,8 @@ def start_sync(cfg: TableConfig) -> tuple[SyncClient | None, str]:
         credential = cfg.sync.credential()
     except TablesideError as exc:
         return None, f"the sync is off: {exc}"
-    client = SyncClient(cfg.journal, cfg.table_id, cfg.sync.pit, credential)
+    client = SyncClient(cfg.journal, cfg.table_id, cfg.sync.pit, credential,
+                        verify=cfg.sync.tls())
     client.start()
     return client, f"syncing to the pit at {cfg.sync.pit}"
 

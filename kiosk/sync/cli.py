@@ -90,7 +90,8 @@ def sync_run(config_path: str) -> None:
     except TablesideError as exc:
         click.echo(f"tableside: {exc}", err=True)
         sys.exit(2)
-    client = SyncClient(cfg.journal, cfg.table_id, cfg.sync.pit, credential)
+    client = SyncClient(cfg.journal, cfg.table_id, cfg.sync.pit, credential,
+                        verify=cfg.sync.tls())
     done = threading.Event()
 
     def stop(signum: int, frame: Any) -> None:

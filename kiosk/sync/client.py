@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -76,7 +77,8 @@ class SyncClient:
                  timeout: float = 10.0, max_backoff: float = MAX_BACKOFF,
                  idle: float = IDLE, config_every: float = CONFIG_EVERY,
                  rng: random.Random | None = None,
-                 sleep: Callable[[float], None] | None = None) -> None:
+                 sleep: Callable[[float], None] | None = None,
+                 verify: ssl.SSLContext | bool = True) -> None:
         self.journal_path = Path(journal_path)
         self.table_id = table_id
         self.url = url.rstrip("/")
@@ -85,7 +87,8 @@ class SyncClient:
         self.config_every = config_every
         self._config_asked = -config_every
         self.max_backoff = max_backoff
-        self._http = http or httpx.Client(timeout=timeout)
+        # verify: how the pit's HTTPS certificate is checked ([sync] ca_file: SyncConfig.tls)
+        self._http = http or httpx.Client(timeout=timeout, verify=verify)
         self._headers = {"Authorization": f"Bearer {credential}"}
         self._rng = rng or random.Random()
         self._stop = threading.Event()
@@ -172,6 +175,10 @@ class SyncClient:
             response = self._http.request(method, self.url + path, headers=self._headers,
                                           **kwargs)
         except httpx.HTTPError as exc:
+            if "CERTIFICATE_VERIFY_FAILED" in str(exc):
+                raise PitUnreachable(f"the pit at {self.url} is not the pit this table trusts: "
+                                     "its certificate is not signed by the CA in [sync] "
+                                     f"ca_file (or the system's) ({exc})") from exc
             raise PitUnreachable(f"the pit at {self.url} does not answer ({exc})") from exc
         try:
             answer = response.json()

@@ -218,3 +218,47 @@ def test_a_form_without_its_csrf_token_changes_nothing(tmp_path: Path) -> None:
 def _cells(driver: WebDriver) -> list[str]:
     row = driver.find_element(By.CSS_SELECTOR, 'tr[data-table="PB-01"]')
     return [td.text for td in row.find_elements(By.TAG_NAME, "td")]
+
+
+def test_a_burst_of_events_is_coalesced_into_few_refreshes(browser: WebDriver,
+                                                            tmp_path: Path) -> None:
+    """30 batches in about a second: each is a live event, but the floor is fetched at most
+    once in 250 ms (pit/dashboard.py GAP_MS), and still shows the last coup within 2 s."""
+    from pit.dashboard import GAP_MS
+
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    token = state.store.enroll("PB-01")
+    server = PitServer(state).start()
+    journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
+    day = Day(journal)
+    client = SyncClient(journal.path, "PB-01", server.url, token)
+    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    fetches = ("return performance.getEntriesByType('resource').filter("
+               "(e) => e.name.endsWith('/fragments/floor')).length")
+    try:
+        browser.delete_all_cookies()
+        browser.get(server.url + "/")
+        browser.find_element(By.ID, "name").send_keys("Thandi")
+        browser.find_element(By.ID, "password").send_keys("correct horse battery")
+        browser.find_element(By.ID, "login").click()
+        wait.until(lambda d: "live" in d.find_element(By.ID, "live").text)
+        time.sleep(0.5)  # the EventSource is connected
+        before = browser.execute_script(fetches)
+        started = time.monotonic()
+        for _ in range(30):
+            day.play(1)
+            assert client.step() > 0  # one batch, one live event
+        sent = time.monotonic()
+        wait.until(lambda d: _cells(d)[3] == "31")
+        assert time.monotonic() - sent < 2.0
+        time.sleep(2 * GAP_MS / 1000)  # any refresh still due
+        refreshed = browser.execute_script(fetches) - before
+        allowed = (time.monotonic() - started) / (GAP_MS / 1000) + 1
+        assert 1 <= refreshed <= allowed, (refreshed, allowed)
+        assert refreshed < 15  # not one per event
+    finally:
+        client.close()
+        journal.close()
+        server.stop()
+        state.close()

@@ -12,12 +12,24 @@ from kiosk.rules.operations import encode
 
 def audit(state: pb.PuntoBancoState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, pb.CoupSettled):
-        report.coups.append(_audit_settlement(state, op, row))
+        report.coups.append(_with_outcome(_audit_settlement(state, op, row)))
     elif isinstance(op, pb.CoupVoided):
-        report.coups.append(CoupReplay(
+        report.coups.append(_with_outcome(CoupReplay(
             op.coup, "voided", row.seq, row.wall_time,
             [c.code for c in state.player_cards], [c.code for c in state.banker_cards],
-            reason=op.reason))
+            reason=op.reason)))
+
+
+def _with_outcome(coup: CoupReplay) -> CoupReplay:
+    """"banker 7-6" (the winner, then the player's and the banker's totals), or a void's
+    reason."""
+    result = coup.result or {}
+    if result.get("winner"):
+        coup.outcome = (f"{result['winner']} {result.get('player_total', '')}-"
+                        f"{result.get('banker_total', '')}")
+    else:
+        coup.outcome = f"voided: {coup.reason}" if coup.reason else coup.status
+    return coup
 
 
 def _settlement_json(s: pb.BetSettlement) -> dict[str, Any]:

@@ -14,11 +14,18 @@ from kiosk.rules.operations import encode
 
 def audit(state: bj.BlackjackState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, bj.RoundSettled):
-        report.coups.append(_audit_round(state, op, row))
+        report.coups.append(_with_outcome(_audit_round(state, op, row)))
     elif isinstance(op, bj.RoundVoided):
-        report.coups.append(_audit_void(state, op, row))
+        report.coups.append(_with_outcome(_audit_void(state, op, row)))
     elif isinstance(op, bj.BlackjackPaid | bj.Surrendered | bj.EvenMoneyTaken):
         _audit_early(state, op, row, report)
+
+
+def _with_outcome(coup: CoupReplay) -> CoupReplay:
+    """"dealer 10 7; box 1/1 A K" (every hand's cards), and a void's reason."""
+    hands = "; ".join(f"{k} {' '.join(v)}" for k, v in (coup.hands or {}).items())
+    coup.outcome = (f"voided: {coup.reason}; {hands}" if coup.status == "voided" else hands)
+    return coup
 
 
 def _hands(state: bj.BlackjackState) -> dict[str, list[str]]:

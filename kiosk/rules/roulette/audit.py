@@ -20,9 +20,10 @@ def _hands(state: rl.RouletteState) -> dict[str, list[str]]:
 
 def audit(state: rl.RouletteState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, rl.SpinVoided):
-        report.coups.append(CoupReplay(op.spin, "voided", row.seq, row.wall_time,
-                                       hands=_hands(state),
-                                       reason="; ".join((*state.notes, op.reason))))
+        voided = CoupReplay(op.spin, "voided", row.seq, row.wall_time, hands=_hands(state),
+                            reason="; ".join((*state.notes, op.reason)))
+        voided.outcome = f"no spin: {voided.reason}"
+        report.coups.append(voided)
         return
     if not isinstance(op, rl.SpinSettled):
         return
@@ -40,6 +41,8 @@ def audit(state: rl.RouletteState, op: Any, row: Row, report: ReplayReport) -> N
             for p in again.payouts]
         if again != op:
             out.differences.append(_difference(op, again))
+    number = (out.result or {}).get("number", op.number)
+    out.outcome = f"number {number}" + (f" ({out.reason})" if out.reason else "")
     report.coups.append(out)
 
 
