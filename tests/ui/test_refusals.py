@@ -6,7 +6,8 @@ through, and in each dialog over it, every greyed-out control on show is tapped;
 say why in words of its own (the rules' sentence, or the screen's or dialog's sentence, never
 the general "not possible at this step"), drawn where the dealer is looking (the screen's
 alert, or the dialog's own line when a dialog covers the screen), and write nothing to the
-journal. Some reasons are checked word for word."""
+journal. Some reasons are checked word for word; the players-behind choosers' labels are
+checked drawn, by their pixels, in English and Afrikaans."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from kiosk.rules.money import ChipRule
 from kiosk.rules.roulette import engine as rl
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
+from kiosk.ui import theme
 from kiosk.ui.dealer.base import refusal
 from tests.ui.conftest import UI, start_app
 from tests.ui.layout import box, shown
@@ -653,3 +655,66 @@ def test_call_bets_on_a_double_zero_wheel_say_why(ui: UI, tmp_path: Path) -> Non
         assert said[f"TableButton({call!r})"] == (
             "Call bets are placed on the single-zero wheel only (rule 3.4)")
     session.journal.close()
+
+
+# --- the choosers' labels are drawn ---------------------------------------------------------------
+
+CHOOSERS = {
+    # action: (the screen's button, the chooser's confirm, each player's options)
+    "en": {"split": ("Split", "Split", ["Both", "First", "Second"]),
+           "double": ("Double", "Double", ["Doubles", "No"]),
+           "surrender": ("Surrender", "Surrender", ["Surrenders", "No"])},
+    "af": {"split": ("Verdeel", "Verdeel", ["Albei", "Eerste", "Tweede"]),
+           "double": ("Verdubbel", "Verdubbel", ["Verdubbel", "Nee"]),
+           "surrender": ("Oorgee", "Oorgee", ["Gee oor", "Nee"])},
+}
+
+
+def drawn_text_pixels(ui: UI, widget: Any, background: tuple[float, ...]) -> int:
+    """How many pixels of the middle of `widget` (inside its rounded corners) are not its
+    background: the drawn text's."""
+    frame = ui.frame()
+    x, y, right, top = box(widget)
+    inset = widget.height * 0.2
+    colours = frame.region_colours(x + inset, y + inset, right - x - 2 * inset,
+                                   top - y - 2 * inset, step=1)
+    bg = tuple(round(c * 255) for c in background[:3])
+    return sum(n for c, n in colours.items()
+               if max(abs(a - b) for a, b in zip(c, bg, strict=True)) > 40)
+
+
+@pytest.mark.parametrize("language", ["en", "af"])
+@pytest.mark.parametrize("action", ["split", "double", "surrender"])
+def test_the_choosers_buttons_have_drawn_labels(ui: UI, bj_session: BJ, action: str,
+                                                 language: str) -> None:
+    """The players-behind chooser's confirm once had an empty label: with three players
+    behind, each chooser's buttons say their words, and the words are drawn (pixels)."""
+    from kiosk.ui.dealer.blackjack_dialogs import BehindChooser
+    from tests.ui.conftest import SHOTS
+
+    bj_three_behind(bj_session)
+    button_text, confirm_text, options = CHOOSERS[language][action]
+    with using(language):
+        dealer = bj_screen(ui, bj_session)
+        screen_button = dealer.ids[action]
+        assert screen_button.text == button_text and not screen_button.disabled
+        ui.tap(screen_button)
+        chooser = open_dialog(ui, BehindChooser)
+        assert sorted(chooser.rows) == ["B", "C", "D"]
+        if action == "split":  # confirm waits for every player's hand
+            for row in chooser.rows.values():
+                ui.tap(row.ids.options.children[-1])  # Both
+        ui.pump(0.2)
+        confirm = chooser.ids.confirm
+        assert confirm.text == confirm_text and not confirm.disabled
+        assert confirm.texture is not None and confirm.texture_size[0] > 10
+        assert drawn_text_pixels(ui, confirm, theme.GOLD) > 40, "the confirm's words"
+        assert chooser.ids.cancel.text == {"en": "Cancel", "af": "Kanselleer"}[language]
+        for row in chooser.rows.values():
+            buttons = row.ids.options.children[::-1]
+            assert [b.text for b in buttons] == options
+            for b in buttons:
+                assert drawn_text_pixels(ui, b, b.tone) > 20, f"{b.text!r} is not drawn"
+        ui.screenshot(f"chooser-{action}-three-behind-{language}-800x480")
+        confirm.export_to_png(str(SHOTS / f"chooser-{action}-confirm-{language}.png"))
+        chooser.dismiss()
