@@ -718,3 +718,54 @@ def test_the_choosers_buttons_have_drawn_labels(ui: UI, bj_session: BJ, action: 
         ui.screenshot(f"chooser-{action}-three-behind-{language}-800x480")
         confirm.export_to_png(str(SHOTS / f"chooser-{action}-confirm-{language}.png"))
         chooser.dismiss()
+
+
+@pytest.mark.parametrize("language", ["en", "af", "pt", "zu"])
+def test_a_dialogs_refusal_fits_in_every_language(ui: UI, bj_session: BJ, rl_session: RL,
+                                                   language: str) -> None:
+    """The dialogs' longest refusals at 800x480, the smallest screen: nothing cut off or
+    overlapping, readable against the amber, no text under 1.75 mm (the layout tests'
+    checks)."""
+    from kiosk.ui.dealer.blackjack_dialogs import (
+        BehindChooser,
+        due_words,
+        keyed_allowed,
+        keyed_refused,
+    )
+    from kiosk.ui.dealer.card_keypad import CardKeypad
+    from kiosk.ui.dealer.roulette import ChipChangePad
+    from tests.ui.test_layout_dealers import laid_out
+
+    bj_three_behind(bj_session)
+    with using(language):
+        dealer = bj_screen(ui, bj_session)
+        ui.tap(dealer.ids.split)
+        chooser = open_dialog(ui, BehindChooser)
+        dialog_says(ui, chooser, chooser.ids.confirm)
+        laid_out(ui, chooser, (800, 480))
+        ui.screenshot(f"refusal-split-chooser-{language}-800x480")
+        chooser.dismiss()
+        state = bj_session.state
+        assert state.shoe is not None
+        spent = dataclasses.replace(state, shoe=ShoeContents(
+            state.shoe.decks, {Card.parse(f"7{s}"): state.shoe.decks for s in "SHDC"}, 24))
+        pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None,
+                         allowed=keyed_allowed, due=due_words, refused=keyed_refused)
+        pad.open()
+        ui.pump(0.1)
+        dialog_says(ui, pad, next(b for b in pad.ids.ranks.children if b.rank == "7"))
+        assert pad.refusal_text == {
+            "en": "No 7 can come out of this shoe now: every one has been dealt",
+            "af": "Geen 7 kan nou meer uit hierdie skoen kom nie: almal is reeds gedeel",
+            "pt": "Nenhum 7 pode sair deste sabot agora: já saíram todos",
+            "zu": "Ayikho i-7 engaphuma kulawa makhadi manje: zonke sezabiwe"}[language]
+        laid_out(ui, pad, (800, 480))
+        ui.screenshot(f"refusal-card-keypad-{language}-800x480")
+        pad.dismiss()
+        roulette = rl_screen(ui, rl_session)
+        ui.tap(roulette.colour_buttons["pink"])
+        ui.tap(roulette.change_button)
+        change = open_dialog(ui, ChipChangePad)
+        dialog_says(ui, change, change.ok)
+        laid_out(ui, change, (800, 480))
+        change.dismiss()
