@@ -180,15 +180,22 @@ class _Told(list[str]):
 @click.option("--no-signage", is_flag=True,
               help="do not start the player signage from this process (a separate "
                    "`tableside signage` does it, as the SD image's service)")
+@click.option("--setup-screen", is_flag=True,
+              help="when the configuration is missing or wrong, say why on the dealer's "
+                   "screen and wait for a good one (the SD image's dealer service)")
 def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync: bool,
-        no_signage: bool) -> None:
+        no_signage: bool, setup_screen: bool) -> None:
     """Run the table from its configuration file: dealer screen, signage, shoe, panel, and
     the sync to the pit when [sync] names one."""
+    from kiosk.ui.launcher import display_available
+
     try:
         cfg = load_config(config_path)
     except ConfigError as exc:
-        refuse(str(exc))
-    from kiosk.ui.launcher import display_available
+        if not (setup_screen and not console and (headless or display_available())):
+            refuse(str(exc))
+        _exit(_not_set_up(Path(config_path), fullscreen=not windowed, offscreen=headless))
+        return  # stopped by a signal (RESTART starts the command again)
 
     if not (console or headless or display_available()):
         raise click.ClickException(
@@ -228,6 +235,23 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
         if client is not None:  # stopping: a batch in flight is sent again next time
             client.stop(1.0 if received() is not None else 5.0)
     _exit(status)
+
+
+def _not_set_up(config: Path, fullscreen: bool, offscreen: bool) -> int:
+    """The dealer's screen says why the table cannot start (kiosk/ui/setup_screen.py) until
+    its configuration loads: then RESTART, and the table opens."""
+    from kiosk.provision import not_set_up
+    from kiosk.ui.launcher import KioskOptions, prepare_kivy
+
+    reason = not_set_up(config)
+    if not reason:  # put right since it was read
+        return RESTART
+    click.echo(f"tableside: the table is not set up: {reason.splitlines()[0]}; the dealer's "
+               f"screen says why until {config} loads", err=True)
+    prepare_kivy(KioskOptions(fullscreen=fullscreen, offscreen=offscreen))
+    from kiosk.ui.setup_screen import show
+
+    return show(config, reason)
 
 
 RESTART = 75  # kiosk.ui.launcher.RESTART (not imported here: it would import Kivy's side)

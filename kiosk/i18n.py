@@ -36,7 +36,7 @@ from babel import Locale
 from babel.numbers import format_decimal, format_percent
 
 from assets import LOCALE
-from kiosk.rules.errors import Amount, Sentence, Word
+from kiosk.rules.errors import Amount, Said, Sentence, Word
 
 DOMAIN = "tableside"
 SOURCE = "en"
@@ -179,6 +179,12 @@ def in_language(code: str, message: str) -> str:
     return translations(code).gettext(message) if message else ""
 
 
+def say(words: str, *, code: str | None = None) -> str:
+    """Words of the rules (a `Said`, such as the next step; or plain English) in the current
+    language (or `code`)."""
+    return said(words.sentence, words, code=code) if isinstance(words, Said) else words
+
+
 def said(sentence: Sentence | None, english: str = "", *, code: str | None = None) -> str:
     """A message of the rules (a refusal's `Sentence`) in the current language (or `code`):
     its template translated, its values put in (amounts as the house writes money, a `Word`
@@ -192,7 +198,9 @@ def said(sentence: Sentence | None, english: str = "", *, code: str | None = Non
     # A word is the record's in English ("banker bet"), the screens' in another language.
     values = {k: money(v.cents, v.currency, code=code) if isinstance(v, Amount)
               else (v.text if code == SOURCE else words.gettext(v.name or v.text))
-              if isinstance(v, Word) else v
+              if isinstance(v, Word)
+              else said(v.sentence, v, code=code) if isinstance(v, Said)
+              else v
               for k, v in sentence.values.items()}
     text = words.gettext(sentence.template) % values
     if sentence.clause:

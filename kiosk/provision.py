@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from kiosk.config import TableConfig, parse
+from kiosk.config import TableConfig, load, parse
 from kiosk.rules.errors import TablesideError
 
 BOOT_FILE = "table.toml"
@@ -118,6 +118,19 @@ def pending_error(config: Path) -> str:
         return (config.parent / ERROR_FILE).read_text(encoding="utf-8").strip()
     except OSError:
         return ""
+
+
+def not_set_up(config: Path) -> str:
+    """Why the table cannot start from `config`, in words for the dealer screen and the
+    technician, or "" when it can: the file is missing or has a mistake, and when a new
+    table.toml on the boot partition was refused, that reason first (it is what the
+    technician just did)."""
+    refused = pending_error(config)
+    try:
+        load(config)
+    except TablesideError as exc:
+        return "\n".join(w for w in (refused, str(exc)) if w)
+    return ""
 
 
 def _archive_other_journal(cfg: TableConfig, now: datetime) -> Path | None:

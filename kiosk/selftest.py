@@ -11,12 +11,13 @@ table was last checked and what was found. Checks:
   pressed within the wait;
 - free space on the journal's partition (at least 200 MB);
 - the clock: a year no older than this build, and systemd's word on NTP or an RTC present;
-- the journal and configuration files are the kiosk user's alone (mode 0600).
-
+- the journal, the configuration, the pit credential and the sync's files are the kiosk
+  user's alone (mode 0600, one owner);
 - the pit server, when `[sync]` names one: it answers, it knows this table's credential, and
   how far behind it the journal is.
 
-Both screens and the touch are checked on the self-test screen, which is not built yet.
+Both screens and the touch are checked on the self-test screen (`--screen`,
+kiosk/ui/selftest_screen.py).
 """
 
 from __future__ import annotations
@@ -227,12 +228,39 @@ def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
                                        f"holds rows up to {held}, {behind} waiting here")
 
 
+def private_files(cfg: TableConfig) -> list[Path]:
+    """The table's files nobody else may read (issue 12: mode 0600, the kiosk user's): the
+    journal with its WAL, the configuration, the pit credential, the sync's state and the
+    pit's configuration offered to the table."""
+    from kiosk.sync.pit_config import offer_path
+    from kiosk.sync.state import state_path
+
+    files = [cfg.journal, Path(f"{cfg.journal}-wal"), Path(f"{cfg.journal}-shm"),
+             state_path(cfg.journal), offer_path(cfg.journal)]
+    if cfg.source is not None:
+        files.append(cfg.source)
+    if cfg.sync.credential_file is not None:
+        files.append(cfg.sync.credential_file)
+    return files
+
+
 def check_modes(paths: list[Path]) -> SelfTestResult:
-    loose = [f"{p} ({stat.S_IMODE(p.stat().st_mode):o})" for p in paths
-             if p.exists() and stat.S_IMODE(p.stat().st_mode) & 0o077]
-    return SelfTestResult("file modes", not loose, "the journal and configuration are "
-                          "the kiosk user's alone" if not loose else
-                          "readable by others: " + ", ".join(loose))
+    """Each of `paths` that exists is its owner's alone, and all belong to the owner of the
+    first one's folder (the journal's: the kiosk user's on the data partition; a file left
+    by root, say after a maintenance command, is one the table may not be able to write)."""
+    there = [p for p in paths if p.exists()]
+    loose = [f"{p} ({stat.S_IMODE(p.stat().st_mode):o})" for p in there
+             if stat.S_IMODE(p.stat().st_mode) & 0o077]
+    owner = paths[0].parent.stat().st_uid if paths and paths[0].parent.exists() else None
+    others = [f"{p} (user {p.stat().st_uid})" for p in there
+              if owner is not None and p.stat().st_uid != owner]
+    if loose or others:
+        return SelfTestResult("file modes", False, "; ".join(
+            ([f"readable by others: {', '.join(loose)}"] if loose else []) +
+            ([f"not the journal folder's owner's (user {owner}): {', '.join(others)}"]
+             if others else [])))
+    return SelfTestResult("file modes", True, "the journal, configuration, credential and "
+                          "sync state are the kiosk user's alone")
 
 
 def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = None,
@@ -244,10 +272,7 @@ def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = N
     results = [*check_devices(cfg, wait), *check_panel(cfg, press, factory, opened=opened),
                check_disk(cfg.journal.parent), check_clock(now or datetime.now(UTC), ntp),
                check_pit(cfg)]
-    files = [cfg.journal, Path(f"{cfg.journal}-wal"), Path(f"{cfg.journal}-shm")]
-    if cfg.source is not None:
-        files.append(cfg.source)
-    results.append(check_modes(files))
+    results.append(check_modes(private_files(cfg)))
     record(cfg, results)
     return results
 

@@ -16,7 +16,7 @@ put in it and the clause, so that a dealer screen can say it in the dealer's lan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -62,6 +62,37 @@ class Sentence:
     def english(self) -> str:
         text = self.template % dict(self.values)
         return f"{text} (rule {self.clause})" if self.clause else text
+
+
+class Said(str):
+    """Words of the rules for the dealer that are not a refusal (the next step: "Coup
+    complete: Player wins 9 to 7. Pay and confirm"): the English, which is what every report,
+    log and console prints and compares, carrying its `Sentence` when worded with `words`, for a
+    dealer screen to say it in the dealer's language. A value may itself be a `Said` (a
+    hand's name inside a step) or a `Word`."""
+
+    sentence: Sentence | None
+
+    def __new__(cls, english: str, sentence: Sentence | None = None) -> Said:
+        made = super().__new__(cls, english)
+        made.sentence = sentence
+        return made
+
+    @classmethod
+    def words(cls, template: str, clause: str | None = None, **values: object) -> Said:
+        """`template % values` (with " (rule CLAUSE)" after it when a clause is given), the
+        template kept for the dealer's language. `template` is a literal at the call
+        (`scripts/catalogues` extracts it, `-k words`)."""
+        sentence = Sentence(template, values, clause)
+        return cls(sentence.english(), sentence)
+
+    @classmethod
+    def listing(cls, words: Sequence[Said | Word]) -> Said:
+        """Words one after another, as English lists them ("draw, stand, double"), each
+        said in the dealer's language on a screen."""
+        names = {f"w{i}": w for i, w in enumerate(words)}
+        template = ", ".join(f"%({k})s" for k in names)  # no words of its own to translate
+        return cls(", ".join(str(w) for w in words), Sentence(template, names))
 
 
 class TablesideError(ValueError):

@@ -54,6 +54,26 @@ def sync_status(config_path: str, as_json: bool) -> None:
     sys.exit(0 if now.connected else 1)
 
 
+@sync.command("configured")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
+def sync_configured(config_path: str) -> None:
+    """Exit status 0 when table.toml names a pit to sync to, 1 when it names none or cannot
+    be read: the SD image's sync unit checks it first (ExecCondition), so a table without a
+    pit leaves the unit skipped, not failed."""
+    from kiosk.config import load
+    from kiosk.rules.errors import TablesideError
+
+    try:
+        cfg = load(config_path)
+    except TablesideError as exc:
+        click.echo(f"No sync: {exc}")
+        sys.exit(1)
+    if not cfg.sync.enabled:
+        click.echo("No sync: the configuration has no [sync] pit; the journal stays here")
+        sys.exit(1)
+    click.echo(f"Syncs to {cfg.sync.pit}")
+
+
 @sync.command("run")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
 def sync_run(config_path: str) -> None:

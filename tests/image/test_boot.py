@@ -78,11 +78,12 @@ def test_the_table_boots_provisioned_with_its_services_running(table: Emulator) 
     for unit in ("tableside-units", "tableside-provision", "tableside-hostname"):
         assert table.sh(f"systemctl is-failed {unit}")[1].strip() in ("inactive", "active"), unit
     FIGURES["boot_to_signage_ready_s"] = round(_wait_active(table, "tableside-signage", 600), 1)
-    # No [sync] pit: the sync exits 3 ("nothing to sync") and is not restarted. (systemd
-    # still lists it as failed, result 'protocol': it exits before READY=1; not fixed yet.)
-    sync = table.check("systemctl show -p ExecMainStatus,NRestarts,ActiveState tableside-sync")
+    # No [sync] pit: the unit's ExecCondition (`sync configured`, exit 1) skips it: not
+    # started, not restarted, and not listed as failed.
+    sync = table.check("systemctl show -p Result,NRestarts,ActiveState tableside-sync")
     FIGURES["sync"] = " ".join(sync.split())
-    assert "ExecMainStatus=3" in sync and "NRestarts=0" in sync, sync
+    assert "Result=success" in sync and "NRestarts=0" in sync, sync
+    assert table.sh("systemctl is-failed tableside-sync")[1].strip() == "inactive"
     assert table.check("tableside --version").strip().endswith("0.1.0")
 
 

@@ -18,7 +18,13 @@ from hardware.gpio.panel import TablePanel
 from hardware.simulators.shoe import ShoeSimulator
 from kiosk.cli import main
 from kiosk.config import example, parse
-from kiosk.selftest import check_clock, check_devices, check_modes, run_selftest
+from kiosk.selftest import (
+    check_clock,
+    check_devices,
+    check_modes,
+    private_files,
+    run_selftest,
+)
 from kiosk.store.journal import Journal
 
 NOW = datetime(2026, 11, 24, 22, 0, tzinfo=UTC)
@@ -97,6 +103,32 @@ def test_the_clock_and_the_file_modes(tmp_path: Path) -> None:
     loose.chmod(0o644)
     found = check_modes([loose])
     assert not found.ok and found.detail == f"readable by others: {loose} (644)"
+
+
+def test_the_credential_and_the_sync_files_are_checked_too(tmp_path: Path) -> None:
+    """Issue 12: the credentials on the data partition are the kiosk user's, mode 0600."""
+    credential = tmp_path / "table.credential"
+    text = example().replace('journal = "data/PB-01.db"', f'journal = "{tmp_path / "j.db"}"')
+    cfg = parse(text + f'\n[sync]\npit = "http://pit:8600"\ncredential_file = '
+                       f'"{credential}"\n', tmp_path / "table.toml")
+    assert private_files(cfg) == [tmp_path / "j.db", tmp_path / "j.db-wal",
+                                  tmp_path / "j.db-shm", tmp_path / "j.sync.json",
+                                  tmp_path / "j.pit-config.json", tmp_path / "table.toml",
+                                  credential]
+    for p in (tmp_path / "table.toml", tmp_path / "j.sync.json", credential):
+        p.write_text("x")
+        p.chmod(0o600)
+    assert check_modes(private_files(cfg)).ok
+    credential.chmod(0o640)
+    found = check_modes(private_files(cfg))
+    assert not found.ok and found.detail == f"readable by others: {credential} (640)"
+    credential.chmod(0o600)
+    os.chown(tmp_path / "j.sync.json", 4321, -1)  # left by another user (root here)
+    found = check_modes(private_files(cfg))
+    owner = tmp_path.stat().st_uid
+    assert not found.ok and found.detail == (f"not the journal folder's owner's (user "
+                                             f"{owner}): {tmp_path / 'j.sync.json'} (user "
+                                             f"4321)")
 
 
 def test_the_command_prints_each_check_and_fails_on_one(tmp_path: Path) -> None:

@@ -76,11 +76,20 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
         assert "/data/table.toml" in s["Service.ExecStart"][0]
     # The dealer app leaves the sync to its own service, which the network cannot freeze.
     # ... and the players' signage too: one signage process on the second display, not two.
+    # A table not set up (no table.toml yet, or a wrong one) says why on the dealer's screen
+    # instead of starting again every 2 s with a black screen (kiosk/ui/setup_screen.py).
     assert _settings(SYSTEM / "tableside-dealer.service")["Service.ExecStart"][0].endswith(
-        "--no-sync --no-signage")
+        "--no-sync --no-signage --setup-screen")
+    # The dealer's touchscreen first: on a Pi both screens are one DRM device.
+    assert "tableside-dealer.service" in _settings(
+        SYSTEM / "tableside-signage.service")["Unit.After"][0].split()
     sync = _settings(SYSTEM / "tableside-sync.service")
     assert sync["Service.ExecStart"][0].endswith("sync run --config /data/table.toml")
-    assert sync["Service.RestartPreventExitStatus"] == ["3"]  # no pit named: stays stopped
+    # No pit named: the unit is skipped, not failed (`sync configured` exits 1), and if
+    # started all the same `sync run` exits 3, which stops the restarts.
+    assert sync["Service.ExecCondition"] == [
+        TABLESIDE + " sync configured --config /data/table.toml"]
+    assert sync["Service.RestartPreventExitStatus"] == ["3"]
 
 
 def test_the_hardware_watchdog_is_at_most_15_seconds() -> None:

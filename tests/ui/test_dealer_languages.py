@@ -81,8 +81,9 @@ def test_the_punto_banco_dealer_screen_in_afrikaans(ui: UI, session: Session) ->
     assert tile(dealer, "1").title == "Area 1"
     assert _panel(dealer) == [] and ids.panel.empty_text == (
         "Nog geen weddenskap nie: kies die weddenskap en die skyfies")
-    # The step banner is the rules' sentence (kiosk/rules: the approved rules' English).
-    assert dealer.step == "Place your bets" == session.next_step()
+    # The step banner: the rules' sentence in the dealer's language (the record's English
+    # stays the session's).
+    assert dealer.step == "Plaas u weddenskappe" and session.next_step() == "Place your bets"
     # A greyed control tapped: the screen's own reason, in Afrikaans.
     touch_greyed(ui, ids.accept)
     assert dealer.alert_text == "Geen betwyfelde kaart wag vir die inspekteur nie"
@@ -109,7 +110,8 @@ def test_the_punto_banco_dealer_screen_in_afrikaans(ui: UI, session: Session) ->
         shoe(session, code)
     ui.pump(frames=2)
     assert session.state.phase is pb.Phase.PAYING
-    assert dealer.step == "Coup complete: Player wins 9 to 7. Pay and confirm"
+    assert dealer.step == "Spel klaar: Speler wen 9 teen 7. Betaal en bevestig"
+    assert session.next_step() == "Coup complete: Player wins 9 to 7. Pay and confirm"
     assert tile(dealer, "3").detail == "B neem" and tile(dealer, "5").detail == "S betaal"
     assert _panel(dealer) == [("Bankier R55 verloor", "NEEM R55")]
     ui.tap(tile(dealer, "5"))

@@ -18,7 +18,7 @@ from typing import Any
 
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
-from kiosk.rules.errors import Amount, ImpossibleCard, NotAllowed, Word, allowed
+from kiosk.rules.errors import Amount, ImpossibleCard, NotAllowed, Said, Word, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -947,35 +947,47 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
 
 
 def next_step(state: PuntoBancoState) -> str:
-    """The one next thing the dealer must do, in the words of rule 5.2."""
+    """The one next thing the dealer must do, in the words of rule 5.2 (a `Said`: English,
+    with its sentence for the dealer's language)."""
     if state.phase is Phase.BETTING:
         if state.shoe is None:
-            return "Shuffle and load a new shoe"
-        return "Place your bets"
+            return Said.words("Shuffle and load a new shoe")
+        return Said.words("Place your bets")
     if state.phase is Phase.PAYING:
         r = coup_result(state.player_cards, state.banker_cards)
         if r.winner is Winner.TIE:
-            head = f"Tie {r.player_total} to {r.banker_total}"
+            head = Said.words("Tie %(player)s to %(banker)s", player=r.player_total,
+                           banker=r.banker_total)
         else:
             won, lost = ((r.banker_total, r.player_total) if r.winner is Winner.BANKER
                          else (r.player_total, r.banker_total))
-            head = f"{r.winner.value.title()} wins {won} to {lost}"
-        return f"Coup complete: {head}. Pay and confirm"
+            head = Said.words("%(winner)s wins %(won)s to %(lost)s",
+                           winner=_hand_word(r.winner.value), won=won, lost=lost)
+        return Said.words("Coup complete: %(result)s. Pay and confirm", result=head)
     if state.pending is not None:
         p = state.pending
         if p.reason == "unread":
-            return f"Key in the unread {p.hand.value.title()} card"
-        return f"Queried card for the {p.hand.value.title()}: key the right card or void"
+            return Said.words("Key in the unread %(hand)s card", hand=_hand_word(p.hand.value))
+        return Said.words("Queried card for the %(hand)s: key the right card or void",
+                       hand=_hand_word(p.hand.value))
     n_p, n_b = len(state.player_cards), len(state.banker_cards)
-    hand = next_hand(state)
+    nxt = next_hand(state)
     if n_p + n_b < 4:
-        ordinal = "first" if n_p + n_b < 2 else "second"
-        return f"{(hand or Hand.PLAYER).value.title()}'s {ordinal} card"
-    if hand is Hand.PLAYER:
-        return "Player draws"
-    if hand is Hand.BANKER:
-        return "Banker draws"
-    return "Coup complete"  # pragma: no cover - PAYING covers it
+        hand = _hand_word((nxt or Hand.PLAYER).value)
+        if n_p + n_b < 2:
+            return Said.words("%(hand)s's first card", hand=hand)
+        return Said.words("%(hand)s's second card", hand=hand)
+    if nxt is Hand.PLAYER:
+        return Said.words("Player draws")
+    if nxt is Hand.BANKER:
+        return Said.words("Banker draws")
+    return Said.words("Coup complete")  # pragma: no cover - PAYING covers it
+
+
+def _hand_word(value: str) -> Word:
+    """Player or Banker as the step says it ("Player"), the screens' word in another
+    language ("Speler")."""
+    return Word(value.title())
 
 
 class PuntoBanco:

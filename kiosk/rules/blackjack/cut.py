@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, Said
 
 DECK = 52
 SUPERVISOR = "supervisor"
@@ -102,22 +102,29 @@ class ShoePrep:
         return seats[i:] + seats[:i]
 
     def who_cuts(self) -> str:
-        """In the dealer's words, citing the clause."""
+        """In the dealer's words, citing the clause (a `Said`)."""
         if self.supervisor_must_cut():
-            return "No player accepted the cut: a game supervisor cuts (rule 4.3)"
+            return Said.words("No player accepted the cut: a game supervisor cuts", clause="4.3")
         box = self.offered_to()
         first, clause = self.first_offer()
         if box is None:
-            return f"Offer the cut to the first player at the table (rule {clause})"
+            return Said.words("Offer the cut to the first player at the table", clause=clause)
         if self.refused:
-            return f"Offer the cut to box {box}, next clockwise (rule 4.3)"
-        why = {
-            "4.2.2": "the cutting card appeared there",
-            "4.2.3": "the cutting card appeared on the dealer's hand; farthest right",
-            "4.2.4": "the cutting card came out first; farthest right",
-            "4.2.5": "farthest to the right of the dealer",
-        }.get(clause, "")
-        return f"Offer the cut to box {box}: {why} (rule {clause})"
+            return Said.words("Offer the cut to box %(box)s, next clockwise", clause="4.3",
+                           box=box)
+        if clause == "4.2.2":
+            return Said.words("Offer the cut to box %(box)s: the cutting card appeared there",
+                           clause=clause, box=box)
+        if clause == "4.2.3":
+            return Said.words("Offer the cut to box %(box)s: the cutting card appeared on the "
+                           "dealer's hand; farthest right", clause=clause, box=box)
+        if clause == "4.2.4":
+            return Said.words("Offer the cut to box %(box)s: the cutting card came out first; "
+                           "farthest right", clause=clause, box=box)
+        if clause == "4.2.5":
+            return Said.words("Offer the cut to box %(box)s: farthest to the right of the dealer",
+                           clause=clause, box=box)
+        return Said.words("Offer the cut to box %(box)s", clause=clause, box=box)
 
 
 # --- verify / can / action-free checks used by the engine -----------------------------
@@ -242,24 +249,28 @@ def needs_shuffle(reason: ShuffleReason, seated: tuple[int, ...], cut_place: int
 
 
 def step_words(prep: ShoePrep, shuffler: bool) -> str:
-    """The dealer's next step while the shoe is being prepared."""
+    """The dealer's next step while the shoe is being prepared (a `Said`)."""
     if prep.stage is Stage.SHUFFLE:
-        why = {
-            ShuffleReason.START: "before play starts (rule 4.1.1 shuffle and cut)",
-            ShuffleReason.CUT_CARD_FIRST: "the cutting card came out first (rule 4.1.2 "
-                                          "shuffle and cut)",
-            ShuffleReason.CUT_CARD_ROUND: "the cutting card came out last round (rule "
-                                          "4.1.3 shuffle and cut)",
-            ShuffleReason.NEW_CARDS: "new cards (rule 4.2.5 shuffle and cut)",
-            ShuffleReason.HOUSE: "as management decided",
-        }[prep.reason]
-        if shuffler and prep.reason in (ShuffleReason.START, ShuffleReason.NEW_CARDS):
-            return f"Shuffle the new decks by hand, {why}; then load the shuffler (rule 4.6.1)"
-        return f"Shuffle: {why}"
+        by_hand = shuffler and prep.reason in (ShuffleReason.START, ShuffleReason.NEW_CARDS)
+        if prep.reason is ShuffleReason.START:
+            return (Said.words("Shuffle the new decks by hand, before play starts (rule 4.1.1 "
+                            "shuffle and cut); then load the shuffler (rule 4.6.1)") if by_hand
+                    else Said.words("Shuffle: before play starts (rule 4.1.1 shuffle and cut)"))
+        if prep.reason is ShuffleReason.NEW_CARDS:
+            return (Said.words("Shuffle the new decks by hand, new cards (rule 4.2.5 shuffle and "
+                            "cut); then load the shuffler (rule 4.6.1)") if by_hand
+                    else Said.words("Shuffle: new cards (rule 4.2.5 shuffle and cut)"))
+        if prep.reason is ShuffleReason.CUT_CARD_FIRST:
+            return Said.words("Shuffle: the cutting card came out first (rule 4.1.2 shuffle and "
+                           "cut)")
+        if prep.reason is ShuffleReason.CUT_CARD_ROUND:
+            return Said.words("Shuffle: the cutting card came out last round (rule 4.1.3 shuffle "
+                           "and cut)")
+        return Said.words("Shuffle: as management decided")
     if prep.stage is Stage.HAND_SHUFFLE:
-        return "Put the cards in the shuffling device (rule 4.6.2 shuffle and cut)"
+        return Said.words("Put the cards in the shuffling device (rule 4.6.2 shuffle and cut)")
     if prep.stage is Stage.CUT:
         return prep.who_cuts()
     if prep.stage is Stage.BURN:
-        return "Burn the first card face down, unseen (rule 4.7 shuffle and cut)"
+        return Said.words("Burn the first card face down, unseen (rule 4.7 shuffle and cut)")
     return ""

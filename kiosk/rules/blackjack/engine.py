@@ -203,7 +203,6 @@ from kiosk.rules.blackjack.turns import (
     open_table as open_table,
 )
 from kiosk.rules.blackjack.words import (
-    _up_words as _up_words,
     cut_card_words as cut_card_words,
     decision_flags as decision_flags,
     decisions as decisions,

@@ -10,7 +10,6 @@ from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.betting import verify_close_betting, verify_place_bet
 from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.dealing import (
-    _target_words,
     _verify_target,
     verify_accept_queried,
     verify_burn,
@@ -28,6 +27,7 @@ from kiosk.rules.blackjack.decisions import (
     verify_pay_blackjack,
     verify_stand,
 )
+from kiosk.rules.blackjack.hands import Total
 from kiosk.rules.blackjack.helpers import _round_started
 from kiosk.rules.blackjack.house import BlackjackRules, Variant
 from kiosk.rules.blackjack.insurance import (
@@ -40,78 +40,107 @@ from kiosk.rules.blackjack.insurance import (
 from kiosk.rules.blackjack.operations import CardSource
 from kiosk.rules.blackjack.payouts import verify_complete, verify_void
 from kiosk.rules.blackjack.preparation import prep_now, verify_shuffle
-from kiosk.rules.blackjack.state import NOBODY, BlackjackState, Phase
+from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase, PlayerHand
 from kiosk.rules.blackjack.turns import _initial_target, _needs_pay
-from kiosk.rules.errors import allowed
+from kiosk.rules.errors import Said, Word, allowed
 
 
 def next_step(state: BlackjackState) -> str:
-    """The one next thing the dealer must do."""
+    """The one next thing the dealer must do (a `Said`: English, with its sentence for the
+    dealer's language)."""
     rules = state.rules
     if state.pending is not None:
         p = state.pending
-        where = "" if p.box == NOBODY else f" for {_target_words(state, (p.box, p.hand))}"
+        target = (None if p.box == NOBODY else Said.words("the dealer") if p.box == DEALER
+                  else hand_words(state.hand(p.box, p.hand)))
         if p.reason == "unread":
-            return f"Key in the unread card{where}"
+            return (Said.words("Key in the unread card") if target is None
+                    else Said.words("Key in the unread card for %(target)s", target=target))
         if p.reason == "impossible":
-            return f"Queried card{where}: key the right card, or an inspector accepts it"
-        return f"Card not allowed: {p.message}. Set it aside or void the round"
+            return (Said.words("Queried card: key the right card, or an inspector accepts it")
+                    if target is None else
+                    Said.words("Queried card for %(target)s: key the right card, or an "
+                            "inspector accepts it", target=target))
+        return Said.words("Card not allowed: %(why)s. Set it aside or void the round",
+                       why=p.message)
     if state.prep.stage is not Stage.READY and not _round_started(state):
         words = cut.step_words(prep_now(state), rules.shuffler)
         if state.prep.stage is Stage.BURN and state.phase is Phase.BETTING:
-            return f"Place your bets. {words}"
+            return Said.words("Place your bets. %(step)s", step=words)
         return words
     if state.phase is Phase.BETTING:
-        return "Place your bets"
+        return Said.words("Place your bets")
     if state.phase is Phase.DEALING:
         i = _initial_target(state)
         if i == -1:
-            return "Dealer's card"
-        n = len(state.hands)
+            return Said.words("Dealer's card")
         h = state.hands[i]
-        return f"Box {h.box}: {'first' if len(state.dealer) == 0 and i < n else 'second'} card"
+        if len(state.dealer) == 0 and i < len(state.hands):
+            return Said.words("Box %(box)s: first card", box=h.box)
+        return Said.words("Box %(box)s: second card", box=h.box)
     if state.phase is Phase.CHECK:
-        return "Players check their cards; a blackjack is turned face up (rule 7.2 items 4-5)"
+        return Said.words("Players check their cards; a blackjack is turned face up (rule 7.2 "
+                       "items 4-5)")
     if state.phase is Phase.INSURANCE:
-        return "Dealer shows an ace: insurance? (blackjacks: even money?) Then close insurance"
+        return Said.words("Dealer shows an ace: insurance? (blackjacks: even money?) Then close "
+                       "insurance")
     if state.phase is Phase.PLAYING:
         cur = state.current
         assert cur is not None
-        h = cur
-        if _needs_pay(state, h):
-            return f"Pay the blackjack on {h.label}: {format_ratio_words(rules)}"
-        if len(h.cards) < 2:
-            return f"{h.label.capitalize()}: its second card"
-        if h.doubled:
-            return f"{h.label.capitalize()} doubled: one card only"
+        if _needs_pay(state, cur):
+            return Said.words("Pay the blackjack on %(hand)s: %(ratio)s", hand=hand_words(cur),
+                           ratio=format_ratio_words(rules))
+        if len(cur.cards) < 2:
+            return Said.words("%(hand)s: its second card", hand=hand_words(cur, capital=True))
+        if cur.doubled:
+            return Said.words("%(hand)s doubled: one card only", hand=hand_words(cur, capital=True))
         up = state.dealer_points[0]
-        options = ["draw", "stand"]
+        options = [Said.words("draw"), Said.words("stand")]
         if can_double(state):
-            options.append("double")
+            options.append(Said.words("double"))
         if can_split(state):
-            options.append("split")
+            options.append(Said.words("split"))
         if can_surrender(state):
-            options.append("surrender")
-        return (f"{h.label.capitalize()}: {h.total} against {_up_words(up)}: "
-                f"{', '.join(options)}?")
+            options.append(Said.words("surrender"))
+        return Said.words("%(hand)s: %(total)s against %(up)s: %(options)s?",
+                       hand=hand_words(cur, capital=True), total=total_words(cur.total),
+                       up=Said.words("an ace") if up == 1 else up, options=Said.listing(options))
     if state.phase is Phase.DEALER:
         if len(state.dealer) < 2:
-            return "Dealer's second card"
-        return f"Dealer draws ({state.dealer_total}): {rules.dealer_rule.lower()}"
+            return Said.words("Dealer's second card")
+        return Said.words("Dealer draws (%(total)s): %(rule)s",
+                       total=total_words(state.dealer_total),
+                       rule=Word(rules.dealer_rule.lower(), rules.dealer_rule))
     t = state.dealer_total
-    head = ("Dealer has blackjack" if state.dealer_blackjack
-            else f"Dealer {t if t.bust else t.best}" if state.dealer_points
-            else "No dealer card needed")
-    return f"Round complete: {head}. Pay and confirm"
+    head = (Said.words("Dealer has blackjack") if state.dealer_blackjack
+            else Said.words("Dealer %(total)s", total=total_words(t) if t.bust else t.best)
+            if state.dealer_points else Said.words("No dealer card needed"))
+    return Said.words("Round complete: %(result)s. Pay and confirm", result=head)
+
+
+def hand_words(hand: PlayerHand, capital: bool = False) -> Said:
+    """A hand as the dealer names it, `Hand.label` ("box 3, hand 2"), for the dealer's
+    language; `capital` at the head of a sentence ("Box 3, hand 2")."""
+    if hand.split:
+        return (Said.words("Box %(box)s, hand %(hand)s", box=hand.box, hand=hand.number)
+                if capital else
+                Said.words("box %(box)s, hand %(hand)s", box=hand.box, hand=hand.number))
+    return (Said.words("Box %(box)s", box=hand.box) if capital
+            else Said.words("box %(box)s", box=hand.box))
+
+
+def total_words(t: Total) -> str:
+    """`Total`'s words ("soft 17 / 7", "bust (24)", "21") for the dealer's language."""
+    if t.bust:
+        return Said.words("bust (%(total)s)", total=t.hard)
+    if t.soft and t.best != 21:
+        return Said.words("soft %(best)s / %(hard)s", best=t.best, hard=t.hard)
+    return str(t.best)
 
 
 def format_ratio_words(rules: BlackjackRules) -> str:
     r = rules.blackjack_odds
     return f"{r.numerator}:{r.denominator}"
-
-
-def _up_words(points: int) -> str:
-    return "an ace" if points == 1 else str(points)
 
 
 def decision_flags(state: BlackjackState) -> tuple[bool, bool, bool] | None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from kiosk.rules.errors import Amount, NotAllowed, Word, allowed
+from kiosk.rules.errors import Amount, NotAllowed, Said, Word, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money
 from kiosk.rules.operations import (
@@ -698,18 +698,23 @@ def apply(state: RouletteState, op: Operation) -> RouletteState:
 
 
 def next_step(state: RouletteState) -> str:
+    """The one next thing the dealer must do (rules 3.2, 3.4; a `Said`: English, with its
+    sentence for the dealer's language)."""
     if state.phase is Phase.RESULT:
-        return f"{state.number}: pay and confirm"
+        return Said.words("%(number)s: pay and confirm", number=state.number)
     if state.phase is Phase.NO_MORE_BETS:
-        return "No more bets: wait for the number" if state.ball_spinning else \
-            "No spin: spin the ball again"
+        return Said.words("No more bets: wait for the number") if state.ball_spinning else \
+            Said.words("No spin: spin the ball again")
     if not state.ball_spinning:
         want = expected_direction(state)
-        way = f" {want.value}" if want is not None else ""
-        return f"Place your bets; spin the ball{way}"
+        if want is Direction.CLOCKWISE:
+            return Said.words("Place your bets; spin the ball clockwise")
+        if want is Direction.ANTICLOCKWISE:
+            return Said.words("Place your bets; spin the ball anticlockwise")
+        return Said.words("Place your bets; spin the ball")
     if state.phase is Phase.FINAL_BETS:
-        return "Final bets: call no more bets"
-    return "Place your bets: the ball is spinning"
+        return Said.words("Final bets: call no more bets")
+    return Said.words("Place your bets: the ball is spinning")
 
 
 def legal_actions(state: RouletteState) -> list[str]:

@@ -30,7 +30,7 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from kiosk.i18n import _, ngettext, number, percent, pgettext
+from kiosk.i18n import _, ngettext, number, percent, pgettext, say
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.cut import DECK, Stage
 from kiosk.rules.blackjack.settle import Outcome
@@ -576,7 +576,7 @@ class BlackjackDealer(DealerScreen):
         phase = state.phase
         pending = state.pending
         self._header(state)
-        self.step = s.next_step()
+        self.step = say(s.next_step())  # the rules' words, in the dealer's language
         self.step_tone = (theme.WARNING if pending is not None
                           else theme.GOLD if phase is bj.Phase.PAYING
                           else theme.INFO if phase in (bj.Phase.CHECK, bj.Phase.INSURANCE)

@@ -23,7 +23,7 @@ from kivy.properties import (
 )
 from kivy.uix.boxlayout import BoxLayout
 
-from kiosk.i18n import _, ngettext, number, said
+from kiosk.i18n import _, ngettext, number, said, say
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
@@ -246,7 +246,7 @@ class PuntoBancoDealer(DealerScreen):
         online = s.device_online.get("SHOE", True)
         self.shoe_ok = online
         self.shoe_status = shoe if online else _("Shoe not answering: key cards in")
-        self.step = s.next_step()
+        self.step = say(s.next_step())  # the rules' words, in the dealer's language
         self.step_tone = (theme.WARNING if state.pending is not None
                           else theme.GOLD if state.phase is pb.Phase.PAYING
                           else theme.FELT_DARK)

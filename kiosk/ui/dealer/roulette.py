@@ -25,7 +25,7 @@ from kivy.properties import ListProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.popup import Popup
 
-from kiosk.i18n import N_, _, pgettext
+from kiosk.i18n import N_, _, pgettext, say
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import Operation
 from kiosk.rules.roulette import engine as rl
@@ -399,7 +399,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             self.mode = BetKind.STRAIGHT.value
         wheel = _("wheel online") if self.wheel_online() else _("no wheel: numbers by hand")
         self.step_label.text = _("Spin %(spin)s: %(step)s") % {"spin": state.spin,
-                                                               "step": rl.next_step(state)}
+                                                               "step": say(rl.next_step(state))}
         sync = f" · {self.sync_status}" if self.sync_status else ""
         self.status_label.text = f"{self.table_name}\n{wheel}{sync}"
         self.alert_label.text = self.alert_text if self.alert_shown else (
@@ -472,11 +472,11 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             (self.back_button, lambda: refusal(rl.verify_take_back, s, colour) if colour
              else N_("Choose the player's colour first")),
         ]
-        why = next((say() for w, say in by_widget if w is widget), "")
+        why = next((tell() for w, tell in by_widget if w is widget), "")
         if not why and widget in self.call_buttons.values():
             why = N_("Call bets are placed on the single-zero wheel only (rule 3.4)")
         self.alert_why(why or _("Not possible at this step: %(step)s")
-                       % {"step": rl.next_step(s)})
+                       % {"step": say(rl.next_step(s))})
 
     def _summary(self, state: rl.RouletteState) -> str:
         """At most two short lines for the corner: the payouts themselves are in the sheet,
