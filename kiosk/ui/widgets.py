@@ -3,6 +3,7 @@ the engine says the action is not allowed now."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,12 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 
+from kiosk.i18n import _, said
 from kiosk.ui import theme
 from kiosk.ui.text_label import TextLabel, TintedText
 
 Builder.load_file(str(Path(__file__).with_name("widgets.kv")))
+log = logging.getLogger(__name__)
 
 
 class ExplainsRefusal:
@@ -41,6 +44,43 @@ def explain_refusal(widget: Any) -> bool:
             return True
         w = getattr(w, "parent", None)
     return False
+
+
+def refusal_words(why: str) -> str:
+    """A refusal as the dealer reads it: the rules' sentence in the dealer's language when
+    they worded it with a template (a `Refused`), else the text as it is (the screens' own
+    words are translated where they are made)."""
+    sentence = getattr(why, "sentence", None)
+    return said(sentence) if sentence is not None else str(why)
+
+
+class SaysWhyHere:
+    """Mixin for a dialog over the screen (issue 14): a greyed-out control inside it, tapped,
+    says why on the dialog's own line (`refusal_text`), where the dealer is looking; the
+    screen's alert is behind the dialog's dimmed backdrop, where no one reads it. The reason
+    is the rules' sentence where they refuse the act (`why_not`), else the dialog's words.
+    The line is cleared by the dialog when its entries change."""
+
+    refusal_text = StringProperty("")
+
+    def explain_refusal(self, widget: Any) -> None:
+        why = self.why_not(widget)
+        if not why:
+            name = (getattr(widget, "text", "") or "").splitlines()
+            why = (_("%(button)s is not possible now") % {"button": name[0]} if name
+                   else _("This is not possible now"))
+        log.info("%s: %s", type(self).__name__, why)  # the rules' English, when theirs
+        self.refusal_text = refusal_words(why)
+
+    def why_not(self, widget: Any) -> str:  # each dialog says why
+        """Why `widget` is greyed out now: the rules' `Refused` sentence, or the dialog's
+        own words in the dealer's language; "" for the general answer."""
+        return ""
+
+
+class RefusalLine(TextLabel):
+    """A dialog's line for a refusal: the screen's warning look (dark words on amber), drawn
+    only while it has words; the dialog gives it a height then."""
 
 
 class TableButton(ExplainsRefusal, TintedText, Button):  # type: ignore[misc]

@@ -54,6 +54,7 @@ from kiosk.ui.dealer.blackjack_dialogs import (
     InsuranceAmount,
     due_words,
     keyed_allowed,
+    keyed_refused,
 )
 from kiosk.ui.dealer.blackjack_words import (
     HandShown,
@@ -536,7 +537,7 @@ class BlackjackDealer(DealerScreen):
 
     def open_keypad(self) -> None:
         CardKeypad(state_of=lambda: self.session.state, on_card=self.key_card,
-                   allowed=keyed_allowed, due=due_words).open()
+                   allowed=keyed_allowed, due=due_words, refused=keyed_refused).open()
 
     def key_card(self, card: Card) -> None:
         self.act(lambda s: bj.deal_card(s, card, bj.CardSource.KEYED))
@@ -865,6 +866,15 @@ class BlackjackDealer(DealerScreen):
         if isinstance(widget, ChipButton):
             return refusal(bj.verify_place_bet, s, self.selected_box, int(widget.value),
                            self.player)
+        if hasattr(widget, "less") and hasattr(widget, "player"):  # an insurance button
+            box, player = int(widget.box), str(widget.player)
+            if not widget.less and self._took_even_money(s, box, player):
+                return refusal(bj.verify_even_money, s, box, player)
+            return refusal(bj.verify_insurance, s, box, player,
+                           bj.max_insurance(s, box, player))
+        box, player = int(self.selected_box), str(self.player)
+        cutter, at, back = self._cutter(), self.cut_at, self.from_back
+        shuffler = s.rules.shuffler
         primary = {bj.Phase.BETTING: bj.verify_close_betting,
                    bj.Phase.CHECK: bj.verify_check_blackjacks,
                    bj.Phase.INSURANCE: bj.verify_close_insurance,
@@ -879,10 +889,29 @@ class BlackjackDealer(DealerScreen):
                                                                   "burned now"),
             "void": lambda: refusal(bj.verify_void, s, "a reason", "an inspector"),
             "primary": lambda: (refusal(primary[s.phase], s) if s.phase in primary else
+                                _("The players decide first: %(step)s") % {"step": self.step}
+                                if s.phase is bj.Phase.PLAYING else
                                 _("The cards are still coming: the round goes on as the "
                                   "rules say")),
             "undo": lambda: _("Nothing to take back: Undo takes back chips placed in this "
                               "round"),
+            "shuffled": lambda: refusal(bj.verify_shuffle, s, "hand", shuffler),
+            "hand_shuffle": lambda: refusal(bj.verify_shuffle, s, "hand", True),
+            "into_shuffler": lambda: refusal(bj.verify_shuffle, s, "shuffler"),
+            "box_cuts": lambda: refusal(bj.verify_cut_cards, s, cutter, at, back),
+            "box_refused": lambda: refusal(bj.verify_refuse_cut, s, cutter),
+            "supervisor_cuts": lambda: refusal(bj.verify_cut_cards, s, None, at, back,
+                                               "supervisor"),
+            "caller": lambda: refusal(bj.verify_set_caller, s, box, player),
+            "behind": lambda: (refusal(bj.verify_place_bet, s, box,
+                                       s.rules.chips.smallest_chip, player)
+                               if s.phase is not bj.Phase.BETTING else
+                               _("Put a bet on box %(box)s first: then a player can "
+                                 "bet behind it") % {"box": box}),
+            "draw": lambda: refusal(bj.verify_stand, s) or _("This hand takes no more "
+                                                             "cards"),
+            "set_aside": lambda: refusal(bj.verify_set_aside, s),
+            "accept": lambda: refusal(bj.verify_accept_queried, s, "inspector"),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "
                                   "for one"),
             "new_shoe": lambda: _("A new shoe is shuffled between rounds, once the cutting "

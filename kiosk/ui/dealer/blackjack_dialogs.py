@@ -3,7 +3,8 @@ surrender (rule 4.2 items 4a, 4d, 4e), how much insurance a player puts up (rule
 keying a card in by hand.
 
 They only collect the dealer's entries; the engine decides whether the action is allowed.
-Their words are in the dealer's language, their amounts in the house's money style.
+Their words are in the dealer's language, their amounts in the house's money style. A
+greyed-out button in them, tapped, says why on the dialog's own line (issue 14).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 
-from kiosk.i18n import N_, _, pgettext
+from kiosk.i18n import N_, _, ngettext, pgettext
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.cards import Card
 from kiosk.ui import (
@@ -26,9 +27,10 @@ from kiosk.ui import (
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.card_face import CardFace  # noqa: F401  (used by the kv rules)
+from kiosk.ui.dealer.base import refusal
 from kiosk.ui.dealer.blackjack_words import hand_label
 from kiosk.ui.dealer.payout_words import money
-from kiosk.ui.widgets import ChipButton, TableButton
+from kiosk.ui.widgets import ChipButton, SaysWhyHere, TableButton
 
 Builder.load_file(str(Path(__file__).with_name("blackjack_dialogs.kv")))
 
@@ -57,7 +59,7 @@ class BjChoiceRow(BoxLayout):
     unit = NumericProperty(1.0)
 
 
-class BehindChooser(ModalView):
+class BehindChooser(SaysWhyHere, ModalView):  # type: ignore[misc]
     """Rule 4.2 item 4d/4e (and 4a): the caller decided; each player behind says whether they
     double (surrender) with the box, or which hand of a split they follow. A split waits until
     every player behind has said (they "have to indicate upon which hand they are going to
@@ -100,10 +102,21 @@ class BehindChooser(ModalView):
         self.refresh()
 
     def refresh(self) -> None:
+        self.refusal_text = ""
         for row in self.rows.values():
             for b in row.ids.options.children:
                 b.selected = b.choice_value == row.choice
         self.can_confirm = all(r.choice for r in self.rows.values())
+
+    def why_not(self, widget: Any) -> str:
+        """Confirm waits for every player behind on a split (rule 4.2 item 4e)."""
+        waiting = [name for name, row in self.rows.items() if not row.choice]
+        if widget is self.ids.confirm.__self__ and waiting:
+            return ngettext(
+                "Player %(players)s has not said which hand they play: both, first or second",
+                "Players %(players)s have not said which hand they play: both, first or "
+                "second", len(waiting)) % {"players": ", ".join(waiting)}
+        return ""
 
     def choices(self) -> dict[str, str]:
         return {name: row.choice for name, row in self.rows.items()}
@@ -115,7 +128,7 @@ class BehindChooser(ModalView):
         self.on_done(self.choices())
 
 
-class InsuranceAmount(ModalView):
+class InsuranceAmount(SaysWhyHere, ModalView):  # type: ignore[misc]
     """Rule 4.7 (rule 7.2 item 6): the insurance one player puts up, "up to half" the bet.
 
     It opens at the most the player may insure, so *Insure* at once takes that. The first
@@ -171,6 +184,7 @@ class InsuranceAmount(ModalView):
         self.refresh()
 
     def refresh(self) -> None:
+        self.refusal_text = ""
         why = self.refusal(self._amount)
         self.refused = bool(why)
         self.amount_text = money(self._amount, self.currency)
@@ -180,6 +194,14 @@ class InsuranceAmount(ModalView):
         confirm = self.ids.confirm
         confirm.text = _("Insure %(amount)s") % {"amount": self.amount_text}
         confirm.disabled = self.refused
+
+    def why_not(self, widget: Any) -> str:
+        """*Insure*: the engine's sentence for the amount (rule 4.7); *Undo*: no chip yet."""
+        if widget is self.ids.confirm.__self__:
+            return self.refusal(self._amount)
+        if widget is self.ids.undo.__self__:
+            return _("Nothing to undo: no chip has been tapped yet")
+        return ""
 
     def confirm(self) -> None:
         if self.refused:
@@ -191,6 +213,11 @@ class InsuranceAmount(ModalView):
 def keyed_allowed(state: bj.BlackjackState, card: Card) -> bool:
     """Whether the engine would take `card` keyed in now (the card keypad greys the rest)."""
     return bj.can_deal_card(state, card, bj.CardSource.KEYED)
+
+
+def keyed_refused(state: bj.BlackjackState, card: Card) -> str:
+    """The engine's sentence refusing `card` keyed in now ("" when it takes it)."""
+    return refusal(bj.verify_card, state, card, bj.CardSource.KEYED)
 
 
 def due_words(state: bj.BlackjackState) -> str:

@@ -1,7 +1,9 @@
 """Keying in a card by hand: the shoe sent UNREAD, a card was queried, or no shoe is connected.
 
 Only cards the engine would accept now can be chosen (a tenth ace of spades in 8 decks stays
-grey), so a keyed card is never refused after the dealer confirms it."""
+grey), so a keyed card is never refused after the dealer confirms it. A grey key, tapped,
+says why on the keypad's own line: the rules' sentence for the card, or which choice is
+still missing (issue 14)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
-from kiosk.ui.widgets import TableButton
+from kiosk.ui.dealer.base import refusal
+from kiosk.ui.widgets import SaysWhyHere, TableButton
 
 Builder.load_file(str(Path(__file__).with_name("card_keypad.kv")))
 
@@ -29,7 +32,7 @@ SUIT_WORDS = {Suit.SPADES: N_("Spades"), Suit.HEARTS: N_("Hearts"),
 RANK_WORDS = {Rank.TEN: "10"}
 
 
-class CardKeypad(ModalView):
+class CardKeypad(SaysWhyHere, ModalView):  # type: ignore[misc]
     """Choose rank then suit; "Deal" sends the card as keyed by the dealer."""
 
     title = StringProperty("")
@@ -41,14 +44,17 @@ class CardKeypad(ModalView):
 
     def __init__(self, state_of: Callable[[], Any], on_card: Callable[[Card], None], *,
                  allowed: Callable[[Any, Card], bool] | None = None,
-                 due: Callable[[Any], str] | None = None, **kwargs: Any) -> None:
+                 due: Callable[[Any], str] | None = None,
+                 refused: Callable[[Any, Card], str] | None = None, **kwargs: Any) -> None:
         """`allowed(state, card)`: whether the game would take the card keyed in now;
         `due(state)`: whose card it is, in the dealer's words ("the Player"; "" when none
-        is due). Punto banco's by default; each game's screen passes its own."""
+        is due); `refused(state, card)`: the rules' sentence refusing the card ("" when
+        they take it). Punto banco's by default; each game's screen passes its own."""
         self.state_of = state_of
         self.on_card = on_card
         self.allowed = allowed or _punto_banco_allowed
         self.due = due or _punto_banco_due
+        self.refused = refused or _punto_banco_refused
         super().__init__(**kwargs)
         from kivy.core.window import Window
 
@@ -79,6 +85,7 @@ class CardKeypad(ModalView):
         self.refresh()
 
     def refresh(self) -> None:
+        self.refusal_text = ""
         where = self.due(self.state_of())
         self.title = (_("Key in the card for %(whom)s") % {"whom": where} if where
                       else _("No card is due now"))
@@ -91,6 +98,26 @@ class CardKeypad(ModalView):
         self.code = f"{self.rank}{self.suit}" if self.rank and self.suit else ""
         self.can_deal = bool(self.code) and self._allowed(Card.parse(self.code))
 
+    def why_not(self, widget: Any) -> str:
+        """A grey rank: no card of it can come now; a grey suit or Deal: the card is
+        refused, or a choice is missing."""
+        state = self.state_of()
+        rank = getattr(widget, "rank", None)
+        if rank is not None:
+            reasons = {self.refused(state, Card(Rank(rank), s)) for s in SUITS}
+            if len(reasons) == 1:  # the same reason for every suit (no card is due, say)
+                return reasons.pop()
+            # TRANSLATORS: a grey rank on the card keypad: every card of it has come out.
+            return _("No %(rank)s can come out of this shoe now: every one has been dealt") % {
+                "rank": RANK_WORDS.get(Rank(rank), rank)}
+        if not self.rank:
+            return _("Choose the rank first, then the suit")
+        suit = getattr(widget, "suit", None) or self.suit
+        if not suit:
+            return _("Choose the suit of the %(rank)s") % {
+                "rank": RANK_WORDS.get(Rank(self.rank), self.rank)}
+        return self.refused(state, Card(Rank(self.rank), Suit(suit)))
+
     def deal(self) -> None:
         if not self.can_deal:
             return
@@ -101,6 +128,10 @@ class CardKeypad(ModalView):
 
 def _punto_banco_allowed(state: pb.PuntoBancoState, card: Card) -> bool:
     return pb.can_deal_card(state, card, pb.CardSource.KEYED)
+
+
+def _punto_banco_refused(state: pb.PuntoBancoState, card: Card) -> str:
+    return refusal(pb.verify_card, state, card, pb.CardSource.KEYED)
 
 
 def _punto_banco_due(state: pb.PuntoBancoState) -> str:

@@ -17,7 +17,7 @@ from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
-from kiosk.ui.widgets import TableButton
+from kiosk.ui.widgets import SaysWhyHere, TableButton
 
 Builder.load_file(str(Path(__file__).with_name("choices.kv")))
 
@@ -53,8 +53,9 @@ class ReasonPicker(ModalView):
         self.on_done(reason)
 
 
-class BadgePad(ModalView):
-    """A numeric pad for an inspector's badge number."""
+class BadgePad(SaysWhyHere, ModalView):  # type: ignore[misc]
+    """A numeric pad for an inspector's badge number. OK is grey until a digit is keyed,
+    and says so when tapped."""
 
     title = StringProperty("")
     digits = StringProperty("")
@@ -72,6 +73,19 @@ class BadgePad(ModalView):
             b.key = key
             b.bind(on_release=lambda w: self.press(w.key))
             self.ids.pad.add_widget(b)
+            if key == "OK":
+                self.ok = b
+        self.on_digits(self, self.digits)
+
+    def on_digits(self, _inst: Any, digits: str) -> None:
+        if hasattr(self, "ok"):
+            self.ok.disabled = not digits
+        self.refusal_text = ""
+
+    def why_not(self, widget: Any) -> str:
+        if widget is getattr(self, "ok", None):
+            return _("Key in the badge number first")
+        return ""
 
     def press(self, key: str) -> None:
         if key == "OK":

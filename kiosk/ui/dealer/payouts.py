@@ -18,6 +18,7 @@ from kiosk.i18n import _
 from kiosk.ui import theme
 from kiosk.ui.dealer.payout_words import PanelBlock, PanelRow
 from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class the .kv uses)
+from kiosk.ui.widgets import SaysWhyHere
 
 Builder.load_file(str(Path(__file__).with_name("payouts.kv")))
 
@@ -68,10 +69,10 @@ PER_PAGE = 2
 from 4 mm type at 800x480; a box split to four hands takes two pages."""
 
 
-class PayoutSheet(ModalView):  # type: ignore[misc]
+class PayoutSheet(SaysWhyHere, ModalView):  # type: ignore[misc]
     """Every block of a box (its hands, its insurance) in panels over the screen, two at a
     time (Previous and Next turn the pages); Done closes it. `unit` and `touch` come from
-    the screen."""
+    the screen. A grey Previous, Next or Confirm, tapped, says why on the sheet."""
 
     title = StringProperty("")
     heading = StringProperty("")
@@ -80,30 +81,47 @@ class PayoutSheet(ModalView):  # type: ignore[misc]
     columns = NumericProperty(2)
     page = NumericProperty(0)
     pages = NumericProperty(1)
-    can_confirm = BooleanProperty(False)
+    confirms = BooleanProperty(False)  # the sheet carries "Confirm payouts"
+    can_confirm = BooleanProperty(False)  # ... and the rules allow it now
 
     def __init__(self, title: str, blocks: Sequence[PanelBlock], *, unit: float,
                  touch: float, per_page: int = PER_PAGE,
-                 on_confirm: Callable[[], Any] | None = None, **kwargs: Any) -> None:
+                 on_confirm: Callable[[], Any] | None = None,
+                 confirm_refused: Callable[[], str] | None = None, **kwargs: Any) -> None:
         """`on_confirm`: the sheet also carries the screen's "Confirm payouts" (roulette's,
-        whose sheet covers the layout)."""
+        whose sheet covers the layout); `confirm_refused()`: the rules' sentence when they
+        refuse it now ("" when they allow it), which greys it."""
         self.blocks = list(blocks)
         self.per_page = per_page
         self.on_confirm = on_confirm
-        kwargs.setdefault("can_confirm", on_confirm is not None)
+        self.confirm_refused = confirm_refused or (lambda: "")
+        kwargs.setdefault("confirms", on_confirm is not None)
+        kwargs.setdefault("can_confirm", on_confirm is not None and not self.confirm_refused())
         pages = max(1, -(-len(self.blocks) // per_page))
         super().__init__(heading=title, unit=unit, touch=touch, pages=pages,
                          columns=1 if len(self.blocks) <= 1 else 2, **kwargs)
         self._show()
 
     def confirm(self) -> None:
+        if not self.can_confirm:
+            return
         self.dismiss()
         if self.on_confirm is not None:
             self.on_confirm()
 
     def turn(self, step: int) -> None:
         self.page = max(0, min(self.pages - 1, self.page + step))
+        self.refusal_text = ""
         self._show()
+
+    def why_not(self, widget: Any) -> str:
+        if widget is self.ids.previous.__self__:
+            return _("This is the first page")
+        if widget is self.ids.next.__self__:
+            return _("This is the last page")
+        if widget is self.ids.confirm.__self__:
+            return self.confirm_refused()
+        return ""
 
     def _show(self) -> None:
         grid = self.ids.blocks

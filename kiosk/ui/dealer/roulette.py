@@ -39,7 +39,7 @@ from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.dealer.roulette_words import colour_blocks, colour_name, payout_words, pocket_words
 from kiosk.ui.text_label import TextLabel
-from kiosk.ui.widgets import TableButton
+from kiosk.ui.widgets import RefusalLine, SaysWhyHere, TableButton
 
 POCKET_TONES = {Colour.RED: theme.rgb("#b71c1c"), Colour.BLACK: theme.rgb("#1b1b1b"),
                 Colour.GREEN: theme.rgb("#1b7a3e")}
@@ -281,7 +281,9 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         title = _("%(pocket)s: pay and take") % {"pocket": pocket_words(state.number or "")}
         sheet = PayoutSheet(title, colour_blocks(state), unit=theme.ui_unit(*self.size),
                             touch=self.touch, per_page=4,
-                            on_confirm=lambda: self.act(rl.confirm_payouts))
+                            on_confirm=lambda: self.act(rl.confirm_payouts),
+                            confirm_refused=lambda: refusal(rl.verify_confirm_payouts,
+                                                            self.state))
         sheet.open()
         return sheet
 
@@ -520,8 +522,10 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                     Line(circle=(cell.center_x, cell.center_y, r), width=2.5)
 
 
-class ChipChangePad(Popup):  # type: ignore[misc]
-    """Rule 3.5 "chip change": how many wheel chips of the colour, at what value each."""
+class ChipChangePad(SaysWhyHere, Popup):  # type: ignore[misc]
+    """Rule 3.5 "chip change": how many wheel chips of the colour, at what value each.
+    *Give the chips* is grey while the rules would refuse the change, and says why on the
+    pad when tapped (the screen's alert is under the pad)."""
 
     def __init__(self, screen: RouletteScreen, colour: str) -> None:
         self.screen = screen
@@ -548,9 +552,13 @@ class ChipChangePad(Popup):  # type: ignore[misc]
             b.bind(on_release=lambda *_, n=n: self.add(n))
             self.count_buttons[n] = b
             board.add_widget(b)
-        self.summary = TextLabel(size_hint=(0.6, 0.3), pos_hint={"x": 0.02, "y": 0.02},
+        self.summary = TextLabel(size_hint=(0.6, 0.16), pos_hint={"x": 0.02, "y": 0.17},
                                  font_size="16sp")
         board.add_widget(self.summary)
+        self.refusal = RefusalLine(size_hint=(0.6, 0.15), pos_hint={"x": 0.02, "y": 0.01},
+                                   font_size="15sp")
+        self.bind(refusal_text=self.refusal.setter("text"))
+        board.add_widget(self.refusal)
         self.ok = TableButton(text=_("Give the chips"), tone=theme.GOLD, size_hint=(0.35, 0.25),
                               pos_hint={"x": 0.63, "y": 0.04})
         self.ok.color = theme.INK
@@ -573,7 +581,15 @@ class ChipChangePad(Popup):  # type: ignore[misc]
         self.summary.text = _("%(n)s %(colour)s chips at %(value)s: %(total)s") % {
             "n": self.chips, "colour": colour_name(self.colour).lower(),
             "value": money(self.value, cur), "total": money(self.chips * self.value, cur)}
-        self.ok.disabled = self.chips == 0
+        self.ok.disabled = not rl.can_chip_change(self.screen.state, self.colour, self.chips,
+                                                  self.value)
+        self.refusal_text = ""
+
+    def why_not(self, widget: Any) -> str:
+        if widget is self.ok:
+            return refusal(rl.verify_chip_change, self.screen.state, self.colour,
+                           self.chips, self.value)
+        return ""
 
     def done(self) -> None:
         if self.screen.chip_change(self.colour, self.chips, self.value) is not None:
