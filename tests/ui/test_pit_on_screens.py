@@ -7,12 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kiosk.config import parse
 from kiosk.rules.baccarat import engine as pb
 from kiosk.sync import state as sync_state
-from kiosk.sync.offers import PitConfigs
+from kiosk.sync.offers import PitConfigs, effective_file
 from kiosk.sync.pit_config import SignedConfig, public_key_hex, write_offer
 from kiosk.ui import theme
 from tests.pit.test_pit_config import LIMITS_V1, _session, _table_toml
@@ -89,4 +90,117 @@ def test_the_dealers_header_shows_the_sync(ui: UI, tmp_path: Path) -> None:
     assert tuple(status.color) == tuple(theme.WARNING)
     assert _fits(status)
     ui.screenshot("dealer-pit-sync-800x480")
+    session.journal.close()
+
+
+# --- a change from the pit, and what each game's screens show after it (issue 13) ---------
+
+FILE_NAME = "Table from the file"
+
+
+def _game_toml(tmp: Path, game: str, key: str) -> str:
+    return (f'[table]\nid = "T1"\nname = "{FILE_NAME}"\ngame = "{game}"\n'
+            f'journal = "{tmp / "T1.db"}"\n[chips]\nsmallest = 5\n'
+            f'[sync]\npit = "http://pit.invalid"\ncredential_file = "T1.credential"\n'
+            f'pit_key = "{key}"\n')
+
+
+CHANGES = {  # game, the pit's body, whether the running screens can take it over live
+    "punto banco limits": ("punto-banco", LIMITS_V1, False),
+    "punto banco commission": ("punto-banco", '[punto_banco]\ncommission_mode = '
+                                              '"commission"\n', True),
+    "blackjack limits": ("blackjack", "[blackjack]\nminimum = 25\nmaximum = 5000\n", False),
+    "blackjack surrender": ("blackjack", "[blackjack]\nsurrender = true\n", True),
+    "blackjack to touch 21": ("blackjack", '[table]\ngame = "touch-21"\n', True),
+    "touch 21 limits": ("touch-21", "[blackjack]\nminimum = 25\nmaximum = 5000\n", False),
+    "touch 21 decks": ("touch-21", "[blackjack]\ndecks = 1\n", True),
+    "roulette limits": ("roulette", "[roulette.limits]\nminimum_chip = 10\n"
+                                    "straight_up_maximum = 1000\noutside_maximum = 10000\n"
+                                    "table_maximum = 40000\n", False),
+    "roulette double zero": ("roulette", '[roulette]\nwheel = "double-zero"\n', True),
+    "a new name": ("roulette", '[table]\nname = "High limit 1"\n', True),
+}
+
+
+def _dealer_app(session: Any, cfg: Any) -> Any:
+    from kiosk.ui.games import screens
+
+    return screens(session.spec).dealer_app(session, cfg, None, lambda: None)
+
+
+def _stop(ui: UI) -> None:
+    """End the app on the window, as a restart of the kiosk does."""
+    from kivy.app import App
+
+    app = App.get_running_app()
+    if app is not None:
+        app.stop()
+    for child in list(ui.window.children):
+        ui.window.remove_widget(child)
+    ui.pump(0.05)
+
+
+def _dealer_words(screen: Any) -> str:
+    """Everything the dealer screen writes (its header and corners included)."""
+    from kiosk.ui.signage.kivy_app import shown_texts
+
+    return "\n".join([screen.header, *shown_texts(screen)])
+
+
+@pytest.mark.parametrize("case", list(CHANGES))
+def test_a_change_from_the_pit_reaches_the_dealer_screen_and_the_sign(
+        ui: UI, tmp_path: Path, case: str) -> None:
+    from kiosk.rules.roulette.wheel import Wheel
+    from kiosk.ui.signage.app import SignageApp
+    from kiosk.ui.signage.kivy_app import shown_texts
+
+    game, body, restarts = CHANGES[case]
+    key = Ed25519PrivateKey.generate()
+    cfg = parse(_game_toml(tmp_path, game, public_key_hex(key)), tmp_path / "table.toml")
+    session = _session(cfg)
+    app = start_app(ui, _dealer_app(session, cfg))
+    screen = app.screen
+    restarted: list[Any] = []
+    configs = PitConfigs(session, cfg, restarted.append)
+    doc = SignedConfig("T1", 1, body, "2026-11-25T10:00:00.000Z", "Thandi").signed(key)
+    write_offer(cfg.journal, doc)
+    configs.poll()  # no round in play: applied at once
+    assert configs.version == 1
+    assert bool(restarted) == restarts  # the screens cannot show it: the kiosk restarts
+    new = configs.config
+    if restarts:
+        assert session.alerts[-1].way_forward == "The dealer screen restarts for it"
+        # What `tableside run` does when it starts again: the version in force, new screens.
+        _stop(ui)
+        session.journal.close()
+        session = _session(cfg)
+        new, problem = effective_file(cfg)
+        assert problem == "" and session.spec.name == new.game
+        app = start_app(ui, _dealer_app(session, new))
+        screen = app.screen
+    ui.pump(0.1)
+    rules = session.state.rules
+    assert rules == new.rules  # the screen's session runs the new version's rules
+    words = _dealer_words(screen)
+    if session.spec.family == "blackjack":
+        assert screen.game_name == rules.game_name and rules.game_name in words
+        assert screen.dealer_rule in words
+        assert ("soft 17" in screen.dealer_rule) == rules.dealer_hits_soft_17
+    if session.spec.family == "roulette":
+        double = rules.wheel is Wheel.DOUBLE_ZERO
+        assert ("00" in screen.cells) == double
+        calls = [b for name, b in screen.call_buttons.items() if name != "neighbours"]
+        assert calls and all(b.disabled == double for b in calls)
+    assert new.name in words  # the table's name, the pit's when it set one
+    _stop(ui)
+    # The players' sign (its own process, started from the table's file): the pit's name,
+    # the game and limits in force.
+    sign = start_app(ui, SignageApp(cfg.journal, cfg.name))
+    ui.pump(0.2)
+    shown = "\n".join(shown_texts(sign.screen))
+    assert new.name in shown
+    assert (FILE_NAME in shown) == (new.name == FILE_NAME)
+    if session.spec.family == "blackjack":
+        assert rules.game_name.upper() in shown.upper()
+    assert sign.frame.notice.text.startswith("New table configuration: ")
     session.journal.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk import i18n
 from kiosk.i18n import N_, _
 from kiosk.rules.registry import GameSpec, games
+from kiosk.sync.pit_config import table_name
 from kiosk.sync.state import state_path
 from kiosk.sync.status import status
 from kiosk.ui import theme
@@ -207,6 +209,8 @@ class SignageApp(App):  # type: ignore[misc]
         self._language = 0  # which of `languages.codes` is shown
         self._notice: tuple[str, str] | None = None  # the pit's summary, its row's time
         self._sync: tuple[str, bool] = ("", False)
+        self._sync_reading: threading.Thread | None = None
+        self.pit_name = ""  # the table's name the pit's version in force sets ("": none)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
         self._alternate: Any = None  # the timer of the next language
         self._redraws: Any = None  # keep_drawn's timer
@@ -318,22 +322,40 @@ class SignageApp(App):  # type: ignore[misc]
         self._strip_words()
 
     def _strip(self) -> None:
-        """The pit's new configuration for a while after it took effect, and the sync."""
+        """The pit's new configuration for a while after it took effect (and the table's
+        name it sets), and the sync's state, read on a thread of its own (the journal and
+        the state file are read there, not on Kivy's clock)."""
         if self.frame is None:
             return
-        sync, late = "", False
         seq = self._pit_config = self.feed.pit_config
         self._notice = None
+        name = ""
         if seq:
             row = self.feed.row(seq)
             if row is not None:
                 self._notice = (str(row.payload.get("summary", "")), row.wall_time)
+                name = table_name(str(row.payload.get("body", "")))
+        if name != self.pit_name:
+            self.pit_name = name
+            self._show()
+        self._strip_words()
+        if self._sync_reading is None or not self._sync_reading.is_alive():
+            self._sync_reading = threading.Thread(target=self._read_sync, daemon=True,
+                                                  name="signage-sync-status")
+            self._sync_reading.start()
+
+    def _read_sync(self) -> None:
+        """The sync's corner, off Kivy's thread; shown from the clock."""
+        sync, late = "", False
         if state_path(self.journal_path).exists():
             try:
                 now = status(self.journal_path)
                 sync, late = now.short(), now.late()
             except Exception:  # the corner is for technicians; the sign goes on
                 log.exception("signage: sync status")
+        Clock.schedule_once(lambda _dt: self._show_sync(sync, late), 0)
+
+    def _show_sync(self, sync: str, late: bool) -> None:
         self._sync = (sync, late)
         self._strip_words()
 
@@ -371,7 +393,7 @@ class SignageApp(App):  # type: ignore[misc]
             limits = _("Bets from %(min)s to %(max)s") % {
                 "min": i18n.money(engine.table_minimum(rules), currency),
                 "max": i18n.money(engine.table_maximum(rules), currency)}
-            self.idle_view.show(self.display_name or feed.table_id,
+            self.idle_view.show(self.pit_name or self.display_name or feed.table_id,
                                 _(feed.game.title), limits)  # type: ignore[union-attr]
             if self.screen is not self.idle_view:
                 self.holder.clear_widgets()
@@ -403,7 +425,7 @@ class SignageApp(App):  # type: ignore[misc]
             else:
                 front = screens(games()[0])
                 front.show_sign(view, None, link)
-        view.table_name = self.display_name or (
+        view.table_name = self.pit_name or self.display_name or (
             _("Table %(id)s") % {"id": feed.table_id} if feed.table_id else "")
         if view is not self.screen:
             self.holder.clear_widgets()
