@@ -173,6 +173,7 @@ async def _watch_pit(configs: Any, app: Any, journal: Path) -> None:
     from kiosk.sync.offers import POLL_EVERY
     from kiosk.sync.state import state_path
     from kiosk.sync.status import status
+    from kiosk.ui.sync_words import corner
 
     while True:
         configs.poll()
@@ -180,7 +181,7 @@ async def _watch_pit(configs: Any, app: Any, journal: Path) -> None:
         if screen is not None and state_path(journal).exists():
             try:
                 now = await asyncio.to_thread(status, journal)
-                screen.sync_status, screen.sync_late = now.short(), now.late()
+                screen.sync_status, screen.sync_late = corner(now), now.late()
             except Exception:  # the corner is for technicians: never stop the table for it
                 log.exception("sync status")
         await asyncio.sleep(POLL_EVERY)

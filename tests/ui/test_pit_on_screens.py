@@ -4,6 +4,7 @@ the sync stands. Drawn for real; checked by text and pixels."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from kiosk.config import parse
 from kiosk.rules.baccarat import engine as pb
+from kiosk.store.canonical import format_wall_time
+from kiosk.store.journal import Journal
 from kiosk.sync import state as sync_state
 from kiosk.sync.offers import PitConfigs, effective_file
 from kiosk.sync.pit_config import SignedConfig, public_key_hex, write_offer
@@ -42,16 +45,18 @@ def test_the_sign_says_the_limits_changed_and_how_the_sync_stands(ui: UI,
     from kiosk.ui.signage.app import SignageApp
 
     cfg, session = _table_with_pit_limits(tmp_path)
-    # The sync has not reached the pit: its state beside the journal says so.
+    # The sync runs but has not reached the pit: its state beside the journal says so.
     sync_state.save(sync_state.state_path(cfg.journal),
-                    sync_state.SyncState(pit="http://pit.invalid", last_error="refused"))
+                    sync_state.SyncState(pit="http://pit.invalid", last_error="refused",
+                                         last_attempt_at=format_wall_time(datetime.now(UTC))))
     app = start_app(ui, SignageApp(cfg.journal, "Punto banco 1"))
     ui.resize(1280, 800)
     ui.pump(0.2)
     frame = app.frame
     assert frame.notice.text == "New table configuration: limits R100 to R20,000"
     rows = session.journal.count()
-    assert frame.sync.text == f"Pit offline: {rows} rows waiting"
+    assert frame.sync.text.startswith(
+        f"Pit offline · nothing acknowledged yet · {rows} waiting, oldest ")
     assert frame.strip.height >= 0.045 * 800 - 1 and frame.strip.opacity == 1
     assert _fits(frame.notice) and _fits(frame.sync)
     # The limits on the sign are the new ones (rule 2.2).
@@ -77,19 +82,82 @@ def test_a_sign_with_no_pit_keeps_its_whole_screen(ui: UI, tmp_path: Path) -> No
     session.journal.close()
 
 
-def test_the_dealers_header_shows_the_sync(ui: UI, tmp_path: Path) -> None:
-    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+GAMES_ON_SCREEN = ("punto-banco", "blackjack", "touch-21", "roulette")
 
-    cfg, session = _table_with_pit_limits(tmp_path)
-    app = start_app(ui, PuntoBancoDealerApp(session, table_name="Punto banco 1"))
+
+def _sync_label(screen: Any) -> Any:
+    """The dealer screen's corner with the sync's line (the header's status, or roulette's
+    corner label)."""
+    label = screen.ids.get("shoe_status")
+    return label if label is not None else screen.status_label
+
+
+def _synced(cfg: Any, *, connected: bool, acked: int, touched: datetime) -> None:
+    """A sync state as the sync leaves it: `acked` rows at the pit, last written at
+    `touched`."""
+    journal = Journal.open(cfg.journal, cfg.table_id, read_only=True)
+    row = journal.entry(acked) if acked else None
+    journal.close()
+    sync_state.save(sync_state.state_path(cfg.journal), sync_state.SyncState(
+        pit="http://pit.invalid", connected=connected, acked_seq=acked,
+        acked_hash=row.hash if row else sync_state.GENESIS,
+        acked_at="2026-11-25T10:02:03.000Z" if acked else "",
+        last_attempt_at=format_wall_time(touched)))
+
+
+@pytest.mark.parametrize("game", GAMES_ON_SCREEN)
+def test_the_dealer_screen_and_the_sign_show_the_whole_sync_status(
+        ui: UI, tmp_path: Path, game: str) -> None:
+    from kiosk.sync.status import status
+    from kiosk.ui.signage.app import SignageApp
+    from kiosk.ui.sync_words import corner
+
+    key = Ed25519PrivateKey.generate()
+    cfg = parse(_game_toml(tmp_path, game, public_key_hex(key)), tmp_path / "table.toml")
+    session = _session(cfg)
+    session.call_inspector("screen")  # a second row: the one waiting
+    rows = session.journal.count()
+    assert rows == 2
+    app = start_app(ui, _dealer_app(session, cfg))
     screen = app.screen
-    screen.sync_status, screen.sync_late = "Pit offline: 12 rows waiting (3 min)", True
-    ui.pump(0.1)
-    status = screen.ids.shoe_status
-    assert status.text.endswith("Pit offline: 12 rows waiting (3 min)")
-    assert tuple(status.color) == tuple(theme.WARNING)
-    assert _fits(status)
-    ui.screenshot("dealer-pit-sync-800x480")
+    label = _sync_label(screen)
+    calm = tuple(label.color)
+    start = datetime.now(UTC)
+    for connected, at, touched, words, late in (
+            # in touch, one row a moment behind
+            (True, start, start, "Pit connected", False),
+            # offline for 3 minutes, the row unsent since (the sync still writes its state)
+            (False, start + timedelta(minutes=3), start + timedelta(minutes=3), "Pit offline",
+             True),
+            # the state file untouched for 30 minutes: the sync is not running
+            (True, start + timedelta(minutes=30), start, "Sync not running", True)):
+        _synced(cfg, connected=connected, acked=1, touched=touched)
+        now = status(cfg.journal, now=at)
+        assert now.connected == (words == "Pit connected")
+        assert now.late(at) == late
+        screen.sync_status, screen.sync_late = corner(now, at), now.late(at)
+        ui.pump(0.1)
+        text = label.text
+        assert words in text
+        assert "row 1 acknowledged 10:02:03 UTC" in text
+        assert f"{rows - 1} waiting, oldest " in text
+        assert (tuple(label.color) == tuple(theme.WARNING)) == late
+        if not late:
+            assert tuple(label.color) == calm
+        assert _fits(label)
+    ui.screenshot(f"dealer-sync-corner-{game}-800x480")
+    _stop(ui)
+    # The sign, with the table off for half an hour (its sync's file untouched since).
+    _synced(cfg, connected=True, acked=1, touched=start - timedelta(minutes=30))
+    sign = start_app(ui, SignageApp(cfg.journal, cfg.name))
+    ui.resize(1280, 800)
+    ui.pump(0.3)
+    frame = sign.frame
+    text = frame.sync.text
+    assert text.startswith("Sync not running · row 1 acknowledged 10:02:03 UTC · ")
+    assert f"{rows - 1} waiting, oldest " in text
+    assert tuple(frame.sync.color) == tuple(theme.WARNING)
+    assert _fits(frame.sync)
     session.journal.close()
 
 

@@ -35,7 +35,7 @@ from kiosk.i18n import N_, _
 from kiosk.rules.registry import GameSpec, games
 from kiosk.sync.pit_config import table_name
 from kiosk.sync.state import state_path
-from kiosk.sync.status import status
+from kiosk.sync.status import SyncStatus, status
 from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.games import screens
@@ -45,6 +45,7 @@ from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.floor_care import SignCare, burn_in_shift, idle
 from kiosk.ui.signage.interruptions import interruption
 from kiosk.ui.signage.link import Link
+from kiosk.ui.sync_words import corner
 from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify
 
@@ -110,7 +111,9 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
             self.strip.add_widget(label)
         self.add_widget(self.holder)
         self.add_widget(self.strip)
-        self.bind(size=lambda *_: self.show(self.notice.text, self.sync.text))
+        self.late = False
+        # A new size keeps the words and the sync's warning colour.
+        self.bind(size=lambda *_: self.show(self.notice.text, self.sync.text, self.late))
         self.brightness = 1.0
         with self.canvas.before:
             PushMatrix()
@@ -133,7 +136,7 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
         self.brightness = level
 
     def show(self, notice: str, sync: str, late: bool = False) -> None:
-        self.notice.text, self.sync.text = notice, sync
+        self.notice.text, self.sync.text, self.late = notice, sync, late
         self.sync.color = theme.WARNING if late else theme.MUTED
         tall = max(18.0, self.height * 0.045)
         self.strip.height = tall if (notice or sync) else 0
@@ -208,7 +211,7 @@ class SignageApp(App):  # type: ignore[misc]
         self.languages = languages or i18n.SignLanguages()
         self._language = 0  # which of `languages.codes` is shown
         self._notice: tuple[str, str] | None = None  # the pit's summary, its row's time
-        self._sync: tuple[str, bool] = ("", False)
+        self._sync: SyncStatus | None = None  # as last read (None: no sync state)
         self._sync_reading: threading.Thread | None = None
         self.pit_name = ""  # the table's name the pit's version in force sets ("": none)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
@@ -345,29 +348,30 @@ class SignageApp(App):  # type: ignore[misc]
             self._sync_reading.start()
 
     def _read_sync(self) -> None:
-        """The sync's corner, off Kivy's thread; shown from the clock."""
-        sync, late = "", False
+        """The sync's state, off Kivy's thread; shown from the clock."""
+        now: SyncStatus | None = None
         if state_path(self.journal_path).exists():
             try:
                 now = status(self.journal_path)
-                sync, late = now.short(), now.late()
             except Exception:  # the corner is for technicians; the sign goes on
                 log.exception("signage: sync status")
-        Clock.schedule_once(lambda _dt: self._show_sync(sync, late), 0)
+        Clock.schedule_once(lambda _dt: self._show_sync(now), 0)
 
-    def _show_sync(self, sync: str, late: bool) -> None:
-        self._sync = (sync, late)
+    def _show_sync(self, now: SyncStatus | None) -> None:
+        self._sync = now
         self._strip_words()
 
     def _strip_words(self) -> None:
-        """The strip in the current language. The pit's summary is its own words, and the
-        sync's corner is for technicians: both as they come."""
+        """The strip in the current language. The pit's summary is its own words; the
+        sync's corner is said again from the state last read (`corner`)."""
         if self.frame is None:
             return
         notice = ""
         if self._notice is not None and _age(self._notice[1]) < NOTICE_SECONDS:
             notice = _("New table configuration: %(summary)s") % {"summary": self._notice[0]}
-        self.frame.show(notice, *self._sync)
+        sync = self._sync
+        self.frame.show(notice, corner(sync) if sync is not None else "",
+                        sync is not None and sync.late())
 
     def _view(self, spec: GameSpec) -> tuple[Any, Any]:
         """The sign of `spec`'s game (made once), and its screens module."""
