@@ -134,8 +134,8 @@ def test_a_stopped_sync_says_it_is_not_connected(tmp_path: Path) -> None:
     journal, client = _client(tmp_path, pit, idle=0.01)
     client.start()
     deadline = time.monotonic() + 10
-    while client.state.acked_seq != journal.count() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    while not status(journal.path).connected and time.monotonic() < deadline:
+        time.sleep(0.01)  # the file, as another process reads it
     assert status(journal.path).connected
     client.stop()
     left = sync_state.load(sync_state.state_path(journal.path))
@@ -188,3 +188,23 @@ def test_journal_verify_says_when_it_could_not_check_the_pits_head(tmp_path: Pat
     out = runner.invoke(main, ["journal", "verify", str(journal.path)])
     assert out.exit_code == 0 and "Not checked" not in out.output
     assert f"row {seq} is the row the pit acknowledged" in out.output
+
+
+def test_the_screens_corner_is_in_the_screens_language(tmp_path: Path) -> None:
+    from kiosk import i18n
+    from kiosk.ui.sync_words import corner
+
+    journal = Journal.open(tmp_path / "T.db", "T")
+    Day(journal).play(1)
+    now = datetime.now(UTC)
+    _state(journal.path, connected=True, touched=now)
+    read = status(journal.path)
+    english = corner(read, now)
+    assert english.startswith("Pit connected · nothing acknowledged yet · ")
+    assert f"{journal.count():,} waiting, oldest " in english
+    for code, words in (("pt", "Pit ligado"), ("af", "Pit gekoppel"),
+                        ("zu", "I-pit ixhunyiwe")):
+        with i18n.using(code):
+            said = corner(read, now)
+        assert said.startswith(words) and said != english
+    journal.close()
