@@ -6,9 +6,11 @@ reads it off its Kivy thread; a new language only says it again)."""
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
 from kiosk.i18n import _, number
-from kiosk.sync.status import SyncStatus
+from kiosk.sync.state import state_path
+from kiosk.sync.status import SyncStatus, status
 
 
 def _age(seconds: float) -> str:
@@ -46,3 +48,13 @@ def corner(now: SyncStatus, at: datetime | None = None) -> str:
     else:
         waiting = _("%(rows)s waiting") % {"rows": number(now.waiting)}
     return f"{link} · {acked} · {waiting}"
+
+
+def read(journal: str | Path, syncs: bool) -> SyncStatus | None:
+    """The sync's status to show for the table whose journal is at `journal` (it reads the
+    journal and the state file: off Kivy's thread), or None when there is nothing to show:
+    no state file and `syncs` false (no [sync] pit). A table with a pit but no state file
+    shows its sync as not running (it never started, or its file was deleted)."""
+    if not syncs and not state_path(journal).exists():
+        return None
+    return status(journal)

@@ -208,3 +208,19 @@ def test_the_screens_corner_is_in_the_screens_language(tmp_path: Path) -> None:
             said = corner(read, now)
         assert said.startswith(words) and said != english
     journal.close()
+
+
+def test_a_table_with_a_pit_and_no_state_file_shows_its_sync_not_running(
+        tmp_path: Path) -> None:
+    from kiosk.ui.sync_words import corner, read
+
+    journal = Journal.open(tmp_path / "T.db", "T")
+    Day(journal).play(1)
+    assert read(journal.path, syncs=False) is None  # no pit: no corner at all
+    never = read(journal.path, syncs=True)  # a pit, but the sync never wrote its file
+    assert never is not None and not never.running and never.late()
+    assert corner(never).startswith("Sync not running · nothing acknowledged yet · ")
+    _state(journal.path, connected=True, touched=datetime.now(UTC))
+    written = read(journal.path, syncs=False)  # a file says the table syncs
+    assert written is not None and written.connected
+    journal.close()

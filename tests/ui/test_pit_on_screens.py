@@ -82,6 +82,20 @@ def test_a_sign_with_no_pit_keeps_its_whole_screen(ui: UI, tmp_path: Path) -> No
     session.journal.close()
 
 
+def test_a_sign_of_a_table_with_a_pit_says_when_its_sync_never_ran(ui: UI,
+                                                                    tmp_path: Path) -> None:
+    from kiosk.ui.signage.app import SignageApp
+
+    cfg = parse(_table_toml(tmp_path, "http://pit.invalid", "00" * 32))
+    session = _session(cfg)
+    assert not sync_state.state_path(cfg.journal).exists()
+    app = start_app(ui, SignageApp(cfg.journal, "Punto banco 1", syncs=cfg.sync.enabled))
+    ui.pump(0.3)
+    assert app.frame.sync.text.startswith("Sync not running · nothing acknowledged yet")
+    assert tuple(app.frame.sync.color) == tuple(theme.WARNING)
+    session.journal.close()
+
+
 GAMES_ON_SCREEN = ("punto-banco", "blackjack", "touch-21", "roulette")
 
 

@@ -34,8 +34,7 @@ from kiosk import i18n
 from kiosk.i18n import N_, _
 from kiosk.rules.registry import GameSpec, games
 from kiosk.sync.pit_config import table_name
-from kiosk.sync.state import state_path
-from kiosk.sync.status import SyncStatus, status
+from kiosk.sync.status import SyncStatus
 from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.games import screens
@@ -45,7 +44,7 @@ from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.floor_care import SignCare, burn_in_shift, idle
 from kiosk.ui.signage.interruptions import interruption
 from kiosk.ui.signage.link import Link
-from kiosk.ui.sync_words import corner
+from kiosk.ui.sync_words import corner, read
 from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify
 
@@ -188,7 +187,7 @@ class SignageApp(App):  # type: ignore[misc]
                  screenshot: str | Path | None = None, screenshot_after: float = 2.0,
                  poll_interval: float = POLL_INTERVAL,
                  languages: i18n.SignLanguages | None = None,
-                 care: SignCare | None = None, **kwargs: Any) -> None:
+                 care: SignCare | None = None, syncs: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Tableside signage"
         self.journal_path = Path(journal)
@@ -212,6 +211,7 @@ class SignageApp(App):  # type: ignore[misc]
         self._language = 0  # which of `languages.codes` is shown
         self._notice: tuple[str, str] | None = None  # the pit's summary, its row's time
         self._sync: SyncStatus | None = None  # as last read (None: no sync state)
+        self.syncs = syncs  # the table has a [sync] pit: its corner shows even with no file
         self._sync_reading: threading.Thread | None = None
         self.pit_name = ""  # the table's name the pit's version in force sets ("": none)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
@@ -350,11 +350,10 @@ class SignageApp(App):  # type: ignore[misc]
     def _read_sync(self) -> None:
         """The sync's state, off Kivy's thread; shown from the clock."""
         now: SyncStatus | None = None
-        if state_path(self.journal_path).exists():
-            try:
-                now = status(self.journal_path)
-            except Exception:  # the corner is for technicians; the sign goes on
-                log.exception("signage: sync status")
+        try:
+            now = read(self.journal_path, self.syncs)
+        except Exception:  # the corner is for technicians; the sign goes on
+            log.exception("signage: sync status")
         Clock.schedule_once(lambda _dt: self._show_sync(now), 0)
 
     def _show_sync(self, now: SyncStatus | None) -> None:
