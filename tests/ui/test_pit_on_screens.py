@@ -232,6 +232,8 @@ def _dealer_words(screen: Any) -> str:
 @pytest.mark.parametrize("case", list(CHANGES))
 def test_a_change_from_the_pit_reaches_the_dealer_screen_and_the_sign(
         ui: UI, tmp_path: Path, case: str) -> None:
+    from kiosk.rules.roulette import engine as rl
+    from kiosk.rules.roulette.bets import CallBet
     from kiosk.rules.roulette.wheel import Wheel
     from kiosk.ui.signage.app import SignageApp
     from kiosk.ui.signage.kivy_app import shown_texts
@@ -271,8 +273,12 @@ def test_a_change_from_the_pit_reaches_the_dealer_screen_and_the_sign(
     if session.spec.family == "roulette":
         double = rules.wheel is Wheel.DOUBLE_ZERO
         assert ("00" in screen.cells) == double
-        calls = [b for name, b in screen.call_buttons.items() if name != "neighbours"]
-        assert calls and all(b.disabled == double for b in calls)
+        assert screen.call_buttons and all(b.disabled == double
+                                           for b in screen.call_buttons.values())
+        if double:  # and the rules refuse a call bet (rule 3.4; DESIGN.md)
+            assert session.attempt(lambda s: rl.place_call_bet(s, "pink", CallBet.ORPHANS)) \
+                is None
+            assert "Call bets are off on a double-zero wheel" in session.alerts[-1].message
     assert new.name in words  # the table's name, the pit's when it set one
     _stop(ui)
     # The players' sign (its own process, started from the table's file): the pit's name,
