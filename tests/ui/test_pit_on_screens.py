@@ -100,10 +100,10 @@ GAMES_ON_SCREEN = ("punto-banco", "blackjack", "touch-21", "roulette")
 
 
 def _sync_label(screen: Any) -> Any:
-    """The dealer screen's corner with the sync's line (the header's status, or roulette's
-    corner label)."""
-    label = screen.ids.get("shoe_status")
-    return label if label is not None else screen.status_label
+    """The dealer screen's line with the sync's status (along its bottom)."""
+    line = screen._sync_line
+    assert line is not None and line.parent is screen
+    return line
 
 
 def _synced(cfg: Any, *, connected: bool, acked: int, touched: datetime) -> None:
@@ -134,8 +134,8 @@ def test_the_dealer_screen_and_the_sign_show_the_whole_sync_status(
     assert rows == 2
     app = start_app(ui, _dealer_app(session, cfg))
     screen = app.screen
-    label = _sync_label(screen)
-    calm = tuple(label.color)
+    assert screen._sync_line is None  # nothing to show yet: the screen's rows as they were
+    rows_before = [(w, tuple(w.size)) for w in screen.children]
     start = datetime.now(UTC)
     for connected, at, touched, words, late in (
             # in touch, one row a moment behind
@@ -151,15 +151,21 @@ def test_the_dealer_screen_and_the_sign_show_the_whole_sync_status(
         assert now.late(at) == late
         screen.sync_status, screen.sync_late = corner(now, at), now.late(at)
         ui.pump(0.1)
+        label = _sync_label(screen)
         text = label.text
         assert words in text
         assert "row 1 acknowledged 10:02:03 UTC" in text
         assert f"{rows - 1} waiting, oldest " in text
-        assert (tuple(label.color) == tuple(theme.WARNING)) == late
-        if not late:
-            assert tuple(label.color) == calm
-        assert _fits(label)
-    ui.screenshot(f"dealer-sync-corner-{game}-800x480")
+        assert tuple(label.color) == tuple(theme.WARNING if late else theme.MUTED)
+        # Whole, at its own size (not shrunk to fit), along the bottom below everything.
+        assert _fits(label) and label.font_size == pytest.approx(12 * screen.unit)
+        assert label.y <= screen.y + 7 * screen.unit
+        assert all(w.y >= label.top for w, _size in rows_before)
+    ui.screenshot(f"dealer-sync-line-{game}-800x480")
+    screen.sync_status = ""  # a table no longer syncing: the line goes
+    ui.pump(0.1)
+    assert screen._sync_line.parent is None
+    assert [(w, tuple(w.size)) for w in screen.children] == rows_before
     _stop(ui)
     # The sign, with the table off for half an hour (its sync's file untouched since).
     _synced(cfg, connected=True, acked=1, touched=start - timedelta(minutes=30))
