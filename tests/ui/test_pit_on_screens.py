@@ -177,7 +177,8 @@ def test_the_dealer_screen_and_the_sign_show_the_whole_sync_status(
     assert text.startswith("Sync not running · row 1 acknowledged 10:02:03 UTC · ")
     assert f"{rows - 1} waiting, oldest " in text
     assert tuple(frame.sync.color) == tuple(theme.WARNING)
-    assert _fits(frame.sync)
+    assert _fits(frame.sync) and frame.sync.font_size == pytest.approx(frame.strip.height * 0.62)
+    ui.screenshot(f"signage-sync-corner-{game}-1280x800")
     session.journal.close()
 
 

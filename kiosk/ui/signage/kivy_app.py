@@ -104,7 +104,7 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
         self.notice = TextLabel(color=theme.GOLD, bold=True, halign="left", valign="middle",
                                 shorten=True, shorten_from="right")
         self.sync = TextLabel(color=theme.MUTED, halign="right", valign="middle",
-                              size_hint_x=0.4, shorten=True)
+                              shorten=True)
         for label in (self.notice, self.sync):
             label.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
             self.strip.add_widget(label)
@@ -135,10 +135,16 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
         self.brightness = level
 
     def show(self, notice: str, sync: str, late: bool = False) -> None:
+        """The notice on the left and the sync's line on the right; both at once, one above
+        the other (the sync's line is too long to share a row at its size)."""
         self.notice.text, self.sync.text, self.late = notice, sync, late
         self.sync.color = theme.WARNING if late else theme.MUTED
         tall = max(18.0, self.height * 0.045)
-        self.strip.height = tall if (notice or sync) else 0
+        both = bool(notice and sync)
+        self.strip.orientation = "vertical" if both else "horizontal"
+        self.strip.height = tall * (2 if both else 1) if (notice or sync) else 0
+        self.notice.size_hint_x = 1 if notice else 0
+        self.sync.size_hint_x = 1 if sync else 0
         self.notice.font_size = self.sync.font_size = tall * 0.62
         self.strip.opacity = 1 if (notice or sync) else 0
 
