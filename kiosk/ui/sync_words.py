@@ -5,7 +5,7 @@ reads it off its Kivy thread; a new language only says it again)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from kiosk.i18n import _, number
@@ -25,7 +25,8 @@ def _age(seconds: float) -> str:
 
 
 def corner(now: SyncStatus, at: datetime | None = None) -> str:
-    """A few words: "Pit connected · row 1,234 acknowledged 10:02:03 UTC · 0 waiting"."""
+    """A few words: "Pit connected · row 1,234 acknowledged 10:02:03 UTC · 0 waiting" (`at`:
+    the time to measure ages from, now by default)."""
     if not now.running:
         # TRANSLATORS: the sync to the pit server stopped (or the table was off).
         link = _("Sync not running")
@@ -34,7 +35,11 @@ def corner(now: SyncStatus, at: datetime | None = None) -> str:
     else:
         link = _("Pit offline")
     if now.acked_seq:
-        when = now.acked_at[11:19] + " UTC" if len(now.acked_at) >= 19 else now.acked_at
+        # The time of day, and the date too when it was not today (UTC, as the journal).
+        today = (at or datetime.now(UTC)).strftime("%Y-%m-%d")
+        when = now.acked_at
+        if len(when) >= 19:
+            when = (when[11:19] if when[:10] == today else f"{when[:10]} {when[11:19]}") + " UTC"
         # TRANSLATORS: the last journal row the pit server acknowledged, and when (UTC).
         acked = _("row %(seq)s acknowledged %(time)s") % {"seq": number(now.acked_seq),
                                                           "time": when}

@@ -201,7 +201,7 @@ def test_the_screens_corner_is_in_the_screens_language(tmp_path: Path) -> None:
     read = status(journal.path)
     english = corner(read, now)
     assert english.startswith("Pit connected · nothing acknowledged yet · ")
-    assert f"{journal.count():,} waiting, oldest " in english
+    assert f"{i18n.number(journal.count())} waiting, oldest " in english
     for code, words in (("pt", "Pit ligado"), ("af", "Pit gekoppel"),
                         ("zu", "I-pit ixhunyiwe")):
         with i18n.using(code):
@@ -224,3 +224,18 @@ def test_a_table_with_a_pit_and_no_state_file_shows_its_sync_not_running(
     written = read(journal.path, syncs=False)  # a file says the table syncs
     assert written is not None and written.connected
     journal.close()
+
+
+def test_the_corner_gives_the_date_of_an_acknowledgement_before_today() -> None:
+    from kiosk.i18n import number
+    from kiosk.sync.status import SyncStatus
+    from kiosk.ui.sync_words import corner
+
+    at = datetime(2026, 11, 27, 9, 0, tzinfo=UTC)
+    today = SyncStatus(True, 1234, "2026-11-27T08:59:58.000Z", 0, "", "")
+    assert corner(today, at) == (f"Pit connected · row {number(1234)} acknowledged 08:59:58 UTC"
+                                 " · 0 waiting")  # the count as the language writes it
+    before = SyncStatus(False, 7, "2026-11-25T23:10:00.000Z", 3, "2026-11-25T23:10:01.000Z",
+                        "refused")
+    assert corner(before, at) == ("Pit offline · row 7 acknowledged 2026-11-25 23:10:00 UTC · "
+                                  "3 waiting, oldest 33.8 h")
