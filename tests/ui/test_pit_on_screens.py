@@ -4,7 +4,10 @@ the sync stands. Drawn for real; checked by text and pixels."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,7 @@ from kiosk.sync.offers import PitConfigs, effective_file
 from kiosk.sync.pit_config import SignedConfig, public_key_hex, write_offer
 from kiosk.ui import theme
 from tests.pit.test_pit_config import LIMITS_V1, _session, _table_toml
-from tests.ui.conftest import UI, start_app
+from tests.ui.conftest import ROOT, UI, start_app
 from tests.ui.test_signage_screen import share
 
 
@@ -302,3 +305,55 @@ def test_a_change_from_the_pit_reaches_the_dealer_screen_and_the_sign(
         assert rules.game_name.upper() in shown.upper()
     assert sign.frame.notice.text.startswith("New table configuration: ")
     session.journal.close()
+
+
+@pytest.mark.slow
+def test_tableside_run_restarts_into_a_double_zero_wheel_from_the_pit(tmp_path: Path) -> None:
+    """The whole way, as `tableside run` does it: the kiosk takes the pit's double-zero wheel
+    up at once (no spin in play), ends with its restart status, and the next start builds
+    the dealer screen with the 00 cell and the call bets off."""
+    from kiosk.config import example
+    from kiosk.ui.launcher import RESTART
+
+    key = Ed25519PrivateKey.generate()
+    config = tmp_path / "table.toml"
+    text = example("roulette").replace('journal = "data/RL-01.db"',
+                                       f'journal = "{tmp_path / "RL-01.db"}"')
+    config.write_text(text + '\n[sync]\npit = "http://pit.invalid"\n'
+                      'credential_file = "RL-01.credential"\n'
+                      f'pit_key = "{public_key_hex(key)}"\n')
+    write_offer(tmp_path / "RL-01.db", SignedConfig(
+        "RL-01", 1, '[roulette]\nwheel = "double-zero"\n', "2026-11-25T10:00:00.000Z",
+        "Thandi").signed(key))
+    driver = f"""
+import asyncio
+from kivy.app import App
+from kivy.clock import Clock
+from kiosk.config import load
+from kiosk.ui.dealer import roulette as m
+from kiosk.ui.launcher import KioskOptions, run_kiosk
+
+built = []
+init = m.RouletteScreen.__init__
+def watched(self, *args, **kwargs):
+    init(self, *args, **kwargs)
+    calls = [b.disabled for b in self.call_buttons.values()]
+    built.append(("00" in self.cells, all(calls)))
+    if len(built) == 2:  # the screen after the restart: seen, so stop
+        Clock.schedule_once(lambda _dt: App.get_running_app().stop(), 0.5)
+    else:  # no restart within 30 s: stop, and fail below
+        Clock.schedule_once(lambda _dt: len(built) == 1 and App.get_running_app().stop(), 30)
+m.RouletteScreen.__init__ = watched
+opts = KioskOptions(signage=False, offscreen=True, pin_factory="mock")
+first = asyncio.run(run_kiosk(load({str(config)!r}), opts))
+second = asyncio.run(run_kiosk(load({str(config)!r}), opts))
+print("STATUS", first, second)
+print("BUILT", built)
+"""
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", GPIOZERO_PIN_FACTORY="mock")
+    proc = subprocess.run([sys.executable, "-c", driver], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=240)
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr[-3000:]
+    assert f"STATUS {RESTART} 0" in out, out + proc.stderr[-3000:]
+    assert "BUILT [(False, False), (True, True)]" in out, out
