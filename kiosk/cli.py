@@ -96,7 +96,8 @@ def journal_verify(path: str, head: str | None) -> None:
     from kiosk.store.journal import verify
     from kiosk.sync.state import load, state_path
 
-    expected = load(state_path(path)).head
+    anchor_file = state_path(path)
+    expected = load(anchor_file).head
     if head:
         seq, _, digest = head.partition(":")
         if not seq.isdigit() or len(digest) != 64:
@@ -109,10 +110,24 @@ def journal_verify(path: str, head: str | None) -> None:
     if report.ok:
         anchor = (f"; row {expected[0]} is the row the pit acknowledged" if expected else "")
         click.echo(f"OK: {report.rows} rows, head {report.head_hash}{anchor}")
+        if expected is None:
+            click.echo(_unanchored(anchor_file))
         return
     click.echo(f"BROKEN at row {report.first_bad_seq}: {report.reason} "
                f"({report.rows} good rows before it)")
     sys.exit(1)
+
+
+def _unanchored(anchor_file: Path) -> str:
+    """Why the check above did not reach the pit's head, in words: a deleted state file
+    must not turn the check off silently."""
+    if not anchor_file.exists():
+        return (f"Not checked against the pit: {anchor_file} (the head the pit acknowledged) "
+                "is missing. If this table syncs to a pit, a journal re-hashed before that "
+                "head would pass this check: give the head the pit holds for this table "
+                "with --head SEQ:HASH.")
+    return (f"Not checked against the pit: {anchor_file} holds no acknowledged head yet "
+            "(nothing has reached the pit).")
 
 
 @journal.command("export")

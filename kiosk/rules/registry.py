@@ -16,7 +16,7 @@ import difflib
 import importlib
 import inspect
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, NoReturn, Protocol
 
@@ -98,6 +98,10 @@ class GameSpec:
     default_rules: Callable[[], Any] | None = None  # the rules with every house default
     table_prefix: str = ""  # the example configuration's table id: "PB" -> PB-01
     round_word: str = "round"  # what the rules call one round ("coup" in punto banco)
+    screen_rules: Callable[[Any], Any] | None = None
+    """The part of the rules the game's dealer screen and sign are built from (`rules_but`):
+    a change of it from the pit needs the screens made again (the kiosk restarts between
+    rounds); a change of the rest (the limits) they show live. None: all of the rules."""
 
     def __post_init__(self) -> None:
         if not self.family:
@@ -107,11 +111,26 @@ class GameSpec:
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases)
 
+    def screens_built_from(self, rules: Any) -> Any:
+        """What of `rules` the running screens were built from (`screen_rules`)."""
+        return rules if self.screen_rules is None else self.screen_rules(rules)
+
     def rules(self) -> Any:
         """The game's rules with the house's defaults (its config section left empty)."""
         if self.default_rules is not None:
             return self.default_rules()
         raise NotImplementedError(f"{self.name} has no default rules")
+
+
+def rules_but(*live: str) -> Callable[[Any], tuple[tuple[str, Any], ...]]:
+    """A `screen_rules` for a rules dataclass: every field but the `live` ones (those the
+    screens read afresh on every refresh, such as the limits)."""
+
+    def built_from(rules: Any) -> tuple[tuple[str, Any], ...]:
+        return tuple((f.name, getattr(rules, f.name)) for f in fields(rules)
+                     if f.name not in live)
+
+    return built_from
 
 
 def records_in(*modules: ModuleType) -> tuple[type[Operation], ...]:

@@ -39,7 +39,8 @@ def sync() -> None:
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
 def sync_status(config_path: str, as_json: bool) -> None:
     """Connected or not, the last row the pit acknowledged and when, rows waiting and the
-    age of the oldest. Exit status 1 when the sync is not connected."""
+    age of the oldest. Exit status 1 when the sync is not connected, or not running (its
+    state file not written for 2 minutes: the sync stopped, or the table was off)."""
     from kiosk.sync.client import status
 
     cfg = _config(config_path)

@@ -5,7 +5,14 @@ It runs on its own thread (never Kivy's) with its own read-only connection to th
 a journal commit never waits for it. It starts from the pit's own head, so a batch whose
 answer was lost, or a client killed mid-batch, simply sends those rows again: the pit stores
 each (table, seq) once. While the pit cannot be reached it waits longer after each failure
-(doubling, with jitter, up to `max_backoff`), and goes back to normal on the first success.
+(doubling, with equal jitter, up to `max_backoff`), and goes back to normal on the first
+success; a pit that answers 429 is waited for as its Retry-After says (at most `max_backoff`).
+
+Its state file (`kiosk/sync/state.py`) is written when something a reader needs changes (the
+acknowledged head, connected or not, the last problem), and otherwise at most every
+`FRESH_EVERY` seconds to show the sync still runs: not five times a second while idle, which
+would wear the SD card. `kiosk/sync/status.py` reads a file older than `STALE_AFTER` as the
+sync not running.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -44,6 +52,8 @@ IDLE = 0.2  # seconds between looks at the journal when everything is sent
 BASE_BACKOFF = 0.5
 MAX_BACKOFF = 60.0
 CONFIG_EVERY = 10.0  # seconds between asking the pit for a newer configuration
+FRESH_EVERY = 30.0
+"""Seconds between writes of an unchanged state while the sync runs (its "still here")."""
 
 
 class SyncRefused(Exception):
@@ -53,6 +63,32 @@ class SyncRefused(Exception):
 
 class PitUnreachable(Exception):
     """The pit did not answer (network, DNS, timeout, its 5xx)."""
+
+
+class PitBusy(PitUnreachable):
+    """The pit answered 429: slow down. `retry_after` is its Retry-After in seconds (None
+    when it gave none that reads)."""
+
+    def __init__(self, message: str, retry_after: float | None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds from a Retry-After header: a number of seconds or an HTTP date (RFC 9110
+    10.2.3); None when there is none or it does not read."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def to_wire(entry: Entry) -> dict[str, Any]:
@@ -66,7 +102,8 @@ def _now() -> str:
     return format_wall_time(datetime.now(UTC))
 
 
-__all__ = ["PitUnreachable", "SyncClient", "SyncRefused", "SyncStatus", "status", "to_wire"]
+__all__ = ["PitBusy", "PitUnreachable", "SyncClient", "SyncRefused", "SyncStatus", "status",
+           "to_wire"]
 
 
 class SyncClient:
@@ -99,6 +136,9 @@ class SyncClient:
         self.state_file = sync_state.state_path(self.journal_path)
         self.state = sync_state.load(self.state_file).with_(pit=self.url)
         self.failures = 0
+        self.fresh_every = FRESH_EVERY
+        self.writes = 0  # state files written (the SD card's wear; tests count them)
+        self._written = -float("inf")  # time.monotonic() of the last write
 
     # --- one step ------------------------------------------------------------------------
 
@@ -188,7 +228,9 @@ class SyncClient:
         if response.status_code >= 500:
             raise PitUnreachable(f"the pit answered {response.status_code}")
         if response.status_code == 429:
-            raise PitUnreachable("the pit asks the table to slow down")
+            wait = retry_after(response.headers.get("Retry-After"))
+            after = f" (retry after {wait:.0f} s)" if wait is not None else ""
+            raise PitBusy(f"the pit asks the table to slow down{after}", wait)
         if response.status_code == 409 and "head" in data:
             return data  # quarantine or a gap: the head says where the pit stands
         if response.status_code >= 400:
@@ -209,23 +251,41 @@ class SyncClient:
             state = state.with_(acked_seq=head[0], acked_hash=head[1], acked_at=now)
         self._save(state)
 
-    def _failed(self, why: str) -> None:
-        self._save(self.state.with_(connected=False, last_attempt_at=_now(), last_error=why))
+    def _failed(self, why: str, connected: bool = False) -> None:
+        self._save(self.state.with_(connected=connected, last_attempt_at=_now(),
+                                    last_error=why))
 
     def _save(self, state: SyncState) -> None:
+        """Keep `state`; write it when a reader would see a change (the head, the link, the
+        problem), or when the last write is `fresh_every` seconds old (the time of the last
+        attempt alone changes on every look at the journal)."""
         old, self.state = self.state, state
-        if state != old:
+        news = state.with_(last_attempt_at="") != old.with_(last_attempt_at="")
+        if news or time.monotonic() - self._written >= self.fresh_every:
             try:
                 sync_state.save(self.state_file, state)
             except OSError as exc:  # a full disk: the pit still has the head; ask it again
                 log.warning("cannot save the sync state %s: %s", self.state_file, exc)
+                return
+            self.writes += 1
+            self._written = time.monotonic()
 
     # --- the loop ------------------------------------------------------------------------
 
     def backoff(self) -> float:
-        """The wait after the current run of failures: doubling, with full jitter."""
+        """The wait after the current run of failures: the step doubles from BASE_BACKOFF up
+        to `max_backoff`, and the wait is drawn between half the step and the whole of it
+        ("equal jitter": never less than half, so a pit that is down is not hammered, yet
+        tables coming back together do not arrive in step)."""
         cap = min(self.max_backoff, BASE_BACKOFF * 2 ** min(self.failures - 1, 30))
         return self._rng.uniform(cap / 2, cap)
+
+    def wait_for(self, exc: Exception) -> float:
+        """The wait after the failure `exc`: the pit's Retry-After when it gave one (at
+        least BASE_BACKOFF, at most `max_backoff`), else `backoff()`."""
+        if isinstance(exc, PitBusy) and exc.retry_after is not None:
+            return min(self.max_backoff, max(BASE_BACKOFF, exc.retry_after))
+        return self.backoff()
 
     def run(self) -> None:
         """Sync until `stop()`: send while there is something to send, then look again
@@ -236,8 +296,9 @@ class SyncClient:
             except (PitUnreachable, SyncRefused, JournalError) as exc:
                 self.failures += 1
                 self._pit_head = None  # ask again after any failure: the pit may have moved
-                self._failed(str(exc))
-                self._sleep(self.backoff())
+                # A pit that asks us to slow down is there: connected, but waited for.
+                self._failed(str(exc), connected=isinstance(exc, PitBusy))
+                self._sleep(self.wait_for(exc))
                 continue
             except Exception as exc:  # never let the sync thread die silently
                 log.exception("sync step failed")
@@ -272,9 +333,11 @@ class SyncClient:
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
+        """Stop the thread and say so in the state file: a stopped sync is not connected."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        self._failed("the sync was stopped")
         self.close()
 
     def close(self) -> None:

@@ -11,8 +11,9 @@ the game's opening under the new rules, so every round after it is judged by the
 signage, replay and the pit all see the change.
 
 A change the running screens cannot take over (another game, other chip buttons, another
-table name or number of places) is applied the same way and then asks the kiosk to restart;
-the table's start reads the version in force from the journal (`effective`).
+table name or number of places, or any rule the game's screens are built from: everything
+but the limits, `GameSpec.screen_rules`) is applied the same way and then asks the kiosk to
+restart; the table's start reads the version in force from the journal (`effective`).
 """
 
 from __future__ import annotations
@@ -111,12 +112,16 @@ def describe(before: TableConfig, after: TableConfig) -> str:
 
 
 def needs_restart(before: TableConfig, after: TableConfig) -> bool:
-    """Whether the running screens cannot take the change over live (they were built for
-    the old game, chips, name or number of places)."""
+    """Whether the running screens cannot take the change over live: they were built for
+    the old game (another game of the same family too: its name and rules are in the
+    header), chips, name or number of places, or for rules the game says its screens are
+    built from (`GameSpec.screen_rules`: everything but the limits, which they read on
+    every refresh)."""
     old, new = GAMES.get(before.game), GAMES.get(after.game)
-    return (old.family != new.family or before.chip_values != after.chip_values
+    return (old.name != new.name or before.chip_values != after.chip_values
             or before.name != after.name
-            or old.places.count(before.rules) != new.places.count(after.rules))
+            or old.places.count(before.rules) != new.places.count(after.rules)
+            or old.screens_built_from(before.rules) != new.screens_built_from(after.rules))
 
 
 @dataclass

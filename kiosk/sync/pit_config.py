@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,14 @@ def read_offer(journal: str | Path) -> SignedConfig | None:
     except ValueError:
         raise PitConfigError("the pit's configuration file is not JSON") from None
     return SignedConfig.from_json(data)
+
+
+def table_name(body: str) -> str:
+    """The table's name a configuration's body sets (`[table] name`), "" when it sets none:
+    the sign shows it over the name in its own file."""
+    try:
+        table = tomllib.loads(body).get("table", {})
+    except tomllib.TOMLDecodeError:
+        return ""
+    name = table.get("name", "") if isinstance(table, dict) else ""
+    return name if isinstance(name, str) else ""

@@ -1,6 +1,8 @@
-"""The sync's status in words: connected or not, the last row the pit acknowledged, rows
-waiting and the age of the oldest. Read from the state file and the journal, no network (so
-the dealer screen and the sign show it without importing the HTTP client)."""
+"""The sync's status: connected or not (and whether the sync runs at all), the last row the
+pit acknowledged, rows waiting and the age of the oldest. Read from the state file and the
+journal, no network (so the dealer screen and the sign show it without importing the HTTP
+client); `line()` words it for `tableside sync status` and the logs, and
+`kiosk/ui/sync_words.py` for the screens' corners, in their language."""
 
 from __future__ import annotations
 
@@ -12,10 +14,25 @@ from kiosk.store.journal import JournalError, head_of, iter_entries
 from kiosk.sync import state as sync_state
 from kiosk.sync.state import SyncState
 
+STALE_AFTER = 120.0
+"""Seconds after which a state file the sync has not touched means the sync is not running
+(stopped, crashed, or the table was off): the running sync writes it at least every
+`kiosk.sync.client.FRESH_EVERY` seconds, and after every failed attempt (its longest wait,
+60 s, plus a request's 10 s timeout, is well under this)."""
+
+
+def _parse_time(text: str) -> datetime | None:
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class SyncStatus:
-    """What the dealer screen, the sign's corner and `tableside sync status` show."""
+    """What the dealer screen, the sign's corner and `tableside sync status` show.
+    `connected` is the sync's own word only while it is running (its state file touched
+    within `STALE_AFTER` seconds); `running` says whether it is."""
 
     connected: bool
     acked_seq: int
@@ -23,41 +40,46 @@ class SyncStatus:
     waiting: int
     oldest_unsent: str  # wall time of the oldest row not yet acknowledged ("" when none)
     last_error: str
+    running: bool = True
+    last_contact: str = ""  # when the sync last wrote its state (UTC, "" never)
 
     def age_seconds(self, now: datetime | None = None) -> float | None:
         if not self.oldest_unsent:
             return None
-        then = datetime.strptime(self.oldest_unsent, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        then = _parse_time(self.oldest_unsent)
+        if then is None:
+            return None
         return max(0.0, ((now or datetime.now(UTC)) - then).total_seconds())
 
-    def line(self) -> str:
+    def _acked(self) -> str:
+        if not self.acked_seq:
+            return "nothing acknowledged yet"
+        return f"last acknowledged row {self.acked_seq} at {self.acked_at}"
+
+    def _link(self) -> str:
+        if not self.running:
+            return "not running"
+        return "connected" if self.connected else "not connected"
+
+    def line(self, now: datetime | None = None) -> str:
         """One line in words for a technician."""
-        link = "connected" if self.connected else "not connected"
-        acked = (f"last acknowledged row {self.acked_seq} at {self.acked_at}" if self.acked_seq
-                 else "nothing acknowledged yet")
+        link = self._link()
+        if not self.running:
+            since = f"since {self.last_contact}" if self.last_contact else "ever"
+            link += f" (no word from it {since})"
         waiting = f"{self.waiting} row{'s' if self.waiting != 1 else ''} waiting"
-        age = self.age_seconds()
+        age = self.age_seconds(now)
         if age is not None:
             waiting += f", the oldest for {_duration(age)}"
         error = f"; last problem: {self.last_error}" if self.last_error else ""
-        return f"Sync {link}: {acked}; {waiting}{error}"
+        return f"Sync {link}: {self._acked()}; {waiting}{error}"
 
-
-    def short(self) -> str:
-        """A few words for a corner of the dealer screen and the sign."""
-        age = self.age_seconds()
-        behind = ""
-        if self.waiting:
-            behind = f"{self.waiting:,} row{'s' if self.waiting != 1 else ''} waiting"
-            if age is not None and age >= 60:
-                behind += f" ({_duration(age)})"
-        if self.connected:
-            return f"Pit: {behind}" if behind and (age or 0) >= 60 else "Pit synced"
-        return f"Pit offline: {behind}" if behind else "Pit offline"
-
-    def late(self) -> bool:
-        """Whether a technician should look: offline with rows waiting a minute or more."""
-        age = self.age_seconds()
+    def late(self, now: datetime | None = None) -> bool:
+        """Whether a technician should look: the sync not running, or offline with rows
+        waiting a minute or more."""
+        if not self.running:
+            return True
+        age = self.age_seconds(now)
         return not self.connected and age is not None and age >= 60
 
 
@@ -69,8 +91,10 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def status(journal_path: str | Path, state: SyncState | None = None) -> SyncStatus:
-    """The sync's status from its state file and the journal (no network)."""
+def status(journal_path: str | Path, state: SyncState | None = None,
+           now: datetime | None = None) -> SyncStatus:
+    """The sync's status from its state file and the journal (no network). A state file
+    not written for `STALE_AFTER` seconds reads as the sync not running, not connected."""
     state = state or sync_state.load(sync_state.state_path(journal_path))
     head, oldest = 0, ""
     try:
@@ -78,5 +102,9 @@ def status(journal_path: str | Path, state: SyncState | None = None) -> SyncStat
         oldest = next((e.wall_time for e in iter_entries(journal_path, state.acked_seq)), "")
     except JournalError:
         pass
-    return SyncStatus(state.connected, state.acked_seq, state.acked_at,
-                      max(0, head - state.acked_seq), oldest, state.last_error)
+    touched = _parse_time(state.last_attempt_at)
+    running = touched is not None and (
+        (now or datetime.now(UTC)) - touched).total_seconds() < STALE_AFTER
+    return SyncStatus(state.connected and running, state.acked_seq, state.acked_at,
+                      max(0, head - state.acked_seq), oldest, state.last_error, running,
+                      state.last_attempt_at)

@@ -171,16 +171,17 @@ async def _watch_pit(configs: Any, app: Any, journal: Path) -> None:
     rounds (kiosk/sync/offers.py), and show the sync's state in a corner of the screen when
     the table syncs to a pit."""
     from kiosk.sync.offers import POLL_EVERY
-    from kiosk.sync.state import state_path
-    from kiosk.sync.status import status
+    from kiosk.ui.sync_words import corner, read
 
+    syncs = bool(configs.base.sync.enabled)
     while True:
         configs.poll()
         screen = getattr(app, "screen", None)
-        if screen is not None and state_path(journal).exists():
+        if screen is not None:
             try:
-                now = await asyncio.to_thread(status, journal)
-                screen.sync_status, screen.sync_late = now.short(), now.late()
+                now = await asyncio.to_thread(read, journal, syncs)
+                if now is not None:
+                    screen.sync_status, screen.sync_late = corner(now), now.late()
             except Exception:  # the corner is for technicians: never stop the table for it
                 log.exception("sync status")
         await asyncio.sleep(POLL_EVERY)

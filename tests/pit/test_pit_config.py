@@ -325,3 +325,26 @@ def test_limits_alone_change_live_without_a_restart(tmp_path: Path) -> None:
     configs.poll()  # other chip buttons: the screen is built again
     assert [c.chip_values for c in restarted] == [(500, 2_500, 10_000)]
     session.journal.close()
+
+
+@pytest.mark.parametrize(("game", "body", "restarts"), [
+    ("punto-banco", LIMITS_V1, False),
+    ("punto-banco", '[punto_banco]\ncommission_mode = "commission"\n', True),
+    ("blackjack", "[blackjack]\nminimum = 25\nmaximum = 5000\n", False),
+    ("blackjack", "[blackjack]\nsurrender = true\n", True),
+    ("blackjack", '[table]\ngame = "touch-21"\n', True),  # the same family, another game
+    ("touch-21", "[blackjack]\ndecks = 1\n", True),
+    ("roulette", "[roulette.limits]\nminimum_chip = 10\nstraight_up_maximum = 1000\n"
+                 "outside_maximum = 10000\ntable_maximum = 40000\n", False),
+    ("roulette", '[roulette]\nwheel = "double-zero"\n', True),
+    ("roulette", '[table]\nname = "High limit 1"\n', True),
+])
+def test_only_a_change_the_screens_show_live_is_taken_without_a_restart(
+        tmp_path: Path, game: str, body: str, restarts: bool) -> None:
+    from kiosk.sync.offers import needs_restart
+
+    cfg = parse(_table_toml(tmp_path).replace('game = "punto-banco"', f'game = "{game}"'))
+    new = with_pit(cfg, body)
+    assert cfg.rules != new.rules or cfg.name != new.name or cfg.game != new.game
+    assert needs_restart(cfg, new) is restarts
+    assert needs_restart(cfg, cfg) is False

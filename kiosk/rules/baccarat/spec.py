@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kiosk.rules.baccarat import audit, config, engine as pb
-from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in
+from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in, rules_but
 
 SPEC = GameSpec(
     name=pb.GAME,
@@ -20,5 +20,6 @@ SPEC = GameSpec(
     screens="kiosk.ui.games.baccarat",
     default_rules=pb.PuntoBancoRules,
     table_prefix="PB",
+    screen_rules=rules_but("limits"),  # the screens read the limits on every refresh
     round_word="coup",
 )

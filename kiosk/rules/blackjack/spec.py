@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from kiosk.rules.blackjack import audit, config, engine, operations
 from kiosk.rules.blackjack.house import BlackjackRules
-from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in
+from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in, rules_but
 
 _RECORDS = records_in(operations)
 _ENGINE = engine.Blackjack()
 _BOXES = Places("boxes", lambda rules: rules.boxes)
+_LIVE = rules_but("minimum", "maximum")  # the screens read the limits on every refresh
 
 STANDARD = GameSpec(
     name="blackjack",
@@ -24,6 +25,7 @@ STANDARD = GameSpec(
     screens="kiosk.ui.games.blackjack",
     default_rules=BlackjackRules,
     table_prefix="BJ",
+    screen_rules=_LIVE,
 )
 
 TOUCH_21 = GameSpec(
@@ -42,6 +44,7 @@ TOUCH_21 = GameSpec(
     screens="kiosk.ui.games.blackjack",
     default_rules=BlackjackRules.touch_21,
     table_prefix="BJ",
+    screen_rules=_LIVE,
 )
 
 SPECS = (STANDARD, TOUCH_21)

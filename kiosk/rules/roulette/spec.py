@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in
+from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in, rules_but
 from kiosk.rules.roulette import audit, config, engine as rl
 
 SPEC = GameSpec(
@@ -20,5 +20,6 @@ SPEC = GameSpec(
     screens="kiosk.ui.games.roulette",
     default_rules=rl.RouletteRules,
     table_prefix="RL",
+    screen_rules=rules_but("limits"),  # the screens read the limits on every refresh
     round_word="spin",
 )

@@ -31,6 +31,7 @@ from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.choices import BadgePad
 from kiosk.ui.dealer.payout_words import money
+from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import ChipButton
 
 SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
@@ -110,7 +111,7 @@ class DealerScreen(BoxLayout):
     shoe_status = StringProperty("")
     shoe_ok = BooleanProperty(True)
     sync_status = StringProperty("")  # the sync to the pit, in a few words ("" : no pit)
-    sync_late = BooleanProperty(False)  # offline with rows waiting: the technician looks
+    sync_late = BooleanProperty(False)  # not running, or offline with rows waiting: amber
     step = StringProperty("")
     step_detail = StringProperty("")  # why the next step cannot be taken yet, in the rules' words
     step_tone = ColorProperty(theme.FELT_DARK)
@@ -230,6 +231,36 @@ class DealerScreen(BoxLayout):
         """Why the control `name` (its kv id) is not allowed now, in the engine's words;
         "" for the general answer."""
         return ""
+
+    # --- the sync, for a technician ------------------------------------------------------
+
+    _sync_line: Any = None
+
+    def on_sync_status(self, *_args: Any) -> None:
+        self.show_sync()
+
+    def on_sync_late(self, *_args: Any) -> None:
+        self.show_sync()
+
+    def show_sync(self, *_args: Any) -> None:
+        """The sync's line in small type along the bottom of the screen, whole, below the
+        dealer's controls; only while the table has a sync to show (`sync_status`)."""
+        line = self._sync_line
+        if not self.sync_status:
+            if line is not None and line.parent is self:
+                self.remove_widget(line)
+            return
+        if line is None:
+            line = self._sync_line = TextLabel(size_hint_y=None, halign="right",
+                                               valign="middle")
+            line.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
+            self.bind(unit=self.show_sync)
+        line.height = 15 * self.unit
+        line.font_size = 12 * self.unit
+        line.text = self.sync_status
+        line.color = theme.WARNING if self.sync_late else theme.MUTED
+        if line.parent is None:
+            self.add_widget(line)  # the last of the screen's rows: the bottom
 
     # --- alerts ---------------------------------------------------------------------------
 

@@ -108,7 +108,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self._sheet_for = 0
         self._scaled: list[tuple[Any, float]] = []
         self.start_screen()
-        super().__init__(**kwargs)
+        super().__init__(orientation="vertical", **kwargs)  # the sync's line goes below
         self.session = session
         self.board = FloatLayout()
         self.add_widget(self.board)
@@ -123,7 +123,6 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self._rescale()
         self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
         session.listeners.append(lambda _s, _op: self._refresh_trigger())
-        self.bind(sync_status=lambda *_: self._refresh_trigger())
         self._marks_trigger = Clock.create_trigger(self._draw_marks, 0)
         for cell in self.cells.values():  # the marks follow the cells wherever they go
             cell.bind(pos=self._marks_trigger, size=self._marks_trigger)
@@ -400,8 +399,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         wheel = _("wheel online") if self.wheel_online() else _("no wheel: numbers by hand")
         self.step_label.text = _("Spin %(spin)s: %(step)s") % {"spin": state.spin,
                                                                "step": say(rl.next_step(state))}
-        sync = f" · {self.sync_status}" if self.sync_status else ""
-        self.status_label.text = f"{self.table_name}\n{wheel}{sync}"
+        self.status_label.text = f"{self.table_name}\n{wheel}"
         self.alert_label.text = self.alert_text if self.alert_shown else (
             _("Tap the numbers a bet covers") if self.mode in (BetKind.SPLIT.value,
                                                                BetKind.CORNER.value,

@@ -81,7 +81,7 @@ def prepare_environment(*, headless: bool = False) -> None:
 
 def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         screenshot: Path | None = None, after: float = 2.0, trace: bool = False,
-        languages: Any = None, care: Any = None) -> int:
+        languages: Any = None, care: Any = None, syncs: bool = False) -> int:
     """Run the signage until its window closes (or the screenshot is saved), or until
     SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
     # Our own handlers, before Kivy starts SDL: SDL then leaves SIGINT and SIGTERM to us
@@ -97,7 +97,7 @@ def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
 
         app = SignageApp(journal, name, trace=sys.stdout if trace else None,
                          screenshot=screenshot, screenshot_after=after, languages=languages,
-                         care=care)
+                         care=care, syncs=syncs)
 
         def stop_if_asked(_dt: float) -> None:
             if stop.stopping:
@@ -178,13 +178,15 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         size = (cfg.display.signage_width, cfg.display.signage_height)
         languages = cfg.display.sign_languages()  # [display] languages, money style
         care = cfg.display.care  # the burn-in shift, the idle screen, the night
+        syncs = cfg.sync.enabled  # a [sync] pit: the corner shows a sync that never ran
     else:
         languages = care = None
+        syncs = False
     if journal is None:
         raise click.UsageError("give --journal or --config")
     status = run(journal, name, WindowOptions(size, fullscreen, position),
                  screenshot=screenshot, after=2.0 if after is None else after, trace=trace,
-                 languages=languages, care=care)
+                 languages=languages, care=care, syncs=syncs)
     sys.exit(status)
 
 

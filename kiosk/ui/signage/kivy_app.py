@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,8 +33,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk import i18n
 from kiosk.i18n import N_, _
 from kiosk.rules.registry import GameSpec, games
-from kiosk.sync.state import state_path
-from kiosk.sync.status import status
+from kiosk.sync.pit_config import table_name
+from kiosk.sync.status import SyncStatus
 from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.games import screens
@@ -43,6 +44,7 @@ from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.floor_care import SignCare, burn_in_shift, idle
 from kiosk.ui.signage.interruptions import interruption
 from kiosk.ui.signage.link import Link
+from kiosk.ui.sync_words import corner, read
 from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify
 
@@ -102,13 +104,15 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
         self.notice = TextLabel(color=theme.GOLD, bold=True, halign="left", valign="middle",
                                 shorten=True, shorten_from="right")
         self.sync = TextLabel(color=theme.MUTED, halign="right", valign="middle",
-                              size_hint_x=0.4, shorten=True)
+                              shorten=True)
         for label in (self.notice, self.sync):
             label.bind(size=lambda lb, sz: setattr(lb, "text_size", sz))
             self.strip.add_widget(label)
         self.add_widget(self.holder)
         self.add_widget(self.strip)
-        self.bind(size=lambda *_: self.show(self.notice.text, self.sync.text))
+        self.late = False
+        # A new size keeps the words and the sync's warning colour.
+        self.bind(size=lambda *_: self.show(self.notice.text, self.sync.text, self.late))
         self.brightness = 1.0
         with self.canvas.before:
             PushMatrix()
@@ -131,10 +135,16 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
         self.brightness = level
 
     def show(self, notice: str, sync: str, late: bool = False) -> None:
-        self.notice.text, self.sync.text = notice, sync
+        """The notice on the left and the sync's line on the right; both at once, one above
+        the other (the sync's line is too long to share a row at its size)."""
+        self.notice.text, self.sync.text, self.late = notice, sync, late
         self.sync.color = theme.WARNING if late else theme.MUTED
         tall = max(18.0, self.height * 0.045)
-        self.strip.height = tall if (notice or sync) else 0
+        both = bool(notice and sync)
+        self.strip.orientation = "vertical" if both else "horizontal"
+        self.strip.height = tall * (2 if both else 1) if (notice or sync) else 0
+        self.notice.size_hint_x = 1 if notice else 0
+        self.sync.size_hint_x = 1 if sync else 0
         self.notice.font_size = self.sync.font_size = tall * 0.62
         self.strip.opacity = 1 if (notice or sync) else 0
 
@@ -183,7 +193,7 @@ class SignageApp(App):  # type: ignore[misc]
                  screenshot: str | Path | None = None, screenshot_after: float = 2.0,
                  poll_interval: float = POLL_INTERVAL,
                  languages: i18n.SignLanguages | None = None,
-                 care: SignCare | None = None, **kwargs: Any) -> None:
+                 care: SignCare | None = None, syncs: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Tableside signage"
         self.journal_path = Path(journal)
@@ -206,7 +216,10 @@ class SignageApp(App):  # type: ignore[misc]
         self.languages = languages or i18n.SignLanguages()
         self._language = 0  # which of `languages.codes` is shown
         self._notice: tuple[str, str] | None = None  # the pit's summary, its row's time
-        self._sync: tuple[str, bool] = ("", False)
+        self._sync: SyncStatus | None = None  # as last read (None: no sync state)
+        self.syncs = syncs  # the table has a [sync] pit: its corner shows even with no file
+        self._sync_reading: threading.Thread | None = None
+        self.pit_name = ""  # the table's name the pit's version in force sets ("": none)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
         self._alternate: Any = None  # the timer of the next language
         self._redraws: Any = None  # keep_drawn's timer
@@ -318,34 +331,52 @@ class SignageApp(App):  # type: ignore[misc]
         self._strip_words()
 
     def _strip(self) -> None:
-        """The pit's new configuration for a while after it took effect, and the sync."""
+        """The pit's new configuration for a while after it took effect (and the table's
+        name it sets), and the sync's state, read on a thread of its own (the journal and
+        the state file are read there, not on Kivy's clock)."""
         if self.frame is None:
             return
-        sync, late = "", False
         seq = self._pit_config = self.feed.pit_config
         self._notice = None
+        name = ""
         if seq:
             row = self.feed.row(seq)
             if row is not None:
                 self._notice = (str(row.payload.get("summary", "")), row.wall_time)
-        if state_path(self.journal_path).exists():
-            try:
-                now = status(self.journal_path)
-                sync, late = now.short(), now.late()
-            except Exception:  # the corner is for technicians; the sign goes on
-                log.exception("signage: sync status")
-        self._sync = (sync, late)
+                name = table_name(str(row.payload.get("body", "")))
+        if name != self.pit_name:
+            self.pit_name = name
+            self._show()
+        self._strip_words()
+        if self._sync_reading is None or not self._sync_reading.is_alive():
+            self._sync_reading = threading.Thread(target=self._read_sync, daemon=True,
+                                                  name="signage-sync-status")
+            self._sync_reading.start()
+
+    def _read_sync(self) -> None:
+        """The sync's state, off Kivy's thread; shown from the clock."""
+        now: SyncStatus | None = None
+        try:
+            now = read(self.journal_path, self.syncs)
+        except Exception:  # the corner is for technicians; the sign goes on
+            log.exception("signage: sync status")
+        Clock.schedule_once(lambda _dt: self._show_sync(now), 0)
+
+    def _show_sync(self, now: SyncStatus | None) -> None:
+        self._sync = now
         self._strip_words()
 
     def _strip_words(self) -> None:
-        """The strip in the current language. The pit's summary is its own words, and the
-        sync's corner is for technicians: both as they come."""
+        """The strip in the current language. The pit's summary is its own words; the
+        sync's corner is said again from the state last read (`corner`)."""
         if self.frame is None:
             return
         notice = ""
         if self._notice is not None and _age(self._notice[1]) < NOTICE_SECONDS:
             notice = _("New table configuration: %(summary)s") % {"summary": self._notice[0]}
-        self.frame.show(notice, *self._sync)
+        sync = self._sync
+        self.frame.show(notice, corner(sync) if sync is not None else "",
+                        sync is not None and sync.late())
 
     def _view(self, spec: GameSpec) -> tuple[Any, Any]:
         """The sign of `spec`'s game (made once), and its screens module."""
@@ -371,7 +402,7 @@ class SignageApp(App):  # type: ignore[misc]
             limits = _("Bets from %(min)s to %(max)s") % {
                 "min": i18n.money(engine.table_minimum(rules), currency),
                 "max": i18n.money(engine.table_maximum(rules), currency)}
-            self.idle_view.show(self.display_name or feed.table_id,
+            self.idle_view.show(self.pit_name or self.display_name or feed.table_id,
                                 _(feed.game.title), limits)  # type: ignore[union-attr]
             if self.screen is not self.idle_view:
                 self.holder.clear_widgets()
@@ -403,7 +434,7 @@ class SignageApp(App):  # type: ignore[misc]
             else:
                 front = screens(games()[0])
                 front.show_sign(view, None, link)
-        view.table_name = self.display_name or (
+        view.table_name = self.pit_name or self.display_name or (
             _("Table %(id)s") % {"id": feed.table_id} if feed.table_id else "")
         if view is not self.screen:
             self.holder.clear_widgets()
