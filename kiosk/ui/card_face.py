@@ -21,6 +21,9 @@ COMPACT_BELOW = 60.0
 corner index: the dealer's busiest screen has 32 px cards at 800x480."""
 COMPACT_RANK = 0.45
 """A compact card's rank, as a share of the card's height."""
+COMPACT_SHOWN = 0.62
+"""How much of a fanned card must show, from its left, for its rank (and a large card's
+corner index) to stay in sight."""
 
 
 def suit_shape(suit: str, cx: float, cy: float, size: float) -> InstructionGroup:
@@ -161,13 +164,15 @@ class CardFace(Widget):
     def _compact(self, rank_text: str, suit: str, colour: object, x: float, y: float,
                  cw: float, ch: float) -> None:
         """A small card (seven boxes split to four hands on the 7" panel): the rank large in
-        its top half and the suit under it, so the rank stays readable (at 0.2 of a 32 px
-        card it was under 1 mm tall; at 0.45 it is 1.8 mm)."""
+        its top half and the suit under it, both in the card's left COMPACT_SHOWN, which a
+        fanned hand leaves in sight; "10" narrowed to fit, as a real card's index is (at
+        0.2 of a 32 px card the rank was under 1 mm tall; at 0.45 it is 1.8 mm)."""
         tex = _text_texture(rank_text, ch * COMPACT_RANK)
         tw, th = tex.size  # type: ignore[attr-defined]
-        pos = (x + (cw - tw) / 2, y + ch - th - ch * 0.02)
+        tw = min(tw, cw * (COMPACT_SHOWN - 0.1))
+        pos = (x + cw * 0.06, y + ch - th - ch * 0.02)
         self.canvas.add(Color(*colour))  # type: ignore[misc]
         self.canvas.add(Rectangle(texture=tex, pos=pos, size=(tw, th)))
-        self.canvas.add(suit_shape(suit, x + cw / 2, y + ch * 0.24, ch * 0.3))
+        self.canvas.add(suit_shape(suit, x + cw * 0.06 + tw / 2, y + ch * 0.24, ch * 0.3))
         self.drawn.append(DrawnText(rank_text, (*pos, tw, th), (x, y, cw, ch),
                                     ch * COMPACT_RANK))

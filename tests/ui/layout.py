@@ -124,6 +124,14 @@ def problems(root: Any, *, min_card_height: float = 0.0) -> list[str]:
                 continue
             if _overlap(box(a), box(b)):
                 out.append(f"{_name(a)} overlaps {_name(b)}")
+    # A hand's cards may overlap, but no card may cover the rank of one under it.
+    for c in cards:
+        on_top = c.parent.children[:c.parent.children.index(c)]  # drawn after it
+        for d in getattr(c, "drawn", ()):
+            rank = _window_box(c, d.box)
+            for other in on_top:
+                if other in cards and _overlap(rank, box(other)):
+                    out.append(f"the rank of {c.code} is covered by {other.code}")
     if min_card_height:
         for c in _all_cards(root):
             if c.code and not shown(c):

@@ -33,14 +33,14 @@ SMALLEST_MM = 1.75
 """No text on a dealer screen is smaller than this (capital letters) on the 7" panel."""
 PAYOUT_MM = 4.0
 """The payout and settlement text the dealer pays from (issue 14)."""
-CARD_MM = 6.0
-"""No card on a dealer screen is drawn shorter than this, and no card dealt is hidden. The
-dealer reads a card by its rank, so the figure follows from the rank: a rank at least
-SMALLEST_MM tall (capitals; about 12 minutes of arc at an arm's length of 50 cm), drawn at
-0.45 of a small card's height (`card_face.COMPACT_RANK`; Atkinson Hyperlegible's capitals
-are 0.668 of the font size), needs a card 1.75 / (0.45 * 0.668) = 5.8 mm tall: 30 px on the
-7" panel (0.193 mm a pixel, 154.2 mm across 800 px). Below it the rank is a smudge; the
-busiest screen (seven boxes, four hands each) draws 32 px cards there."""
+CARD_MM = 5.8
+"""No card on a dealer screen is drawn shorter than this, and no card dealt is hidden or has
+its rank covered. The dealer reads a card by its rank, so the figure follows from the rank:
+a rank at least SMALLEST_MM tall (capitals; about 12 minutes of arc at an arm's length of
+50 cm), drawn at 0.45 of a small card's height (`card_face.COMPACT_RANK`; Atkinson
+Hyperlegible's capitals are 0.668 of the font size), needs a card 1.75 / (0.45 * 0.668) =
+5.8 mm tall: 30 px on the 7" panel (0.193 mm a pixel, 154.2 mm across 800 px). Below it the
+rank is a smudge (the busiest screen's were 21 px, their ranks 0.8 mm: seen here)."""
 
 
 def _px_per_mm(size: tuple[int, int]) -> float:
