@@ -324,7 +324,8 @@ class BlackjackDealer(DealerScreen):
     def _size_context(self) -> None:
         n = len(self.rows)
         gap = 5 * self.unit
-        self.ids.context.height = n * self.touch + max(0, n - 1) * gap
+        rows = sum(self._rows[name].size_hint_y or 1 for name in self.rows)  # query_row: 1.6
+        self.ids.context.height = rows * self.touch + max(0, n - 1) * gap
 
     # --- actions (each one the engine checks) -------------------------------------------
 
