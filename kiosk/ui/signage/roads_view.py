@@ -282,6 +282,8 @@ class RoadsView(Widget):  # type: ignore[misc]
                 Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=theme.segments(r))
                 Color(*theme.WHITE)
                 Rectangle(texture=tex, pos=(cx - tw / 2, cy - th / 2), size=(tw, th))
+            self.drawn.append(DrawnText(letter(cell.winner), (cx - tw / 2, cy - th / 2, tw, th),
+                                        (cx - g.cw / 2, cy - g.ch / 2, g.cw, g.ch), r * 1.15))
             self._pairs(cx, cy, r, cell.result.banker_pair, cell.result.player_pair)
 
     def _pairs(self, cx: float, cy: float, r: float, banker: bool, player: bool) -> None:
@@ -331,6 +333,10 @@ class RoadsView(Widget):  # type: ignore[misc]
                 Color(*theme.TIE)
                 Rectangle(texture=tex, pos=(cx - tw / 2 - r * 0.45, cy - th / 2 + r * 0.45),
                           size=(tw, th))
+            # Its room: the mark's cell, as wide and tall as the mark with its margin.
+            self.drawn.append(DrawnText(str(count), (cx - tw / 2 - r * 0.45,
+                                                     cy - th / 2 + r * 0.45, tw, th),
+                                        (cx - s / 2, cy - s / 2, s, s), s * 0.42))
 
     def _derived(self, g: Grid, road: DerivedRoad, style: str) -> None:
         s = min(g.cw, g.ch)
