@@ -35,6 +35,7 @@ class UI:
         self.window = window
         self.size: tuple[int, int] = tuple(int(v) for v in window.size)  # type: ignore[assignment]
         self.whole_window = False
+        self.shot: Any = None  # the last screenshot's frame
 
     def resize(self, width: int, height: int) -> None:
         """Lay the screen out at another size. SDL's offscreen window cannot be resized once
@@ -97,6 +98,7 @@ class UI:
 
         frame = self.frame()
         assert not frame.is_blank(), f"screenshot {name} is blank: the window stopped drawing"
+        self.shot = frame  # for a check of the same frame, without drawing it again
         return save_png(frame, SHOTS / f"{name}.png")
 
 

@@ -51,7 +51,7 @@ def _alerts(session: Any, screen: Any, ui: UI, name: str, shoe: str = "SHOE"
         assert screen.alert_shown
         seen.append(screen.alert_text)
         ui.screenshot(f"{name}-{i}")
-        laid_out(ui, screen, ui.size)
+        laid_out(ui, screen, ui.size, frame=ui.shot)
     return seen
 
 
@@ -90,7 +90,7 @@ def test_blackjacks_alerts_and_queried_card_fit(ui: UI, tmp_path: Path,
     assert "4-deck shoe" in screen.query_text  # "all 4 have already come out of ..."
     assert screen.alert_shown
     ui.screenshot(f"layout-alert-blackjack-query-{_case((size, language))}")
-    laid_out(ui, screen, size)
+    laid_out(ui, screen, size, frame=ui.shot)
     texts = _alerts(session, screen, ui, f"layout-alert-blackjack-{_case((size, language))}")
     assert "no such device" not in texts[0] and "dialout group" in texts[0]
     session.journal.close()
@@ -131,5 +131,5 @@ def test_roulettes_alerts_fit(ui: UI, tmp_path: Path, size: tuple[int, int],
     ui.pump(0.1)
     assert "Spin by hand" in screen.alert_text or language != "en"
     ui.screenshot(f"layout-alert-roulette-wheel-{_case((size, language))}")
-    laid_out(ui, screen, size)
+    laid_out(ui, screen, size, frame=ui.shot)
     session.journal.close()

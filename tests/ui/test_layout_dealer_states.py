@@ -27,7 +27,7 @@ SIZES = LANDSCAPE  # 800x480, 1024x600, 1280x800, 1920x1080
 
 def _check(ui: UI, screen: Any, size: tuple[int, int], name: str) -> None:
     ui.screenshot(f"layout-dealer-{name}-{size[0]}x{size[1]}")
-    found = problems(screen) + contrast_problems(ui.frame(), screen)
+    found = problems(screen) + contrast_problems(ui.shot, screen)  # the frame just saved
     assert found == [], "\n".join(found)
     mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
     assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
@@ -172,7 +172,7 @@ def test_blackjack_while_seven_boxes_play_four_hands_each(ui: UI, tmp_path: Path
     shown = [w.text for w in screen.walk(restrict=True) if hasattr(w, "text")]
     assert any("bust (27)" in t for t in shown), "box 1's first hand shows its bust"
     ui.screenshot(f"layout-dealer-blackjack-playing-{size[0]}x{size[1]}")
-    laid_out(ui, screen, size, cards=True)
+    laid_out(ui, screen, size, cards=True, frame=ui.shot)
     session.journal.close()
 
 

@@ -304,4 +304,4 @@ def test_blackjacks_shuffle_and_cut_and_the_idle_screen_fit(ui: UI, size: tuple[
     ui.pump(0.05)
     ui.screenshot(f"layout-sign-idle-{size[0]}x{size[1]}-{language}")
     assert problems(idle) == [] and shortened(idle) == []
-    assert contrast_problems(ui.frame(), idle) == []
+    assert contrast_problems(ui.shot, idle) == []
