@@ -86,7 +86,7 @@ def test_the_dealers_header_shows_the_sync(ui: UI, tmp_path: Path) -> None:
     ui.pump(0.1)
     status = screen.ids.shoe_status
     assert status.text.endswith("Pit offline: 12 rows waiting (3 min)")
-    assert tuple(status.color) == tuple(theme.WARNING)
+    assert tuple(status.color) == tuple(theme.WARNING_TEXT)  # amber words on the felt, 5.1:1
     assert _fits(status)
     ui.screenshot("dealer-pit-sync-800x480")
     session.journal.close()
