@@ -341,30 +341,52 @@ def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tab
 
 MAX_NAME = 32
 """The longest table name: the signs and the dealer's header show it whole at every size."""
-MAX_ASPECT = 2.4
-"""The widest screen the layouts serve, as long side over short side (21:9 is 2.33)."""
+SMALLEST = (800, 480)
+"""The smallest screen the layouts serve, long side by short: the official 7" panel."""
+LARGEST = (1920, 1080)
+"""The largest: full HD. A 4K screen set to 1920x1080 shows the same layout full screen."""
+ASPECTS = (1.6, 1.78)
+"""The shapes the layouts serve, long side over short: 16:10 (1280x800) to 16:9 (1920x1080,
+854x480). The layout tests (tests/ui/test_layout_*.py) prove these shapes and sizes only."""
+PORTRAIT_SIGN = 1080
+"""A portrait sign is a full HD screen stood on its side: at least 1080 pixels wide."""
+
+
+def screen_refusal(width: int, height: int, *, sign: bool) -> str:
+    """Why the layouts cannot serve a `width`x`height` dealer screen (or sign), "" when they
+    can (issue 14): within the sizes and shapes the layout tests lay every screen out at."""
+    size = f"{width}x{height}"
+    if not sign and width < height:
+        return f"{size} is portrait: the dealer screen is laid out for a landscape touchscreen"
+    long, short = max(width, height), min(width, height)
+    if long < SMALLEST[0] or short < SMALLEST[1]:
+        return (f"{size} is smaller than {SMALLEST[0]}x{SMALLEST[1]}, the smallest screen the "
+                "layouts keep every button 9 mm and every text whole on"
+                + (", and limits players can read" if sign else ""))
+    if long > LARGEST[0] or short > LARGEST[1]:
+        return (f"{size} is larger than {LARGEST[0]}x{LARGEST[1]}, the largest screen the "
+                "layouts are proved at: set the screen to 1920x1080 (a 4K screen shows it "
+                "full screen)")
+    if not ASPECTS[0] <= long / short <= ASPECTS[1]:
+        return (f"{size} is {long / short:.2f}:1; the layouts serve 16:10 to 16:9 "
+                f"({ASPECTS[0]}:1 to {ASPECTS[1]}:1)" + (", either way up for a sign"
+                                                         if sign else ""))
+    if sign and width < height and width < PORTRAIT_SIGN:
+        return (f"{size}: a portrait sign is laid out for a full HD screen on its side, at "
+                f"least {PORTRAIT_SIGN} pixels wide")
+    return ""
 
 
 def _check_screens(reader: _Reader, d: DisplayConfig) -> None:
     """Refuse screens the layouts cannot serve, with the reason (issue 14): the dealer's
-    touchscreen is landscape, at least the official 7" panel's 800x480; a sign may stand
-    either way, at least 480 pixels on its short side."""
-    if d.width < d.height:
-        reader.fail("display", "width", f"{d.width}x{d.height} is portrait: the dealer screen "
-                                        "is laid out for a landscape touchscreen")
-    if d.width < 800 or d.height < 480:
-        reader.fail("display", "width" if d.width < 800 else "height",
-                    f"{d.width}x{d.height} is smaller than 800x480, the smallest dealer screen "
-                    "the layout keeps every button 9 mm and every text whole on")
-    for where, (w, h) in (("width", (d.width, d.height)),
-                          ("signage_width", (d.signage_width, d.signage_height))):
-        if max(w, h) / min(w, h) > MAX_ASPECT:
-            reader.fail("display", where, f"{w}x{h} is wider than {MAX_ASPECT}:1; the layouts "
-                                          "serve 4:3 to 21:9, either way up for a sign")
-    if min(d.signage_width, d.signage_height) < 480:
-        reader.fail("display", "signage_width", f"{d.signage_width}x{d.signage_height}: a sign "
-                                                "needs at least 480 pixels on its short side "
-                                                "for limits players can read")
+    touchscreen is landscape, from the official 7" panel's 800x480 to 1920x1080; a sign may
+    stand either way, the same sizes, and on its side at full HD (`screen_refusal`)."""
+    why = screen_refusal(d.width, d.height, sign=False)
+    if why:
+        reader.fail("display", "width", why)
+    why = screen_refusal(d.signage_width, d.signage_height, sign=True)
+    if why:
+        reader.fail("display", "signage_width", why)
 
 
 def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import main
@@ -75,8 +76,28 @@ def test_the_signage_program_says_it_the_same_way(tmp_path: Path) -> None:
                          timeout=60)
     assert out.returncode == 2
     assert out.stderr.splitlines() == [
-        "tableside: Invalid value for '--size': '3x3' is too small for the signage",
+        "tableside: Invalid value for '--size': 3x3 is smaller than 800x480, the smallest "
+        "screen the layouts keep every button 9 mm and every text whole on, and limits "
+        "players can read",
         "Try 'python -m kiosk.ui.signage -h' for help."]
     helped = subprocess.run([sys.executable, "-m", "kiosk.ui.signage", "-h"], cwd=ROOT,
                             env=env(tmp_path), capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0 and "--journal" in helped.stdout
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--size", "3840x2160"], "'--size': 3840x2160 is larger than 1920x1080"),
+    (["--size", "800x600"], "'--size': 800x600 is 1.33:1; the layouts serve 16:10 to 16:9"),
+    (["--size", "2560x1080"], "'--size': 2560x1080 is larger than 1920x1080"),
+    (["--size", "480x800"], "'--size': 480x800: a portrait sign is laid out for a full HD "
+                            "screen on its side"),
+    (["--name", "N" * 33], "'--name': at most 32 characters (33 given)"),
+])
+def test_the_signage_refuses_what_the_config_refuses(args: list[str], words: str) -> None:
+    """`--size` and `--name` are held to `[display]` and `[table] name`'s limits: the same
+    reason, one line, usage status 2 (issue 14, item 7)."""
+    from kiosk.ui.signage.app import signage
+
+    out = CliRunner().invoke(signage, ["--journal", "x.db", *args])
+    assert out.exit_code == 2, out.output
+    assert f"Invalid value for {words}" in out.output

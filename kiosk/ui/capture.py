@@ -80,6 +80,42 @@ def render(widget: Any) -> Frame:
     return Frame(w, h, flipped)
 
 
+def render_window(window: Any) -> Frame:
+    """Draw everything on `window` (the screen and any dialog open over it) into an
+    off-screen buffer of the window's size: the tests tell the window it is 1920x1080, so
+    that the screen and its dialogs lay themselves out at that size, while the offscreen GL
+    surface stays the size it was made at."""
+    from kivy.graphics import ClearBuffers, ClearColor
+    from kivy.graphics.fbo import Fbo
+
+    w, h = (int(v) for v in window.size)
+    fbo = Fbo(size=(w, h), with_stencilbuffer=True)
+    with fbo:
+        ClearColor(0, 0, 0, 1)
+        ClearBuffers()
+    moved = []
+    for child in reversed(window.children):  # the first added is drawn first
+        at = window.canvas.indexof(child.canvas)
+        if at > -1:
+            window.canvas.remove(child.canvas)
+        moved.append((at, child.canvas))
+        fbo.add(child.canvas)
+    try:
+        fbo.draw()
+        rgba = bytes(fbo.texture.pixels)  # rows bottom-up, as a frame's
+    finally:
+        for _at, canvas in moved:
+            fbo.remove(canvas)
+        for at, canvas in sorted(moved, key=lambda m: m[0]):
+            if at > -1:
+                window.canvas.insert(at, canvas)
+    rgb = bytearray(w * h * 3)
+    rgb[0::3] = rgba[0::4]
+    rgb[1::3] = rgba[1::4]
+    rgb[2::3] = rgba[2::4]
+    return Frame(w, h, bytes(rgb))
+
+
 def save_png(frame: Frame, path: str | Path) -> Path:
     """Write the frame to exactly `path` as PNG."""
     from kivy.core.window import Window

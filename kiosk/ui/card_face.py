@@ -11,10 +11,19 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.widget import Widget
 
 from kiosk.ui import theme
+from kiosk.ui.fit import DrawnText
 
 RANK_TEXT = {"T": "10"}
 RED_SUITS = frozenset("HD")
 CARD_ASPECT = 63 / 88  # a poker-size card, width over height
+COMPACT_BELOW = 60.0
+"""Cards drawn shorter than this (pixels) show a large rank over the suit instead of the
+corner index: the dealer's busiest screen has 32 px cards at 800x480."""
+COMPACT_RANK = 0.45
+"""A compact card's rank, as a share of the card's height."""
+COMPACT_SHOWN = 0.62
+"""How much of a fanned card must show, from its left, for its rank (and a large card's
+corner index) to stay in sight."""
 
 
 def suit_shape(suit: str, cx: float, cy: float, size: float) -> InstructionGroup:
@@ -89,12 +98,15 @@ class CardFace(Widget):
 
     def _redraw(self, *_args: object) -> None:
         self.canvas.clear()
+        self.drawn: list[DrawnText] = []  # the rank, for the layout check (issue 14)
+        self.card_height = 0.0  # as drawn: the widget may be wider than a card
         w, h = self.size
         if w <= 0 or h <= 0:
             return
         # Fit a card of the right shape inside the widget, centred.
         ch = min(h, w / CARD_ASPECT)
         cw = ch * CARD_ASPECT
+        self.card_height = ch
         x = self.x + (w - cw) / 2
         y = self.y + (h - ch) / 2
         radius = cw * 0.08
@@ -128,6 +140,9 @@ class CardFace(Widget):
         rank, suit = self.code[:-1], self.code[-1]
         colour = theme.CARD_RED if suit in RED_SUITS else theme.INK
         rank_text = RANK_TEXT.get(rank, rank)
+        if ch < COMPACT_BELOW:
+            self._compact(rank_text, suit, colour, x, y, cw, ch)
+            return
         tex = _text_texture(rank_text, ch * 0.2)
         tw, th = tex.size  # type: ignore[attr-defined]
         # Suit shapes are built outside `with self.canvas`: a vertex instruction created
@@ -141,5 +156,23 @@ class CardFace(Widget):
         # suit in the centre, readable from across the table.
         self.canvas.add(Rectangle(texture=tex, pos=(x + cw * 0.07, y + ch - th - ch * 0.02),
                                   size=(tw, th)))
+        self.drawn.append(DrawnText(rank_text, (x + cw * 0.07, y + ch - th - ch * 0.02, tw, th),
+                                    (x, y, cw, ch), ch * 0.2))
         self.canvas.add(corner)
         self.canvas.add(centre)
+
+    def _compact(self, rank_text: str, suit: str, colour: object, x: float, y: float,
+                 cw: float, ch: float) -> None:
+        """A small card (seven boxes split to four hands on the 7" panel): the rank large in
+        its top half and the suit under it, both in the card's left COMPACT_SHOWN, which a
+        fanned hand leaves in sight; "10" narrowed to fit, as a real card's index is (at
+        0.2 of a 32 px card the rank was under 1 mm tall; at 0.45 it is 1.8 mm)."""
+        tex = _text_texture(rank_text, ch * COMPACT_RANK)
+        tw, th = tex.size  # type: ignore[attr-defined]
+        tw = min(tw, cw * (COMPACT_SHOWN - 0.1))
+        pos = (x + cw * 0.06, y + ch - th - ch * 0.02)
+        self.canvas.add(Color(*colour))  # type: ignore[misc]
+        self.canvas.add(Rectangle(texture=tex, pos=pos, size=(tw, th)))
+        self.canvas.add(suit_shape(suit, x + cw * 0.06 + tw / 2, y + ch * 0.24, ch * 0.3))
+        self.drawn.append(DrawnText(rank_text, (*pos, tw, th), (x, y, cw, ch),
+                                    ch * COMPACT_RANK))

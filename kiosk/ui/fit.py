@@ -10,6 +10,7 @@ font and style the widget draws with, by the text provider Kivy renders with.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -18,6 +19,27 @@ _MARKUP = re.compile(r"\[/?(?:b|i|u|s|sub|sup|color|size|font|font_context|font_
 SHRINK_FLOOR = 0.35
 """The smallest a text is drawn, as a share of the size the layout asks for: below it the
 layout itself is wrong, and the layout test says so rather than hiding it."""
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnText:
+    """A text drawn straight on a widget's canvas, not by a Label (a card's rank, a road's
+    name): where it is and the room it has, so the layout check sees it as it sees a label's
+    (issue 14). Boxes are (x, y, width, height) in the coordinates its widget draws in."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    room: tuple[float, float, float, float]
+    font_size: float
+
+    def overflow(self) -> str:
+        """How the text leaves its room, in words ("" when it is inside)."""
+        x, y, w, h = self.box
+        rx, ry, rw, rh = self.room
+        if x < rx - 1 or y < ry - 1 or x + w > rx + rw + 1 or y + h > ry + rh + 1:
+            return (f"{self.text!r} drawn at {tuple(round(v) for v in self.box)} leaves its "
+                    f"room {tuple(round(v) for v in self.room)}")
+        return ""
 
 
 def plain(text: str) -> str:

@@ -74,6 +74,7 @@ TIE = rgb("#1e7a38")
 WHITE = rgb("#ffffff")
 MUTED = rgb("#b8cfc2")
 WARNING = rgb("#f2a900")
+WARNING_TEXT = rgb("#ffc840")  # a warning in words on the plain felt (5.1:1; WARNING is 3.9)
 STOP = rgb("#d32f2f")
 INFO = rgb("#2f6fb0")
 DISABLED = rgb("#34403b")  # a control not allowed now: grey, its words still readable
@@ -82,7 +83,7 @@ PAY = rgb("#a8f0b4")  # "pay" on the dark felt (8.9:1)
 TAKE = rgb("#ffc2b8")  # "take" on the dark felt (7.7:1)
 
 TEXT_ON: dict[str, tuple[str, ...]] = {
-    "FELT": ("WHITE", "GOLD", "MUTED", "IVORY", "PAY", "TAKE"),
+    "FELT": ("WHITE", "GOLD", "MUTED", "IVORY", "PAY", "TAKE", "WARNING_TEXT"),
     "FELT_DARK": ("WHITE", "GOLD", "MUTED", "IVORY", "PAY", "TAKE", "WARNING", "DISABLED_INK"),
     "RAIL": ("WHITE", "GOLD", "MUTED", "IVORY", "PAY", "TAKE", "WARNING"),
     "IVORY": ("INK", "INK_SOFT", "CARD_RED", "BANKER", "PLAYER", "TIE"),

@@ -24,12 +24,18 @@ os.environ.setdefault("KIVY_HOME", str(ROOT / ".kivy"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
 
+GL_SIZE = (800, 480)
+"""The size the offscreen window is made at; its GL surface keeps it whatever it is told."""
+
+
 class UI:
     """Drives the one Kivy window: taps, frames, pixels, screenshots."""
 
     def __init__(self, window: Any) -> None:
         self.window = window
         self.size: tuple[int, int] = tuple(int(v) for v in window.size)  # type: ignore[assignment]
+        self.whole_window = False
+        self.shot: Any = None  # the last screenshot's frame
 
     def resize(self, width: int, height: int) -> None:
         """Lay the screen out at another size. SDL's offscreen window cannot be resized once
@@ -39,6 +45,16 @@ class UI:
             child.size_hint = (None, None)
             child.size = (width, height)
             child.pos = (0, 0)
+        self.pump(0.05)
+
+    def resize_window(self, width: int, height: int) -> None:
+        """Lay everything out at another size, dialogs too: the window itself takes the size
+        (as a screen of that size would give it), so the app's root and every dialog opened
+        over it size themselves from it; `frame()` draws them all off-screen, as the GL
+        surface keeps the size it was made at."""
+        self.size = (width, height)
+        self.whole_window = True
+        self.window.size = (width, height)
         self.pump(0.05)
 
     def pump(self, seconds: float = 0.0, frames: int = 3) -> None:
@@ -67,11 +83,13 @@ class UI:
         self.pump(0.1)  # buttons keep their pressed look for min_state_time
 
     def frame(self) -> Any:
-        from kiosk.ui.capture import grab, render
+        from kiosk.ui.capture import grab, render, render_window
 
         self.pump(frames=2)
-        if self.size == tuple(int(v) for v in self.window.size):
+        if self.size == GL_SIZE:
             return grab()
+        if self.whole_window:
+            return render_window(self.window)  # the screen and the dialogs over it
         return render(self.window.children[-1])  # the app's root, at its own size
 
     def screenshot(self, name: str) -> Path:
@@ -80,6 +98,7 @@ class UI:
 
         frame = self.frame()
         assert not frame.is_blank(), f"screenshot {name} is blank: the window stopped drawing"
+        self.shot = frame  # for a check of the same frame, without drawing it again
         return save_png(frame, SHOTS / f"{name}.png")
 
 
@@ -87,8 +106,8 @@ class UI:
 def kivy_window() -> Any:
     from kivy.config import Config
 
-    Config.set("graphics", "width", "800")
-    Config.set("graphics", "height", "480")
+    Config.set("graphics", "width", str(GL_SIZE[0]))
+    Config.set("graphics", "height", str(GL_SIZE[1]))
     Config.set("graphics", "maxfps", "0")
     Config.set("kivy", "exit_on_escape", "0")
     for option, _value in list(Config.items("input")):
@@ -109,7 +128,7 @@ def ui(kivy_window: Any) -> Iterator[UI]:
     EventLoop.status = "started"
     if hasattr(EventLoop, "stopping"):
         EventLoop.stopping = False
-    kivy_window.size = (800, 480)
+    kivy_window.size = GL_SIZE
     driver = UI(kivy_window)
     yield driver
     from kivy.app import App

@@ -28,6 +28,8 @@ def shown(widget: Any) -> bool:
 
 def box(widget: Any) -> tuple[float, float, float, float]:
     """(x, y, right, top) in window coordinates."""
+    if isinstance(widget, _Drawn):
+        return widget.window_box
     x, y = widget.to_window(widget.x, widget.y)
     return x, y, x + widget.width, y + widget.height
 
@@ -43,6 +45,31 @@ def _cards(root: Any) -> list[Any]:
     from kiosk.ui.card_face import CardFace
 
     return [w for w in root.walk(restrict=True) if isinstance(w, CardFace) and shown(w)]
+
+
+def _drawn(root: Any) -> list[tuple[Any, Any, tuple[float, float, float, float]]]:
+    """Texts drawn straight on a canvas (a card's rank, a road's name): (widget, the
+    `DrawnText`, its box in window coordinates as (x, y, right, top))."""
+    out = []
+    for w in root.walk(restrict=True):
+        if shown(w):
+            for d in getattr(w, "drawn", ()):
+                out.append((w, d, _window_box(w, d.box)))
+    return out
+
+
+def _window_box(w: Any, b: tuple[float, float, float, float]
+                ) -> tuple[float, float, float, float]:
+    x, y = w.to_window(b[0], b[1])
+    return x, y, x + b[2], y + b[3]
+
+
+class _Drawn:
+    """A drawn text as a leaf of the overlap check."""
+
+    def __init__(self, widget: Any, text: str, box: tuple[float, float, float, float]
+                 ) -> None:
+        self.parent, self.text, self.window_box = widget, text, box
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
@@ -75,24 +102,64 @@ def problems(root: Any, *, min_card_height: float = 0.0) -> list[str]:
                 or b[3] > screen[3] + 1:
             what = getattr(w, "text", "") or getattr(w, "code", "") or "a card"
             out.append(f"{type(w).__name__} {what!r} leaves the screen at {b}")
-    leaves = texts + cards
+    drawn = _drawn(root)
+    for w, d, b in drawn:
+        room = _window_box(w, d.room)
+        why = d.overflow()
+        if why:
+            out.append(f"{type(w).__name__}: {why}")
+        if b[0] < screen[0] - 1 or b[1] < screen[1] - 1 or b[2] > screen[2] + 1 \
+                or b[3] > screen[3] + 1:
+            out.append(f"{type(w).__name__} {d.text!r} drawn at {b} leaves the screen "
+                       f"(its room {room})")
+    # A road's name against the labels and the other names (a card's rank is inside its
+    # card, which is checked as a card).
+    leaves = texts + cards + [_Drawn(w, d.text, b) for w, d, b in drawn
+                              if not hasattr(w, "card_height")]
     for i, a in enumerate(leaves):
         for b in leaves[i + 1:]:
             if a in cards and b in cards and a.parent is b.parent:
                 continue  # a hand's cards may overlap as a dealer fans them
-            if _inside(a, b) or _inside(b, a):
+            if _inside(a, b) or _inside(b, a) or a.parent is b or b.parent is a:
                 continue
             if _overlap(box(a), box(b)):
                 out.append(f"{_name(a)} overlaps {_name(b)}")
+    # A hand's cards may overlap, but no card may cover the rank of one under it.
+    for c in cards:
+        on_top = c.parent.children[:c.parent.children.index(c)]  # drawn after it
+        for d in getattr(c, "drawn", ()):
+            rank = _window_box(c, d.box)
+            for other in on_top:
+                if other in cards and _overlap(rank, box(other)):
+                    out.append(f"the rank of {c.code} is covered by {other.code}")
     if min_card_height:
-        for c in cards:
-            if c.height < min_card_height - 0.5:
-                out.append(f"card {c.code or 'place'} is {c.height:.0f} px tall, under "
-                           f"{min_card_height:.0f}")
+        for c in _all_cards(root):
+            if c.code and not shown(c):
+                out.append(f"card {c.code} is hidden or has no size ({c.size})")
+            elif shown(c) and c.card_height < min_card_height - 0.5:
+                out.append(f"card {c.code or 'place'} is drawn {c.card_height:.0f} px tall, "
+                           f"under {min_card_height:.0f}")
     return out
 
 
+def _all_cards(root: Any) -> list[Any]:
+    from kiosk.ui.card_face import CardFace
+
+    return [w for w in root.walk(restrict=True) if isinstance(w, CardFace)]
+
+
+def card_ranks(root: Any, *, px_per_mm: float) -> tuple[float, str]:
+    """The smallest card rank drawn under `root` (capital height in millimetres), and which."""
+    from kiosk.ui.fonts import cap_height
+
+    found = [(cap_height(d.font_size) / px_per_mm, c.code) for c in _cards(root)
+             for d in getattr(c, "drawn", ())]
+    return min(found) if found else (float("inf"), "")
+
+
 def _name(w: Any) -> str:
+    if isinstance(w, _Drawn):
+        return f"{type(w.parent).__name__} drawn {w.text!r} at {tuple(round(v) for v in box(w))}"
     text = getattr(w, "text", "") or getattr(w, "code", "")
     return f"{type(w).__name__} {text!r} at {tuple(round(v) for v in box(w))}"
 

@@ -27,7 +27,7 @@ SIZES = LANDSCAPE  # 800x480, 1024x600, 1280x800, 1920x1080
 
 def _check(ui: UI, screen: Any, size: tuple[int, int], name: str) -> None:
     ui.screenshot(f"layout-dealer-{name}-{size[0]}x{size[1]}")
-    found = problems(screen) + contrast_problems(ui.frame(), screen)
+    found = problems(screen) + contrast_problems(ui.shot, screen)  # the frame just saved
     assert found == [], "\n".join(found)
     mm, text = smallest_text(screen, px_per_mm=_px_per_mm(size))
     assert mm >= SMALLEST_MM, f"{text!r} is {mm:.2f} mm tall"
@@ -102,4 +102,118 @@ def test_blackjack_from_the_cut_to_the_insurance(ui: UI, tmp_path: Path,
     ui.pump(0.2)
     assert session.state.phase is bj.Phase.INSURANCE  # the dealer shows an ace (rule 4.7)
     _check(ui, screen, size, "blackjack-insurance")
+    session.journal.close()
+
+
+def _bj_mid_play(path: Path) -> Any:
+    """Seven boxes at the largest bets, three players behind each, every box split to four
+    hands (rule 4.2 item 4e), box 1's first hand bust at 27, and the last box's last hand
+    waiting for its decision: the most a blackjack screen shows while the boxes play."""
+    from kiosk.rules.blackjack.operations import Follow
+    from kiosk.rules.cards import Card
+
+    rules = BlackjackRules(chips=ChipRule(500), minimum=100_000, maximum=TEN_MILLION,
+                           decks=8, surrender=True)
+    session = TableSession(bj.Blackjack(), Journal.open(path, "BJ-01"), rules, "BJ-01")
+    session.perform(bj.shuffle)
+    session.perform(lambda s: bj.cut_cards(s, 1, 208, 78))
+
+    def card(code: str) -> None:
+        if len(code) == 1:  # any card of this count the shoe still holds
+            left = session.state.shoe.cards_left()
+            code = next(c.code for c in left if c.code[0] in ("TJQK" if code == "T" else code))
+        session.perform(lambda s: bj.shoe_card(s, Card.parse(code)))
+
+    card("2D")  # the burn
+    for b in range(1, 8):
+        for player in "ABCD":
+            session.perform(lambda s, b=b, p=player: bj.place_bet(s, b, TEN_MILLION, p))
+    session.perform(bj.close_betting)
+    for _ in range(7):
+        card("T")
+    card("6D")
+    for _ in range(7):
+        card("T")
+    bust = False
+    while True:
+        state = session.state
+        hand = state.current
+        assert hand is not None and state.phase is bj.Phase.PLAYING
+        on_box = [h for h in state.hands if h.box == hand.box]
+        if hand.box == 7 and len(on_box) == 4 and on_box[3] is hand and len(hand.cards) == 2:
+            break  # the last hand of all: its decision waits
+        if len(hand.cards) < 2:
+            card("T" if len(on_box) < 4 else ("7" if not bust else "9"))
+        elif "split" in bj.legal_actions(state) and len(on_box) < 4:
+            session.perform(lambda s: bj.split(s, {p: Follow.BOTH for p in "BCD"}))
+        elif not bust:
+            card("T")  # 10 + 7 + 10: bust (27)
+            bust = True
+        else:
+            session.perform(bj.stand)
+    assert len(session.state.hands) == 28
+    assert session.state.hands[0].total.best == 27
+    return session
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_blackjack_while_seven_boxes_play_four_hands_each(ui: UI, tmp_path: Path,
+                                                          size: tuple[int, int]) -> None:
+    """The decision row over a split hand with three players behind, 28 hands on the table,
+    one of them "bust (27)": every card at least CARD_MM tall, its rank readable."""
+    from kiosk.ui.dealer.blackjack_app import BlackjackDealerApp
+    from tests.ui.test_layout_dealers import laid_out
+
+    session = _bj_mid_play(tmp_path / "t.db")
+    app = start_app(ui, BlackjackDealerApp(session, table_name=LONGEST_NAME))
+    ui.resize_window(*size)
+    ui.pump(0.2)
+    screen = app.screen
+    shown = [w.text for w in screen.walk(restrict=True) if hasattr(w, "text")]
+    assert any("bust (27)" in t for t in shown), "box 1's first hand shows its bust"
+    ui.screenshot(f"layout-dealer-blackjack-playing-{size[0]}x{size[1]}")
+    laid_out(ui, screen, size, cards=True, frame=ui.shot)
+    session.journal.close()
+
+
+def _rl(path: Path) -> Any:
+    """Seven colours with bets on many places at the largest limits."""
+    from kiosk.rules.roulette import engine as rl
+    from kiosk.rules.roulette.bets import BetKind
+
+    rules = rl.RouletteRules(limits=rl.Limits(minimum_chip=100_000,
+                                              straight_up_maximum=TEN_MILLION // 10,
+                                              outside_maximum=TEN_MILLION,
+                                              table_maximum=TEN_MILLION))
+    session = TableSession(rl.Roulette(), Journal.open(path, "RL-01"), rules, "RL-01")
+    for i, colour in enumerate(rl.COLOURS[:7]):
+        session.perform(lambda s, c=colour: rl.chip_change(s, c, 500, 1_000_000))
+        for n in range(1 + i * 5, 6 + i * 5):
+            session.perform(lambda s, c=colour, n=n: rl.place_bet(
+                s, c, BetKind.STRAIGHT, 1, (str(n),)))
+        session.perform(lambda s, c=colour: rl.place_bet(s, c, BetKind.RED, 5))
+    return session
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_roulette_while_betting_and_spinning(ui: UI, tmp_path: Path,
+                                             size: tuple[int, int]) -> None:
+    from kiosk.config import parse
+    from kiosk.rules.roulette import engine as rl
+    from kiosk.ui.games.roulette import dealer_app
+
+    session = _rl(tmp_path / "t.db")
+    cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
+                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+    app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
+    ui.resize_window(*size)
+    ui.pump(0.2)
+    screen = app.screen
+    _check(ui, screen, size, "roulette-betting")
+    session.perform(lambda s: rl.spin_ball(s, rl.Direction.CLOCKWISE))
+    ui.pump(0.2)
+    _check(ui, screen, size, "roulette-spinning")
+    session.perform(rl.close_betting)
+    ui.pump(0.2)
+    _check(ui, screen, size, "roulette-no-more-bets")
     session.journal.close()

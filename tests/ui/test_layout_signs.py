@@ -109,14 +109,23 @@ def test_the_punto_banco_sign_fits(ui: UI, tmp_path: Path, size: tuple[int, int]
     session.journal.close()
 
 
+def _bj_rules() -> Any:
+    """The largest limits, and the house options that make the sign's odds longest:
+    surrender offered, and a dealer blackjack taking only the original bet (its sentence is
+    longer than 'all')."""
+    from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes
+
+    return BlackjackRules(chips=ChipRule(500), minimum=TEN_MILLION // 10,
+                          maximum=TEN_MILLION, surrender=True,
+                          dealer_blackjack_takes=DealerBlackjackTakes.ORIGINAL)
+
+
 def _bj_state() -> Any:
     """A blackjack round at the largest limits: the dealer draws five cards to 21."""
     from kiosk.rules.blackjack import engine as bj
-    from kiosk.rules.blackjack.house import BlackjackRules
     from tests.ui.test_signage_blackjack import Play
 
-    rules = BlackjackRules(chips=ChipRule(500), minimum=TEN_MILLION // 10,
-                           maximum=TEN_MILLION)
+    rules = _bj_rules()
     play = Play(rules).ready()
     for box in range(1, 8):
         play.do(lambda s, b=box: bj.place_bet(s, b, TEN_MILLION))
@@ -230,3 +239,69 @@ def test_the_words_that_replace_the_call_fit(ui: UI, tmp_path: Path, size: tuple
                       f"{language}")
         ui.window.remove_widget(view)
     session.journal.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES, indirect=True)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_sign_before_the_first_coup_fits(ui: UI, tmp_path: Path, size: tuple[int, int],
+                                             language: str) -> None:
+    """The welcome while the sign waits for the table (no journal yet), then the shuffle
+    once the dealer app opens it: the words that stand alone on a sign."""
+    import time
+
+    from kiosk.ui.signage.app import SignageApp
+    from tests.table.helpers import open_session
+
+    path = tmp_path / "t.db"
+    app = start_app(ui, SignageApp(path, LONGEST_NAME, languages=SignLanguages((language,))))
+    ui.resize(*size)
+    ui.pump(0.1)
+    ui.screenshot(f"layout-sign-welcome-{size[0]}x{size[1]}-{language}")
+    assert problems(app.frame) == [] and shortened(app.frame) == []
+    welcome = app.screen.ids.headline.text
+    session = open_session(path, BIG_PB)
+    t0 = time.monotonic()
+    while app.screen.ids.headline.text == welcome and time.monotonic() - t0 < 3:
+        ui.pump(frames=1)
+    assert app.screen.ids.headline.text != welcome  # the shuffle
+    ui.pump(0.1)
+    ui.screenshot(f"layout-sign-shuffling-{size[0]}x{size[1]}-{language}")
+    assert problems(app.frame) == [] and shortened(app.frame) == []
+    session.journal.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES, indirect=True)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_blackjacks_shuffle_and_cut_and_the_idle_screen_fit(ui: UI, size: tuple[int, int],
+                                                            language: str) -> None:
+    """Blackjack's sign while the shoe is shuffled and cut (rule 4.4), and the idle screen
+    with the longest table name, game and limits."""
+    from kiosk.i18n import _, money
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.registry import games
+    from kiosk.ui.signage.blackjack_view import BlackjackSignage
+    from kiosk.ui.signage.kivy_app import IdleView
+    from tests.ui.test_signage_blackjack import Play
+
+    rules = _bj_rules()
+    play = Play(rules)
+    view = BlackjackSignage(table_name=LONGEST_NAME)
+    ui.window.add_widget(view)
+    for stage in ("shuffling", "cutting"):
+        view.show(rules, play.state)
+        ui.resize(*size)
+        ui.pump(0.05)
+        ui.screenshot(f"layout-sign-blackjack-{stage}-{size[0]}x{size[1]}-{language}")
+        assert problems(view) == [] and shortened(view) == [], stage
+        play.do(bj.shuffle)
+    ui.window.remove_widget(view)
+    idle = IdleView()
+    title = max((_(spec.title) for spec in games()), key=len)
+    idle.show(LONGEST_NAME, title, _("Bets from %(min)s to %(max)s") % {
+        "min": money(100_000, "R"), "max": money(TEN_MILLION, "R")})
+    ui.window.add_widget(idle)
+    ui.resize(*size)
+    ui.pump(0.05)
+    ui.screenshot(f"layout-sign-idle-{size[0]}x{size[1]}-{language}")
+    assert problems(idle) == [] and shortened(idle) == []
+    assert contrast_problems(ui.shot, idle) == []

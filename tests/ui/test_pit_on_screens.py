@@ -162,7 +162,7 @@ def test_the_dealer_screen_and_the_sign_show_the_whole_sync_status(
         assert words in text
         assert ACKED.search(text)
         assert f"{rows - 1} waiting, oldest " in text
-        assert tuple(label.color) == tuple(theme.WARNING if late else theme.MUTED)
+        assert tuple(label.color) == tuple(theme.WARNING_TEXT if late else theme.MUTED)
         # Whole, at its own size (not shrunk to fit), along the bottom below everything.
         assert _fits(label) and label.font_size == pytest.approx(12 * screen.unit)
         assert label.y <= screen.y + 7 * screen.unit

@@ -45,6 +45,8 @@ VOID_REASONS = (N_("Misdeal: cards out of order"), N_("Card exposed or dropped")
 """The reasons a dealer voids a round with: shown in the dealer's language, journaled in
 English (`ReasonPicker`)."""
 _ORDER = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
+ALERT_LINES = 3
+"""The most lines the alert banner grows to."""
 
 Undo = tuple[int, Callable[[Any], Operation], Callable[[Any], bool]]
 """(the round the chips went on in, the act that takes them back, whether it may now)"""
@@ -258,11 +260,24 @@ class DealerScreen(BoxLayout):
         line.height = 15 * self.unit
         line.font_size = 12 * self.unit
         line.text = self.sync_status
-        line.color = theme.WARNING if self.sync_late else theme.MUTED
+        line.color = theme.WARNING_TEXT if self.sync_late else theme.MUTED  # 5.1:1 on felt
         if line.parent is None:
             self.add_widget(line)  # the last of the screen's rows: the bottom
 
     # --- alerts ---------------------------------------------------------------------------
+
+    def banner_height(self, width: float, text: str, font_size: float, font_name: str,
+                      least: float) -> float:
+        """The alert banner's height: its words at their full size on the lines they need,
+        up to ALERT_LINES, never under `least` (a refused card's words and the way forward
+        run to 210 characters: on two lines they shrank to 5 px at 800x480)."""
+        from kiosk.ui.fit import extent
+
+        if not text or width <= 0:
+            return least
+        w, line = extent(text, font_size, font_name, True, False)
+        lines = min(ALERT_LINES, -(-int(w * 1.1) // max(1, int(width))))  # words wrap early
+        return max(least, lines * line + 8 * self.unit)
 
     def dismiss_alert(self) -> None:
         self._shown_alert = None

@@ -41,7 +41,7 @@ from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
-from kiosk.ui.card_face import CARD_ASPECT, CardFace
+from kiosk.ui.card_face import CARD_ASPECT, COMPACT_SHOWN, CardFace
 from kiosk.ui.dealer.base import (
     VOID_REASONS,
     DealerScreen,
@@ -120,9 +120,14 @@ class BjCardRow(Widget):
         n = len(self._faces)
         if not n or self.width <= 0 or self.height <= 0:
             return
-        # Up to three cards side by side; more fan out, each still showing its corner.
+        # Up to three cards side by side; more fan out, each still showing its corner. In a
+        # narrow hand (a box split to four) three or more cards fan out too, as tall as the
+        # row allows while each still shows its rank.
         side_by_side = max(2, min(n, 3))
         w = min(self.height * CARD_ASPECT, self.width / side_by_side * 0.94)
+        if n > 2:
+            fanned = self.width / (1 + (n - 1) * COMPACT_SHOWN)
+            w = max(w, min(self.height * CARD_ASPECT, fanned))
         h = w / CARD_ASPECT
         gap = w * 0.06
         step = w + gap
@@ -142,6 +147,13 @@ class BjHandStrip(BoxLayout):
     detail = StringProperty("")
     turn = BooleanProperty(False)
     unit = NumericProperty(1.0)
+
+    def total_wraps(self, width: float, total: str, font_size: float, font_name: str) -> bool:
+        """Whether the total needs two lines ("bust (27)" in a box split to four, 50 px wide
+        at 800x480): it takes the detail's line then, rather than shrink under 1.75 mm."""
+        from kiosk.ui.fit import extent
+
+        return bool(total) and extent(total, font_size, font_name, True, False)[0] > width - 2
 
 
 class BjBoxTile(ButtonBehavior, BoxLayout):
@@ -187,6 +199,7 @@ class BlackjackDealer(DealerScreen):
     player = StringProperty("A")  # whose chips go on the selected box
     player_text = StringProperty("Player A")
     split_text = StringProperty("Split")  # the Split button: the blackjack sense of the word
+    crowded = BooleanProperty(False)  # a box holds more than two hands
     can_new_shoe = BooleanProperty(False)
     can_burn = BooleanProperty(False)
     # shuffle and cut
@@ -312,7 +325,8 @@ class BlackjackDealer(DealerScreen):
     def _size_context(self) -> None:
         n = len(self.rows)
         gap = 5 * self.unit
-        self.ids.context.height = n * self.touch + max(0, n - 1) * gap
+        rows = sum(self._rows[name].size_hint_y or 1 for name in self.rows)  # query_row: 1.6
+        self.ids.context.height = rows * self.touch + max(0, n - 1) * gap
 
     # --- actions (each one the engine checks) -------------------------------------------
 
@@ -655,6 +669,10 @@ class BlackjackDealer(DealerScreen):
         if insuring:
             self._insurance_boxes(state)
         current = state.current
+        # A box split to three or four hands stacks them in two rows: the dealer's row gives
+        # them its spare height, or their cards were under 6 mm at 800x480.
+        self.crowded = not betting and any(
+            sum(1 for h in state.hands if h.box == box) > 2 for box in range(1, 8))
         for tile in self.ids.boxes.children:
             box = int(tile.box)
             tile.selected = (box == self.selected_box and betting) or (

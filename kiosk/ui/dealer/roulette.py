@@ -530,35 +530,45 @@ class ChipChangePad(SaysWhyHere, Popup):  # type: ignore[misc]
         self.colour = colour
         stack = screen.state.stack(colour)
         rules = screen.state.rules
-        values = [v for v in VALUES if v >= rules.limits.minimum_chip]
+        least = rules.limits.minimum_chip
+        # A house whose wheel chips start above the usual values (R1,000 at a high-limit
+        # table): the least it allows and its multiples, as the usual values are of R5.
+        values = [v for v in VALUES if v >= least] or [least * k for k in (1, 2, 5, 10, 20)]
         self.value = stack.value_each if stack else values[0]
         self.chips = 0
         board = FloatLayout()
         title = _("Chip change: %(colour)s") % {"colour": colour_name(colour).lower()}
-        super().__init__(title=title, content=board, size_hint=(0.8, 0.8), auto_dismiss=True)
+        from kivy.core.window import Window
+
+        # Sized from the window like the other dialogs (Popup's own 14sp title was under
+        # 1.75 mm on a 1024x600 or full HD screen).
+        unit = theme.ui_unit(Window.width, Window.height)
+        super().__init__(title=title, content=board, size_hint=(0.8, 0.8), auto_dismiss=True,
+                         title_size=20 * unit)
         self.value_buttons: dict[int, TableButton] = {}
         self.count_buttons: dict[int, TableButton] = {}
         for i, v in enumerate(values):
             b = TableButton(text=_("%(amount)s each") % {"amount": money(v, rules.currency)},
-                            size_hint=(0.19, 0.22), pos_hint={"x": 0.01 + i * 0.2, "y": 0.7})
+                            size_hint=(0.19, 0.22), pos_hint={"x": 0.01 + i * 0.2, "y": 0.7},
+                            font_size=15 * unit)
             b.bind(on_release=lambda *_, v=v: self.choose(v))
             self.value_buttons[v] = b
             board.add_widget(b)
         for i, n in enumerate(COUNTS):
             b = TableButton(text=_("+%(n)s chips") % {"n": n}, size_hint=(0.3, 0.22),
-                            pos_hint={"x": 0.02 + i * 0.33, "y": 0.4})
+                            pos_hint={"x": 0.02 + i * 0.33, "y": 0.4}, font_size=18 * unit)
             b.bind(on_release=lambda *_, n=n: self.add(n))
             self.count_buttons[n] = b
             board.add_widget(b)
         self.summary = TextLabel(size_hint=(0.6, 0.16), pos_hint={"x": 0.02, "y": 0.17},
-                                 font_size="16sp")
+                                 font_size=16 * unit)
         board.add_widget(self.summary)
         self.refusal = RefusalLine(size_hint=(0.6, 0.15), pos_hint={"x": 0.02, "y": 0.01},
-                                   font_size="15sp")
+                                   font_size=15 * unit)
         self.bind(refusal_text=self.refusal.setter("text"))
         board.add_widget(self.refusal)
         self.ok = TableButton(text=_("Give the chips"), tone=theme.GOLD, size_hint=(0.35, 0.25),
-                              pos_hint={"x": 0.63, "y": 0.04})
+                              pos_hint={"x": 0.63, "y": 0.04}, font_size=18 * unit)
         self.ok.color = theme.INK
         self.ok.bind(on_release=lambda *_: self.done())
         board.add_widget(self.ok)

@@ -120,9 +120,21 @@ def _size(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int
         w, h = (int(v) for v in value.lower().split("x"))
     except ValueError:
         raise click.BadParameter(f"{value!r}: give WIDTHxHEIGHT, e.g. 1920x1080") from None
-    if w < 320 or h < 240:
-        raise click.BadParameter(f"{value!r} is too small for the signage")
+    from kiosk.config import screen_refusal
+
+    why = screen_refusal(w, h, sign=True)  # the same refusal as [display] signage_width
+    if why:
+        raise click.BadParameter(why)
     return w, h
+
+
+def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    from kiosk.config import MAX_NAME
+
+    if len(value) > MAX_NAME:  # the same refusal as [table] name
+        raise click.BadParameter(f"at most {MAX_NAME} characters ({len(value)} given): the "
+                                 "signs show it in full")
+    return value
 
 
 def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
@@ -145,7 +157,7 @@ def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
               help="Instead of --journal, --name and --size: the table's table.toml (its "
                    "journal, name and [display] signage size), as the SD image's service "
                    "runs it.")
-@click.option("--name", default="", help="The table's name as players see it "
+@click.option("--name", default="", callback=_name, help="The table's name as players see it "
               "[default: Table <table id>].")
 @click.option("--size", "size", default="1920x1080", show_default=True, callback=_size,
               help="Window size WIDTHxHEIGHT.")

@@ -22,6 +22,7 @@ from kiosk.i18n import N_, gettext, pgettext
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.baccarat.roads import ROWS, Colour, DerivedRoad, Roads
 from kiosk.ui import theme
+from kiosk.ui.fit import DrawnText
 from kiosk.ui.language import tr
 
 BEAD_PLATE = "bead_plate"
@@ -40,6 +41,9 @@ DERIVED_COLOUR = {Colour.RED: theme.BANKER, Colour.BLUE: theme.PLAYER}
 PAPER = theme.IVORY
 GRID_LINE = theme.rgb("#d5cdb9")
 CAPTION = theme.GOLD
+CAPTION_FLOOR = 9.0
+"""The smallest a road's name is drawn, in pixels; the layout check says when even that is
+too wide for its road."""
 
 
 def letter(winner: Winner) -> str:
@@ -91,9 +95,11 @@ def layout(x: float, y: float, width: float, height: float) -> dict[str, Grid]:
     """Big road across the top; below it the bead plate on the left and the three derived
     roads (half-size cells) on the right: big eye boy above, small road and cockroach pig."""
     gap = max(4.0, height * 0.02)
-    # height = 2 captions (0.55 c) + 12 rows of c + gap
-    cell = max(4.0, (height - gap) / 13.1)
-    cap = cell * 0.55
+    if width > WIDE * height:
+        return _wide_layout(x, y, width, height, gap)
+    # height = 2 captions (CAPTION_SPACE c) + 12 rows of c + gap
+    cell = max(4.0, (height - gap) / (2 * ROWS + 2 * CAPTION_SPACE))
+    cap = cell * CAPTION_SPACE
     grids: dict[str, Grid] = {}
     top = y + height
     cols = max(1, int(width // cell))
@@ -110,6 +116,42 @@ def layout(x: float, y: float, width: float, height: float) -> dict[str, Grid]:
     half = max(2.0, (ROWS * cell + cap - 2 * cap - gap) / (2 * ROWS))
     dcols = max(1, int(dw // half))
     eye_y = lower_top - cap - ROWS * half
+    grids[BIG_EYE_BOY] = Grid(dx, eye_y, dw / dcols, half, dcols)
+    sw = (dw - gap) / 2
+    scols = max(1, int(sw // half))
+    low_y = eye_y - gap - cap - ROWS * half
+    grids[SMALL_ROAD] = Grid(dx, low_y, sw / scols, half, scols)
+    grids[COCKROACH_PIG] = Grid(dx + sw + gap, low_y, sw / scols, half, scols)
+    return grids
+
+
+CAPTION_SPACE = 0.85
+"""The room above a road for its name, in cells: the name's line (0.67 of a cell for the big
+road's) and the sheet's margin under it."""
+WIDE = 4.5
+"""A strip of roads wider than this times its height (the portrait sign's, under its hands)
+lays them side by side, not the big road above the rest: stacked, its cells were 10 px and
+the roads' names overran them."""
+
+
+def _wide_layout(x: float, y: float, width: float, height: float, gap: float
+                 ) -> dict[str, Grid]:
+    """One band: the bead plate, the big road, then the derived roads (big eye boy above,
+    small road and cockroach pig under it); height = a caption + 6 rows of c."""
+    cell = max(4.0, height / (ROWS + CAPTION_SPACE))
+    cap = cell * CAPTION_SPACE
+    band_y = y + height - cap - ROWS * cell
+    grids: dict[str, Grid] = {}
+    bead_cols = max(4, round(width * 0.2 / cell))
+    grids[BEAD_PLATE] = Grid(x, band_y, cell, cell, bead_cols)
+    bx = x + bead_cols * cell + gap
+    big_cols = max(1, int(width * 0.45 // cell))
+    grids[BIG_ROAD] = Grid(bx, band_y, cell, cell, big_cols)
+    dx = bx + big_cols * cell + gap
+    dw = x + width - dx
+    half = max(2.0, (ROWS * cell + cap - 2 * cap - gap) / (2 * ROWS))
+    dcols = max(1, int(dw // half))
+    eye_y = y + height - cap - ROWS * half
     grids[BIG_EYE_BOY] = Grid(dx, eye_y, dw / dcols, half, dcols)
     sw = (dw - gap) / 2
     scols = max(1, int(sw // half))
@@ -163,6 +205,7 @@ class RoadsView(Widget):  # type: ignore[misc]
 
     def _redraw(self, *_args: Any) -> None:
         self.canvas.clear()
+        self.drawn: list[DrawnText] = []  # the roads' names, for the layout check (issue 14)
         if self.width < 40 or self.height < 40:
             return
         grids = layout(self.x, self.y, self.width, self.height)
@@ -205,13 +248,25 @@ class RoadsView(Widget):  # type: ignore[misc]
                 yy = g.y + r * g.ch
                 Line(points=[g.x, yy, g.x + g.width, yy], width=1)
         if self.captions:
-            size = g.ch * (0.5 if name in (BIG_ROAD, BEAD_PLATE) else 0.95)
-            tex = text_texture(gettext(CAPTIONS[name]), max(9.0, size))
+            text = gettext(CAPTIONS[name])
+            size = max(CAPTION_FLOOR, g.ch * (0.5 if name in (BIG_ROAD, BEAD_PLATE) else 0.95))
+            pos = (g.x - pad, g.y + g.height + pad * 1.2)
+            # Its room: as wide as the road's sheet, up to the road above (or the view's top).
+            above = min((o.y - max(2.0, o.ch * 0.08) for o in self.grids.values()
+                         if o.y > g.y and o.x < g.x + g.width and g.x < o.x + o.width),
+                        default=self.top)
+            room = (g.width + 2 * pad, above - pos[1])
+            tex = text_texture(text, size)
+            # A long name, or little room: smaller, not over the road's edge or the one above.
+            shrink = min(1.0, room[0] / tex.size[0], room[1] / tex.size[1])
+            if shrink < 1:
+                size = max(CAPTION_FLOOR, size * shrink * 0.98)
+                tex = text_texture(text, size)
             tw, th = tex.size
             with self.canvas:
                 Color(*CAPTION)
-                Rectangle(texture=tex, pos=(g.x - pad, g.y + g.height + pad * 1.2),
-                          size=(tw, th))
+                Rectangle(texture=tex, pos=pos, size=(tw, th))
+            self.drawn.append(DrawnText(text, (*pos, tw, th), (*pos, *room), size))
 
     def _bead_plate(self, g: Grid) -> None:
         for cell in self.roads.bead_plate.cells:
@@ -227,6 +282,8 @@ class RoadsView(Widget):  # type: ignore[misc]
                 Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r), segments=theme.segments(r))
                 Color(*theme.WHITE)
                 Rectangle(texture=tex, pos=(cx - tw / 2, cy - th / 2), size=(tw, th))
+            self.drawn.append(DrawnText(letter(cell.winner), (cx - tw / 2, cy - th / 2, tw, th),
+                                        (cx - g.cw / 2, cy - g.ch / 2, g.cw, g.ch), r * 1.15))
             self._pairs(cx, cy, r, cell.result.banker_pair, cell.result.player_pair)
 
     def _pairs(self, cx: float, cy: float, r: float, banker: bool, player: bool) -> None:
@@ -276,6 +333,10 @@ class RoadsView(Widget):  # type: ignore[misc]
                 Color(*theme.TIE)
                 Rectangle(texture=tex, pos=(cx - tw / 2 - r * 0.45, cy - th / 2 + r * 0.45),
                           size=(tw, th))
+            # Its room: the mark's cell, as wide and tall as the mark with its margin.
+            self.drawn.append(DrawnText(str(count), (cx - tw / 2 - r * 0.45,
+                                                     cy - th / 2 + r * 0.45, tw, th),
+                                        (cx - s / 2, cy - s / 2, s, s), s * 0.42))
 
     def _derived(self, g: Grid, road: DerivedRoad, style: str) -> None:
         s = min(g.cw, g.ch)
