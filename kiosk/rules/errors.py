@@ -133,6 +133,18 @@ class NotAllowed(TablesideError):
         return err
 
 
+def resolve_first(reason: str, hand: str | None = None) -> NotAllowed:
+    """The refusal while a card waits for the dealer ("First resolve the unread card for the
+    player"): `reason` the card's ("unread", "impossible", "not allowed"), `hand` the hand it
+    belongs to when the game names one ("player")."""
+    card = {"unread": Said.words("unread"), "impossible": Said.words("impossible"),
+            "not allowed": Said.words("not allowed")}.get(reason, reason)
+    if hand is None:
+        return NotAllowed.of("First resolve the %(card)s card", card=card)
+    return NotAllowed.of("First resolve the %(card)s card for the %(hand)s", card=card,
+                         hand=Word(hand, hand.title()))
+
+
 def allowed(verify: Callable[..., object], *args: Any, **kwargs: Any) -> bool:
     """`can_x` from `verify_x`: whether the action is allowed now (the UI enables its buttons
     from it), with the same arguments."""

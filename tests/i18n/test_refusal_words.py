@@ -35,6 +35,19 @@ OLD: dict[str, Callable[..., str]] = {
         f"Area {area}: {kind} bet of {m(amount)} is over the table maximum of {m(maximum)}; "
         f"at most {m(more)} more",
     "Area %(area)s owes no commission": lambda area: f"Area {area} owes no commission",
+    "First resolve the %(card)s card": lambda card: f"First resolve the {card} card",
+    "First resolve the %(card)s card for the %(hand)s": lambda card, hand:
+        f"First resolve the {card} card for the {hand}",
+    "Pay the blackjack on %(hand)s first": lambda hand: f"Pay the blackjack on {hand} first",
+    "No %(colour)s chips are in play: make a chip change first": lambda colour:
+        f"No {colour} chips are in play: make a chip change first",
+    "%(colour)s has %(chips)s chip(s) in front of them, not %(bet)s": lambda colour, chips,
+        bet: f"{colour} has {chips} chip(s) in front of them, not {bet}",
+    "%(colour)s on %(place)s: %(amount)s is over the %(limit)s of %(maximum)s": lambda colour,
+        place, amount, limit, maximum:
+        f"{colour} on {place}: {m(amount)} is over the {limit} of {m(maximum)}",
+    "%(number)s is already called: pay it, or void the spin": lambda number:
+        f"{number} is already called: pay it, or void the spin",
     "There is no box %(box)s: the layout has boxes 1 to %(boxes)s": lambda box, boxes:
         f"There is no box {box}: the layout has boxes 1 to {boxes}",
     "Box %(box)s: %(amount)s is over the table maximum of %(maximum)s":
@@ -116,7 +129,7 @@ def test_every_template_with_values_is_checked_against_its_old_words() -> None:
             "No more bets: the round is being dealt", "No box is playing now",
             "The round is not complete yet", "The coup is not complete yet",
             "No more bets: chips placed now are a no bet"} <= templates
-    assert len(templates) == 108
+    assert len(templates) == 117
 
 
 names = st.text("ABCDEFGH123456789", min_size=1, max_size=3)

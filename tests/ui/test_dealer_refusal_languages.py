@@ -199,10 +199,10 @@ def test_the_tables_own_alerts_in_afrikaans_recorded_in_english(ui: UI, tmp_path
     assert (alert.message, alert.way_forward) == (
         "The shoe dealt the ace of spades but A card cannot be dealt before no more bets "
         "(rule 5.2)", "Put the card aside and call the inspector, or void the coup")
-    # (this reason of the rules is one of their f-strings still: English inside)
-    assert shown() == ("Die skoen het die ace of spades uitgedeel maar A card cannot be dealt "
-                       "before no more bets (rule 5.2). Sit die kaart eenkant en roep die "
-                       "inspekteur, of verklaar die spel ongeldig")
+    # (the rules' reason inside it in Afrikaans too; the card's name stays as the record's)
+    assert shown() == ("Die skoen het die ace of spades uitgedeel maar 'n Kaart kan nie "
+                       "uitgedeel word voor geen weddenskappe meer nie (reël 5.2). Sit die "
+                       "kaart eenkant en roep die inspekteur, of verklaar die spel ongeldig")
     details = [e.payload.get("detail") for e in session.journal.entries()
                if e.kind == "device_report"]
     assert "no such device /dev/ttyUSB0" in details  # the record's words are English

@@ -18,7 +18,15 @@ from typing import Any
 
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.cards import BACCARAT_VALUES, Card, ShoeContents
-from kiosk.rules.errors import Amount, ImpossibleCard, NotAllowed, Said, Word, allowed
+from kiosk.rules.errors import (
+    Amount,
+    ImpossibleCard,
+    NotAllowed,
+    Said,
+    Word,
+    allowed,
+    resolve_first,
+)
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule, format_money, format_ratio
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -652,11 +660,11 @@ def verify_card(state: PuntoBancoState, card: Card, source: CardSource = CardSou
 def _verify_card(state: PuntoBancoState, card: Card, source: CardSource) -> Hand:
     """`verify_card`, answering the hand the card goes to."""
     if state.phase is not Phase.DEALING:
-        what = "before no more bets" if state.phase is Phase.BETTING else "after the coup ended"
-        raise NotAllowed(f"A card cannot be dealt {what}", clause="5.2")
+        if state.phase is Phase.BETTING:
+            raise NotAllowed.of("A card cannot be dealt before no more bets", clause="5.2")
+        raise NotAllowed.of("A card cannot be dealt after the coup ended", clause="5.2")
     if state.pending is not None and source is not CardSource.KEYED:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card for the "
-                         f"{state.pending.hand}")
+        raise resolve_first(state.pending.reason, state.pending.hand)
     hand = next_hand(state)
     if hand is None:
         raise NotAllowed.of("The drawing table gives no more cards in this coup", clause="5.2")
@@ -700,8 +708,7 @@ def verify_unread(state: PuntoBancoState) -> None:
         raise NotAllowed.of("No card is due now, so an unread card cannot belong to this coup",
                             clause="5.2")
     if state.pending is not None:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card for the "
-                         f"{state.pending.hand}")
+        raise resolve_first(state.pending.reason, state.pending.hand)
 
 
 def unread_card(state: PuntoBancoState) -> CardUnread:

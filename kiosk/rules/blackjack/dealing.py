@@ -18,10 +18,10 @@ from kiosk.rules.blackjack.operations import (
     CardUnread,
     CutCardOut,
 )
-from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase
+from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase, hand_words
 from kiosk.rules.blackjack.turns import _needs_pay, _no_target_reason, burn_due, card_target
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import ImpossibleCard, NotAllowed, allowed
+from kiosk.rules.errors import ImpossibleCard, NotAllowed, allowed, resolve_first
 from kiosk.rules.operations import Operation
 
 
@@ -30,7 +30,7 @@ def _verify_target(state: BlackjackState, box: int | None, hand: int, source: Ca
     if burn_due(state):
         raise NotAllowed.of("The first card is burned unseen first", clause=sc("4.7"))
     if state.pending is not None and source is not CardSource.KEYED:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card")
+        raise resolve_first(state.pending.reason)
     if state.pending is not None and state.pending.box != NOBODY:
         due: tuple[int, int] | None = (state.pending.box, state.pending.hand)
     else:
@@ -110,13 +110,14 @@ def verify_shoe_card(state: BlackjackState, card: Card) -> None:
     if state.phase is Phase.BETTING:
         raise NotAllowed.of("No card is dealt before no more bets", clause="4.2 item 3")
     if state.pending is not None:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card")
+        raise resolve_first(state.pending.reason)
     if state.phase in (Phase.CHECK, Phase.INSURANCE):
         words, clause = _no_target_reason(state)
         raise NotAllowed(words, clause=clause)
     cur = state.current
     if state.phase is Phase.PLAYING and cur is not None and _needs_pay(state, cur):
-        raise NotAllowed(f"Pay the blackjack on {cur.label} first", clause="4.2 item 5")
+        raise NotAllowed.of("Pay the blackjack on %(hand)s first", clause="4.2 item 5",
+                            hand=hand_words(cur))
     # Otherwise the card is recorded: dealt where it is due, or queried (a card after the
     # dealer's hand is over, a card the shoe cannot hold).
 
@@ -137,7 +138,7 @@ _ANY_CARD = Card.parse("2C")
 
 def verify_unread(state: BlackjackState) -> None:
     if state.pending is not None:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card")
+        raise resolve_first(state.pending.reason)
     if burn_due(state):
         return
     if card_target(state) is None:

@@ -11,7 +11,7 @@ from kiosk.rules.blackjack.house import DealerBlackjackTakes
 from kiosk.rules.blackjack.operations import RoundSettled, RoundVoided
 from kiosk.rules.blackjack.settle import BetKind, Outcome, Settlement
 from kiosk.rules.blackjack.state import BlackjackState, Phase
-from kiosk.rules.errors import NotAllowed, allowed
+from kiosk.rules.errors import NotAllowed, allowed, resolve_first
 
 
 def settlement(state: BlackjackState) -> tuple[Settlement, ...]:
@@ -73,7 +73,7 @@ def verify_complete(state: BlackjackState) -> None:
     if state.phase is not Phase.PAYING:
         raise NotAllowed.of("The round is not complete yet", clause="4.2")
     if state.pending is not None:
-        raise NotAllowed(f"First resolve the {state.pending.reason} card")
+        raise resolve_first(state.pending.reason)
 
 
 def can_confirm_payouts(state: BlackjackState) -> bool:

@@ -15,7 +15,7 @@ from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.blackjack.operations import RoundSettled
 from kiosk.rules.blackjack.settle import Settlement
 from kiosk.rules.cards import Card, ShoeContents
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, Said
 
 DEALER = 0  # the dealer's hand, where a box number would go
 
@@ -132,6 +132,17 @@ class PlayerHand:
     @property
     def label(self) -> str:
         return f"box {self.box}" + (f", hand {self.number}" if self.split else "")
+
+
+def hand_words(hand: PlayerHand, capital: bool = False) -> Said:
+    """A hand as the dealer names it, `PlayerHand.label` ("box 3, hand 2"), for the dealer's
+    language; `capital` at the head of a sentence ("Box 3, hand 2")."""
+    if hand.split:
+        return (Said.words("Box %(box)s, hand %(hand)s", box=hand.box, hand=hand.number)
+                if capital else
+                Said.words("box %(box)s, hand %(hand)s", box=hand.box, hand=hand.number))
+    return (Said.words("Box %(box)s", box=hand.box) if capital
+            else Said.words("box %(box)s", box=hand.box))
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ from kiosk.rules.blackjack.insurance import (
 from kiosk.rules.blackjack.operations import CardSource
 from kiosk.rules.blackjack.payouts import verify_complete, verify_void
 from kiosk.rules.blackjack.preparation import prep_now, verify_shuffle
-from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase, PlayerHand
+from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase, hand_words
 from kiosk.rules.blackjack.turns import _initial_target, _needs_pay
 from kiosk.rules.errors import Said, Word, allowed
 
@@ -116,17 +116,6 @@ def next_step(state: BlackjackState) -> str:
             else Said.words("Dealer %(total)s", total=total_words(t) if t.bust else t.best)
             if state.dealer_points else Said.words("No dealer card needed"))
     return Said.words("Round complete: %(result)s. Pay and confirm", result=head)
-
-
-def hand_words(hand: PlayerHand, capital: bool = False) -> Said:
-    """A hand as the dealer names it, `Hand.label` ("box 3, hand 2"), for the dealer's
-    language; `capital` at the head of a sentence ("Box 3, hand 2")."""
-    if hand.split:
-        return (Said.words("Box %(box)s, hand %(hand)s", box=hand.box, hand=hand.number)
-                if capital else
-                Said.words("box %(box)s, hand %(hand)s", box=hand.box, hand=hand.number))
-    return (Said.words("Box %(box)s", box=hand.box) if capital
-            else Said.words("box %(box)s", box=hand.box))
 
 
 def total_words(t: Total) -> str:

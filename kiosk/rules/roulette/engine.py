@@ -368,13 +368,14 @@ def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placem
         raise NotAllowed.of("No more bets: chips placed now are a no bet", "3.4")
     stack = state.stack(colour)
     if stack is None:
-        raise NotAllowed(f"No {colour} chips are in play: make a chip change first", "3.5")
+        raise NotAllowed.of("No %(colour)s chips are in play: make a chip change first", "3.5",
+                            colour=Word(colour, colour.capitalize()))
     chips = sum(p.chips for p in placements)
     if not placements or chips <= 0:
         raise NotAllowed.of("A bet is at least one chip")
     if chips > stack.chips:
-        raise NotAllowed(f"{colour.capitalize()} has {stack.chips} chip(s) in front of them, "
-                         f"not {chips}")
+        raise NotAllowed.of("%(colour)s has %(chips)s chip(s) in front of them, not %(bet)s",
+                            colour=_colour(colour), chips=stack.chips, bet=chips)
     rules = state.rules
     for p in placements:
         if p.numbers and any(n not in rules.wheel.order for n in p.numbers):
@@ -384,9 +385,10 @@ def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placem
                                  and b.placement.numbers == p.numbers)
         limit, name = _limit_for(rules, p)
         if on_place * stack.value_each > limit:
-            raise NotAllowed(f"{colour.capitalize()} on {p.place}: "
-                             f"{rules.money(on_place * stack.value_each)} is over the "
-                             f"{name} of {rules.money(limit)}", "2.2")
+            raise NotAllowed.of("%(colour)s on %(place)s: %(amount)s is over the %(limit)s of "
+                                "%(maximum)s", "2.2", colour=_colour(colour), place=p.place,
+                                amount=Amount(on_place * stack.value_each, rules.currency),
+                                limit=name, maximum=Amount(limit, rules.currency))
     total = (state.staked(colour) + chips) * stack.value_each
     if total > rules.limits.table_maximum:
         # TRANSLATORS: %(colour)s is the player's chip colour as the screens say it (Pink).
@@ -535,7 +537,8 @@ def verify_call_number(state: RouletteState, number: str) -> None:
     if number not in state.rules.wheel.order:
         raise NotAllowed(f"{number!r} is not a number on this wheel")
     if state.phase is Phase.RESULT:
-        raise NotAllowed(f"{state.number} is already called: pay it, or void the spin")
+        raise NotAllowed.of("%(number)s is already called: pay it, or void the spin",
+                            number=state.number)
     if not state.ball_spinning:
         raise NotAllowed.of("The ball has not been spun", "3.2")
     if state.phase is not Phase.NO_MORE_BETS:
