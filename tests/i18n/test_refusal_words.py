@@ -48,6 +48,22 @@ OLD: dict[str, Callable[..., str]] = {
         f"{colour} on {place}: {m(amount)} is over the {limit} of {m(maximum)}",
     "%(number)s is already called: pay it, or void the spin": lambda number:
         f"{number} is already called: pay it, or void the spin",
+    "Box %(box)s has no %(amount)s bet of player %(player)s to take back": lambda box, amount,
+        player: f"Box {box} has no {m(amount)} bet of player {player} to take back",
+    "The cut is offered to %(who)s first; a supervisor cuts only when no player accepts":
+        lambda who: f"The cut is offered to {who} first; a supervisor cuts only when no "
+                    f"player accepts",
+    "Box %(box)s has no player to cut (players at boxes %(boxes)s)": lambda box, boxes:
+        f"Box {box} has no player to cut (players at boxes {boxes})",
+    "The cut must be at least %(margin)s in from either end: between %(least)s and %(most)s "
+    "cards, not %(cut)s": lambda margin, least, most, cut:
+        f"The cut must be at least {margin} in from either end: between {least} and {most} "
+        f"cards, not {cut}",
+    "The cutting card goes at most half way in from the back: 1 to %(most)s cards from the "
+    "back, not %(given)s": lambda most, given:
+        f"The cutting card goes at most half way in from the back: 1 to {most} cards from "
+        f"the back, not {given}",
+    "No %(colour)s chips are in play": lambda colour: f"No {colour} chips are in play",
     "There is no box %(box)s: the layout has boxes 1 to %(boxes)s": lambda box, boxes:
         f"There is no box {box}: the layout has boxes 1 to {boxes}",
     "Box %(box)s: %(amount)s is over the table maximum of %(maximum)s":
@@ -129,7 +145,7 @@ def test_every_template_with_values_is_checked_against_its_old_words() -> None:
             "No more bets: the round is being dealt", "No box is playing now",
             "The round is not complete yet", "The coup is not complete yet",
             "No more bets: chips placed now are a no bet"} <= templates
-    assert len(templates) == 117
+    assert len(templates) == 123
 
 
 names = st.text("ABCDEFGH123456789", min_size=1, max_size=3)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import Stage, sc
-from kiosk.rules.blackjack.helpers import _a, _m
+from kiosk.rules.blackjack.helpers import _a
 from kiosk.rules.blackjack.operations import BetPlaced, BetRemoved, BettingClosed, CallerSet
 from kiosk.rules.blackjack.state import BlackjackState, Phase
 from kiosk.rules.errors import NotAllowed, allowed
@@ -46,8 +46,9 @@ def verify_remove_bet(state: BlackjackState, box: int, amount: int, player: str 
     if state.phase is not Phase.BETTING:
         raise NotAllowed.of("Bets cannot be taken back after no more bets", clause="4.6")
     if amount <= 0 or state.stake_of(box, player) < amount:
-        raise NotAllowed(f"Box {box} has no {_m(state, amount)} bet of player {player} to "
-                         f"take back")
+        raise NotAllowed.of("Box %(box)s has no %(amount)s bet of player %(player)s to take "
+                            "back", box=box, amount=_a(state, amount),
+                            player=player)
 
 
 def can_remove_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> bool:

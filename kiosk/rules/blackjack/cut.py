@@ -200,9 +200,10 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
             raise NotAllowed.of("Say which box cut, or the supervisor's name", clause=sc("4.2"))
         nobody_seated = not prep.seated  # the dealer says nobody else will cut
         if not (prep.supervisor_must_cut() or nobody_seated):
-            who = f"box {offered}" if offered is not None else "the players"
-            raise NotAllowed(f"The cut is offered to {who} first; a supervisor cuts only "
-                             f"when no player accepts", clause=sc("4.3"))
+            who = (Said.words("box %(box)s", box=offered) if offered is not None
+                   else Said.words("the players"))
+            raise NotAllowed.of("The cut is offered to %(who)s first; a supervisor cuts only "
+                                "when no player accepts", clause=sc("4.3"), who=who)
     else:
         if prep.supervisor_must_cut():
             raise NotAllowed.of("Every player refused the cut: a game supervisor cuts",
@@ -215,16 +216,18 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
                                 clause=sc("4.3" if prep.refused else clause),
                                 offered=offered, cutter=cutter)
         if offered is None and prep.seated and cutter not in prep.seated:
-            raise NotAllowed(f"Box {cutter} has no player to cut (players at boxes "
-                             f"{', '.join(map(str, prep.seated))})", clause=sc("4.2.1"))
+            raise NotAllowed.of("Box %(box)s has no player to cut (players at boxes %(boxes)s)",
+                                clause=sc("4.2.1"), box=cutter,
+                                boxes=", ".join(map(str, prep.seated)))
     if not margin <= cut_at <= size - margin:
-        raise NotAllowed(f"The cut must be at least {_deck_words(margin)} in from either end: "
-                         f"between {margin} and {size - margin} cards, not {cut_at}",
-                         clause=sc("4.4"))
+        raise NotAllowed.of("The cut must be at least %(margin)s in from either end: between "
+                            "%(least)s and %(most)s cards, not %(cut)s", clause=sc("4.4"),
+                            margin=_deck_words(margin), least=margin, most=size - margin,
+                            cut=cut_at)
     if not 1 <= cutting_card_from_back <= size // 2:
-        raise NotAllowed(f"The cutting card goes at most half way in from the back: 1 to "
-                         f"{size // 2} cards from the back, not {cutting_card_from_back}",
-                         clause=sc("4.5"))
+        raise NotAllowed.of("The cutting card goes at most half way in from the back: 1 to "
+                            "%(most)s cards from the back, not %(given)s", clause=sc("4.5"),
+                            most=size // 2, given=cutting_card_from_back)
 
 
 def cut_margin(decks: int) -> int:
@@ -235,7 +238,7 @@ def cut_margin(decks: int) -> int:
 
 
 def _deck_words(cards: int) -> str:
-    return "one deck" if cards == DECK else f"{cards} cards"
+    return Said.words("one deck") if cards == DECK else Said.words("%(n)s cards", n=cards)
 
 
 def after_cut(prep: ShoePrep, cut_at: int, cutting_card_from_back: int) -> ShoePrep:

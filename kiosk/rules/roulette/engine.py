@@ -340,7 +340,8 @@ def verify_cash_in(state: RouletteState, colour: str) -> None:
         raise NotAllowed.of("No cashing in while the ball is being spun", "3.5")
     stack = state.stack(colour)
     if stack is None:
-        raise NotAllowed(f"No {colour} chips are in play")
+        raise NotAllowed.of("No %(colour)s chips are in play",
+                            colour=Word(colour, colour.capitalize()))
     if state.staked(colour):
         raise NotAllowed.of("%(colour)s still has bets on the layout", colour=_colour(colour))
 
