@@ -130,7 +130,9 @@ def test_the_build_recipe_parses_and_keeps_the_known_pitfalls_away() -> None:
     assert "update_initramfs=no" in text and "update-initramfs -c" not in text
     assert "initrd.img-* | wc -l)\" = 1" in text  # the build stops if there are two
     wheels = (ROOT / "image-build" / "wheels").read_text()
-    assert "manylinux_2_34_aarch64" in wheels and '"lgpio>=0.2.2.0"' in wheels
+    assert "manylinux_2_34_aarch64" in wheels and "  lgpio  #" in wheels
+    pins = (ROOT / "image-build" / "constraints.txt").read_text().splitlines()
+    assert "lgpio==0.2.2.0" in pins and '-c "$top/image-build/constraints.txt"' in wheels
     assert '"$here/wheels"' in text
     for script in ("build", "test", "wheels", "bundle"):
         assert os.access(ROOT / "image-build" / script, os.X_OK), script

@@ -25,7 +25,9 @@ FIRST = {"pb": "player 7-0", "roulette": "number 15"}
 
 
 def test_every_game_has_a_golden_journal_here() -> None:
-    assert {g.name for g in games()} <= set(JOURNALS.values())
+    """Every built-in game (tests/toy_game registers itself too, when its tests have run)."""
+    built_in = {g.name for g in games() if g.engine.__module__.startswith("kiosk.rules.")}
+    assert built_in == set(JOURNALS.values())
 
 
 @pytest.mark.parametrize("name", sorted(JOURNALS))

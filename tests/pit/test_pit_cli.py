@@ -61,8 +61,10 @@ def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
 
     status = tableside("sync", "status", "--config", "table.toml", cwd=tmp_path)
     assert status.returncode == 1
-    assert status.stdout.startswith("Sync not connected: nothing acknowledged yet; "
-                                    f"{journal.count()} rows waiting, the oldest for ")
+    # No sync has run yet (no state beside the journal): not running, not "not connected".
+    assert status.stdout.startswith("Sync not running (no word from it ever): nothing "
+                                    f"acknowledged yet; {journal.count()} rows waiting, the "
+                                    f"oldest for ")
 
     pit = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "pit", "serve", "--db",
                             "pit.db", "--port", str(port)], cwd=tmp_path,
@@ -90,8 +92,11 @@ def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
         assert sync.wait(10) == 0
         # uvicorn shuts down cleanly on SIGTERM, then ends by the signal, as a daemon should.
         assert pit.wait(10) in (0, -signal.SIGTERM)
+    rows_synced = journal.count()
     journal.close()
-    assert "Sync connected" in sync.stderr.read()  # it said where it stopped
+    said = sync.stderr.read()  # it said where it stopped, and that it is stopped
+    assert f"last acknowledged row {rows_synced} at " in said
+    assert "the sync was stopped" in said
 
     verified = tableside("journal", "verify", "data/PB-01.db", cwd=tmp_path)
     assert verified.returncode == 0
