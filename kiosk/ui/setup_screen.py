@@ -118,6 +118,7 @@ class SetupApp(App):  # type: ignore[misc]
         self.look_at = look
         self.ready = False
         self.screen: SetupScreen | None = None
+        self._looking: Any = None  # the Clock event of the looks
         self.title = _("Tableside: this table is not set up")
 
     def load_kv(self, filename: str | None = None) -> bool:
@@ -126,8 +127,16 @@ class SetupApp(App):  # type: ignore[misc]
     def build(self) -> SetupScreen:
         self.screen = SetupScreen(self.config_path, self.first_reason)
         _tell_systemd(self.first_reason, ready=True)
-        Clock.schedule_interval(self._look_again, LOOK_EVERY)
+        self._looking = Clock.schedule_interval(self._look_again, LOOK_EVERY)
         return self.screen
+
+    def on_stop(self) -> None:
+        self.stop_looking()
+
+    def stop_looking(self) -> None:
+        if self._looking is not None:
+            self._looking.cancel()
+            self._looking = None
 
     def _look_again(self, _dt: float) -> None:
         self.look()  # (a callback that returns False is unscheduled: this returns None)
@@ -142,6 +151,7 @@ class SetupApp(App):  # type: ignore[misc]
         if not reason:
             log.info("%s loads now: starting the table", self.config_path)
             self.ready = True
+            self.stop_looking()
             self.stop()
             return True
         if self.screen is not None and reason != self.screen.reason:

@@ -69,7 +69,8 @@ def test_the_screen_says_why_and_what_to_do_and_opens_once_the_file_loads(
     assert app.look() is False and not app.ready
     assert screen.why.text == f"{config}: the [table] section is missing"  # at once
     config.write_text(CONFIG)
-    assert app.look() is True and app.ready
+    assert app.look() is True and app.ready  # (it stops looking: no look after the test)
+    assert app._looking is None
 
 
 def test_the_command_shows_it_tells_systemd_and_opens_the_table_once_provisioned(
