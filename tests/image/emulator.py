@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 IMAGE = "tableside-pi4-arm64.img"
+IPXE = "/usr/lib/ipxe/qemu"
+"""Where ipxe-qemu puts the option ROMs QEMU's virtio devices load (efi-virtio.rom)."""
 BOARD = "linux,dummy-virt"
 """The device tree's model under QEMU's virt machine (what an update bundle's target must
 name to be installed in the emulator)."""
@@ -205,7 +207,10 @@ class Emulator:
         for sock in ("monitor.sock", "agent.sock"):
             with contextlib.suppress(FileNotFoundError):
                 (w / sock).unlink()
-        args = ["qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72",
+        # The virtio NIC's option ROM is ipxe-qemu's; Debian's qemu-system-data links it into
+        # /usr/share/qemu only when installed with its recommends.
+        roms = ["-L", IPXE] if Path(IPXE, "efi-virtio.rom").exists() else []
+        args = ["qemu-system-aarch64", *roms, "-M", "virt", "-cpu", "cortex-a72",
                 "-smp", str(self.cpus), "-m", str(self.memory_mb),
                 "-kernel", str(self.kernel), "-initrd", str(self.initrd),
                 "-append", f"{self.cmdline} console=ttyAMA0",
