@@ -15,6 +15,7 @@ from kiosk import program
 from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import EXTRA_GAMES, load_games
+from kiosk.screens import at_option
 
 load_games(os.environ.get(EXTRA_GAMES, ""))  # before the commands list the games
 
@@ -315,6 +316,49 @@ def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> No
 
 
 @main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True,
+              help="the table's table.toml: [display] sizes and dealer_screen")
+@click.option("--env", "env_path", type=click.Path(dir_okay=False), default=None,
+              help="write where each window goes here (TABLESIDE_DEALER_AT, ..._SIGN_AT)")
+@click.option("--wait", type=float, default=30.0, show_default=True,
+              help="seconds the display server has to answer")
+@click.option("--dry-run", is_flag=True, help="print the xrandr command; change nothing")
+def screens(config_path: str, env_path: str | None, wait: float, dry_run: bool) -> None:
+    """Lay the table's screens out on the display server (the SD image's display service):
+    the dealer's touchscreen and the players' sign, each at its configured size, side by
+    side (docs/technician.md, "Screens and touch")."""
+    from kiosk.config import ConfigError, DisplayConfig, load
+    from kiosk.screens import arrange, parse_xrandr, query, run_command
+
+    try:
+        shown = load(config_path).display
+    except ConfigError as exc:  # the setup screen says why; lay out the default sizes
+        shown = DisplayConfig()
+        click.echo(f"tableside screens: {config_path} does not load ({exc}); the screens "
+                   "get the default sizes", err=True)
+    try:
+        outputs = parse_xrandr(query(wait, run_command))
+    except RuntimeError as exc:
+        _fail(TablesideError(str(exc)))
+    layout = arrange(outputs, (shown.width, shown.height),
+                     (shown.signage_width, shown.signage_height) if shown.signage else None,
+                     shown.dealer_screen)
+    for problem in layout.problems:
+        click.echo(f"tableside screens: {problem}", err=True)
+    command = ["xrandr", *layout.xrandr_args()]
+    click.echo(" ".join(command))
+    if not dry_run and layout.dealer is not None:
+        status, said = run_command(command)
+        if status != 0:
+            click.echo(f"tableside screens: xrandr refused the layout: {said.strip()}", err=True)
+    if env_path is not None:
+        path = Path(env_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(layout.env())
+    click.echo(layout.env(), nl=False)
+
+
+@main.command()
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
 @click.option("--wait", type=float, default=5.0, show_default=True,
               help="seconds each device has to answer")
@@ -323,7 +367,12 @@ def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> No
 @click.option("--screen", is_flag=True,
               help="on the dealer's touchscreen: the results, five targets to tap and the "
                    "players' screen to confirm (stop the dealer service first)")
-def selftest(config_path: str, wait: float, buttons: float | None, screen: bool) -> None:
+@click.option("--position", default=None, callback=at_option, metavar="X,Y",
+              envvar="TABLESIDE_DEALER_AT",
+              help="--screen: the window's top-left corner on a desktop of several screens, "
+                   "borderless [default: $TABLESIDE_DEALER_AT, as the dealer app's]")
+def selftest(config_path: str, wait: float, buttons: float | None, screen: bool,
+             position: tuple[int, int] | None) -> None:
     """The technician's self-test: devices answer, panel lamps and display, buttons, free
     disk, the clock, file modes, the pit; each result on record in the journal. Exit status
     1 if any check fails."""
@@ -342,7 +391,7 @@ def selftest(config_path: str, wait: float, buttons: float | None, screen: bool)
         if not display_available():
             _fail(TablesideError("--screen needs the dealer's display (none here)"))
         prepare_kivy(KioskOptions(size=(cfg.display.width, cfg.display.height),
-                                  fullscreen=cfg.display.fullscreen))
+                                  fullscreen=cfg.display.fullscreen, position=position))
         from kiosk.ui.selftest_screen import SelfTestApp
 
         app = SelfTestApp(cfg, check=lambda: run_selftest(cfg, wait=wait, press=buttons))

@@ -20,6 +20,7 @@ from kiosk.config import ConfigError, SyncConfig, TableConfig, load as load_conf
 from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import GAMES, GameSpec
+from kiosk.screens import at_option
 from kiosk.stopping import exit_status, received, until_signal
 from kiosk.sync.beside import DEMO_INSPECTOR, LocalPit, pit_path, start_sync
 
@@ -183,8 +184,13 @@ class _Told(list[str]):
 @click.option("--setup-screen", is_flag=True,
               help="when the configuration is missing or wrong, say why on the dealer's "
                    "screen and wait for a good one (the SD image's dealer service)")
+@click.option("--position", default=None, callback=at_option, metavar="X,Y",
+              envvar="TABLESIDE_DEALER_AT",
+              help="the dealer's window: borderless, of the configured size, its top-left "
+                   "corner here on a desktop of several screens [default: "
+                   "$TABLESIDE_DEALER_AT, which the SD image's `tableside screens` sets]")
 def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync: bool,
-        no_signage: bool, setup_screen: bool) -> None:
+        no_signage: bool, setup_screen: bool, position: tuple[int, int] | None) -> None:
     """Run the table from its configuration file: dealer screen, signage, shoe, panel, and
     the sync to the pit when [sync] names one."""
     from kiosk.ui.launcher import display_available
@@ -194,7 +200,8 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
     except ConfigError as exc:
         if not (setup_screen and not console and (headless or display_available())):
             refuse(str(exc))
-        _exit(_not_set_up(Path(config_path), fullscreen=not windowed, offscreen=headless))
+        _exit(_not_set_up(Path(config_path), fullscreen=not windowed, offscreen=headless,
+                          position=position))
         return  # stopped by a signal (RESTART starts the command again)
 
     if not (console or headless or display_available()):
@@ -227,6 +234,7 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
             d = cfg.display
             opts = KioskOptions(size=(d.width, d.height),
                                 fullscreen=d.fullscreen and not windowed,
+                                position=position,
                                 signage=d.signage and not headless and not no_signage,
                                 signage_size=(d.signage_width, d.signage_height),
                                 offscreen=headless)
@@ -237,7 +245,8 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
     _exit(status)
 
 
-def _not_set_up(config: Path, fullscreen: bool, offscreen: bool) -> int:
+def _not_set_up(config: Path, fullscreen: bool, offscreen: bool,
+                position: tuple[int, int] | None = None) -> int:
     """The dealer's screen says why the table cannot start (kiosk/ui/setup_screen.py) until
     its configuration loads: then RESTART, and the table opens."""
     from kiosk.provision import not_set_up
@@ -248,7 +257,7 @@ def _not_set_up(config: Path, fullscreen: bool, offscreen: bool) -> int:
         return RESTART
     click.echo(f"tableside: the table is not set up: {reason.splitlines()[0]}; the dealer's "
                f"screen says why until {config} loads", err=True)
-    prepare_kivy(KioskOptions(fullscreen=fullscreen, offscreen=offscreen))
+    prepare_kivy(KioskOptions(fullscreen=fullscreen, offscreen=offscreen, position=position))
     from kiosk.ui.setup_screen import show
 
     return show(config, reason)

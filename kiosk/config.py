@@ -52,6 +52,7 @@ fullscreen = true
 signage = true              # start the player signage on the second display
 signage_width = 1920
 signage_height = 1080
+# dealer_screen = "HDMI-2"  # the dealer's screen, if not a DSI panel or the first connected
 languages = ["en"]          # the sign's languages in turn: {LANGUAGES} (assets/locale)
 dealer_language = "en"      # the dealer screen's language, one of the same
 language_seconds = 20       # how long the sign stays in each language
@@ -134,6 +135,9 @@ class DisplayConfig:
     signage: bool = True
     signage_width: int = 1920
     signage_height: int = 1080
+    dealer_screen: str = ""
+    """The dealer's output on the table's display device (xrandr's name, like HDMI-2), when it
+    is not the one `kiosk.screens.arrange` picks: a DSI panel, else the first connected."""
     languages: tuple[str, ...] = (i18n.SOURCE,)
     """The players' sign's languages, shown in turn (the first at start); catalogue codes."""
     dealer_language: str = i18n.SOURCE
@@ -313,6 +317,8 @@ def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tab
         signage=reader.boolean(shown, "display", "signage", True),
         signage_width=reader.integer(shown, "display", "signage_width", 1920),
         signage_height=reader.integer(shown, "display", "signage_height", 1080),
+        dealer_screen=(reader.text(shown, "display", "dealer_screen")
+                       if "dealer_screen" in shown else ""),
         **_languages(reader, shown),
     )
     for key in ("width", "height", "signage_width", "signage_height"):

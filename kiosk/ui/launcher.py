@@ -36,6 +36,8 @@ class KioskOptions:
     size: tuple[int, int] = (800, 480)
     signage_size: tuple[int, int] = (960, 540)
     fullscreen: bool = False
+    position: tuple[int, int] | None = None  # a borderless window's top-left corner on a
+    # desktop of several screens (the SD image's display server: kiosk.screens), not fullscreen
     pace: float = 0.6  # seconds between the simulated shoe's cards, like a dealer's hand
     seed: int = 2026
     pin_factory: str | None = None  # None: the config's [gpio] factory; "mock" in the demo
@@ -66,6 +68,12 @@ def prepare_kivy(opts: KioskOptions) -> None:
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "fullscreen", "auto" if opts.fullscreen else "0")
+    if opts.position is not None and not (opts.headless or opts.offscreen):
+        Config.set("graphics", "fullscreen", "0")
+        Config.set("graphics", "position", "custom")
+        Config.set("graphics", "left", str(opts.position[0]))
+        Config.set("graphics", "top", str(opts.position[1]))
+        Config.set("graphics", "borderless", "1")
     Config.set("kivy", "exit_on_escape", "0")  # a dealer's stray key must not close the table
     # No multisampling: on llvmpipe it doubles every frame's drawing and costs ~50 MB at
     # 1920x1080 (bench/dealer_screen.py); the screens' edges are drawn without it.

@@ -21,6 +21,7 @@ import click
 
 from kiosk import program
 from kiosk.program import refuse
+from kiosk.screens import at_option
 from kiosk.stopping import SignalStop
 
 if TYPE_CHECKING:
@@ -137,17 +138,6 @@ def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value
 
 
-def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
-              ) -> tuple[int, int] | None:
-    if value is None:
-        return None
-    try:
-        x, y = (int(v) for v in value.split(","))
-    except ValueError:
-        raise click.BadParameter(f"{value!r}: give X,Y, e.g. 800,0") from None
-    return x, y
-
-
 @click.command("signage", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--journal", "journal", default=None,
               type=click.Path(dir_okay=False, path_type=Path),
@@ -162,8 +152,10 @@ def _position(_ctx: click.Context, _param: click.Parameter, value: str | None
 @click.option("--size", "size", default="1920x1080", show_default=True, callback=_size,
               help="Window size WIDTHxHEIGHT.")
 @click.option("--fullscreen", is_flag=True, help="Fill the screen.")
-@click.option("--position", default=None, callback=_position, metavar="X,Y",
-              help="Top-left corner of the window on the desktop (borderless).")
+@click.option("--position", default=None, callback=at_option, metavar="X,Y",
+              envvar="TABLESIDE_SIGN_AT",
+              help="Top-left corner of the window on the desktop (borderless) [default: "
+                   "$TABLESIDE_SIGN_AT, which the SD image's `tableside screens` sets].")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Save a PNG of the screen after --after seconds, then exit 0 "
               "(renders offscreen when there is no display).")
@@ -185,7 +177,9 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         try:
             cfg = load(config_path)
         except ConfigError as exc:
-            refuse(str(exc))
+            if screenshot is not None:
+                refuse(str(exc))
+            sys.exit(_closed(config_path, WindowOptions(size, fullscreen, position)))
         journal, name = cfg.journal, name or cfg.name
         size = (cfg.display.signage_width, cfg.display.signage_height)
         languages = cfg.display.sign_languages()  # [display] languages, money style
@@ -200,6 +194,36 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
                  screenshot=screenshot, after=2.0 if after is None else after, trace=trace,
                  languages=languages, care=care, syncs=syncs)
     sys.exit(status)
+
+
+def _closed(config: Path, options: WindowOptions) -> int:
+    """A table that cannot start from `config`: "Table closed" on the players' screen until
+    it can (kiosk/ui/signage/closed.py), then this command again, from the start."""
+    from kiosk.provision import not_set_up
+
+    reason = not_set_up(config)
+    if reason:
+        click.echo(f"tableside signage: the table is not set up: {reason.splitlines()[0]}; "
+                   f"the sign says the table is closed until {config} loads", err=True)
+        stop = SignalStop()
+        try:
+            prepare_environment()
+            options.configure()
+            from kivy.clock import Clock
+
+            from kiosk.ui.signage.closed import ClosedSignApp
+
+            app = ClosedSignApp(config, reason)
+            Clock.schedule_interval(lambda _dt: stop.stopping and app.stop(), STOP_CHECK)
+            if not stop.stopping:
+                app.run()
+        finally:
+            stop.close()
+        if stop.status is not None:
+            return stop.status
+        if not app.ready:
+            return 0
+    os.execv(sys.executable, [sys.executable, *sys.argv])  # the table can start: the sign
 
 
 def main(argv: Sequence[str] | None = None) -> None:
