@@ -117,7 +117,7 @@ class SetupApp(App):  # type: ignore[misc]
         self.first_reason = reason
         self.look_at = look
         self.ready = False
-        self.screen: SetupScreen | None = None
+        self.screen: Any = None  # the widget with the `reason` (SetupScreen, ClosedSign)
         self._looking: Any = None  # the Clock event of the looks
         self.title = _("Tableside: this table is not set up")
 
@@ -127,8 +127,11 @@ class SetupApp(App):  # type: ignore[misc]
     def build(self) -> SetupScreen:
         self.screen = SetupScreen(self.config_path, self.first_reason)
         _tell_systemd(self.first_reason, ready=True)
-        self._looking = Clock.schedule_interval(self._look_again, LOOK_EVERY)
+        self.schedule_looks()
         return self.screen
+
+    def schedule_looks(self) -> None:
+        self._looking = Clock.schedule_interval(self._look_again, LOOK_EVERY)
 
     def on_stop(self) -> None:
         self.stop_looking()

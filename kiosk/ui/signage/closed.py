@@ -1,0 +1,74 @@
+"""The players' sign of a table that cannot start: "Table closed", until it can.
+
+A Pi fresh from the SD image has no configuration, or one with a mistake: the dealer's
+screen says why (kiosk/ui/setup_screen.py); the players' screen says only that the table is
+closed, in the default language (with no configuration there is no house language yet).
+It tells systemd it is up and alive, looks at the configuration every few seconds like the
+setup screen, and once the table can start, the signage command starts itself again with it.
+Before, the signage service refused the configuration and started again every two seconds
+with a black screen.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kivy.graphics import Color, Rectangle
+from kivy.properties import StringProperty
+from kivy.uix.floatlayout import FloatLayout
+
+from kiosk.i18n import _
+from kiosk.ui import theme
+from kiosk.ui.setup_screen import SetupApp, _tell_systemd
+from kiosk.ui.text_label import TextLabel
+
+
+class ClosedSign(FloatLayout):  # type: ignore[misc]
+    """ "Table closed" on the felt, and that it is closed for now; `reason` (why it cannot
+    start) is for the log only."""
+
+    reason = StringProperty("")
+
+    def __init__(self, reason: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            Color(*theme.FELT_DARK)
+            self._bg = Rectangle(pos=self.pos, size=self.size)
+        self.bind(pos=lambda *_: setattr(self._bg, "pos", self.pos),
+                  size=lambda *_: setattr(self._bg, "size", self.size))
+        self.words = self._line(_("Table closed"), theme.GOLD, 0.58, 0.26, bold=True)
+        self.more = self._line(_("This table is closed for now"), theme.IVORY, 0.36, 0.12)
+        self.bind(height=lambda *_: self._scale())
+        self.reason = reason
+
+
+    def _line(self, text: str, colour: Any, centre: float, share: float,
+              bold: bool = False) -> TextLabel:
+        label = TextLabel(text=text, bold=bold, color=colour, halign="center",
+                          valign="middle", size_hint=(0.9, share),
+                          pos_hint={"center_x": 0.5, "center_y": centre})
+        label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.add_widget(label)
+        return label
+
+    def _scale(self) -> None:
+        """The words as big as the shorter side allows (a portrait sign too); TextLabel
+        draws a long translation smaller to fit, never cut."""
+        unit = min(self.height, self.width)
+        self.words.font_size = unit / 6
+        self.more.font_size = unit / 16
+
+
+class ClosedSignApp(SetupApp):  # type: ignore[misc]
+    """SetupApp's looks at the configuration, with the players' closed sign for a screen."""
+
+    def __init__(self, config: Path, reason: str, **kwargs: Any) -> None:
+        super().__init__(config, reason, **kwargs)
+        self.title = _("Table closed")
+
+    def build(self) -> ClosedSign:  # type: ignore[override]
+        self.screen = ClosedSign(self.first_reason)
+        _tell_systemd(self.first_reason, ready=True)
+        self.schedule_looks()
+        return self.screen
