@@ -12,7 +12,8 @@ packages=(systemd-sysv udev dbus kmod raspi-firmware linux-image-arm64 initramfs
           e2fsprogs dosfstools ca-certificates python3 python3-venv
           libgl1 libegl1 libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10
           systemd-timesyncd netbase iproute2 ifupdown isc-dhcp-client less
-          overlayroot busybox)
+          overlayroot busybox
+          xserver-xorg-core x11-xserver-utils)  # both screens on one KMS device: Xorg, xrandr
 # The boot partition's files that start the Pi (raspi-firmware's names).
 boot_kernel="vmlinuz-<version>"
 boot_initramfs="initrd.img-<version>"

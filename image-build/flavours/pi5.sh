@@ -27,7 +27,8 @@ packages=(systemd-sysv udev dbus kmod raspi-firmware linux-image-rpi-2712 initra
           e2fsprogs dosfstools ca-certificates python3 python3-venv
           libgl1 libegl1 libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10
           systemd-timesyncd netbase iproute2 ifupdown isc-dhcp-client less
-          overlayroot busybox)
+          overlayroot busybox
+          xserver-xorg-core x11-xserver-utils)  # both screens on one KMS device: Xorg, xrandr
 # What must be in Raspberry Pi's archive, checked before anything is built.
 rpi_packages=(linux-image-rpi-2712 raspi-firmware raspberrypi-archive-keyring)
 boot_kernel=kernel_2712.img

@@ -10,15 +10,15 @@ The copy differs from the image in these ways, all said here:
   port and answering on it), so the test can ask the running table what it does;
 - `DROPINS` for the two screens' units: the emulated CPU is 10 to 20 times slower than a
   Pi 4's, so their watchdog waits 300 s instead of 10 s (Kivy's first window takes longer
-  than 10 s to open here); and the players' screen is a second virtio GPU (its own DRM
-  device, card1), where on the Pi both screens are two outputs of one device: each unit is
-  given its device (SDL_KMSDRM_DEVICE_INDEX, the name SDL 2.30 reads), else SDL takes the
-  first device with a screen whose DRM master is free, and the two services race for card0.
-Each virtio GPU offers the table's screen size as its preferred mode (800x480 for the
-dealer), as the table's own screens would. (A black dealer screen seen here at first was not
-the emulation's: SDL's KMS/DRM driver loses the first frame, and Kivy did not draw a still
-screen again; kiosk/ui/perf_present.keep_drawn.) Not emulated: on a Pi both screens are
-outputs of one DRM device, which only one process at a time can drive (its DRM master).
+  than 10 s to open here);
+- the kernel's command line forces the GPU's second output on (`video=Virtual-2:...e`):
+  QEMU connects a virtio GPU's second output only when a display window asks for it, and
+  here there is none; on a table the screen plugged in does that.
+The screens are as on a Pi: one virtio GPU (one DRM device) with two outputs, the dealer's
+800x480 its preferred mode and the players' 1920x1080, both driven by the image's one
+display server (tableside-display.service), each app's window on its own output. (A black
+dealer screen seen here at first was not the emulation's: SDL's KMS/DRM driver lost the
+first frame, and Kivy did not draw a still screen again; kiosk/ui/perf_present.keep_drawn.)
 The QEMU monitor (a unix socket) takes `screendump`, `system_reset` and `info status`; the
 serial console goes to a file.
 """
@@ -59,14 +59,13 @@ done
 """
 
 DROPINS = {
-    "tableside-dealer.service": "[Service]\nWatchdogSec=300s\n"
-                                "Environment=SDL_KMSDRM_DEVICE_INDEX=0\n",
-    "tableside-signage.service": "[Service]\nWatchdogSec=300s\n"
-                                 "Environment=SDL_KMSDRM_DEVICE_INDEX=1 "
-                                 "SDL_VIDEO_FULLSCREEN_DISPLAY=0\n",
+    "tableside-dealer.service": "[Service]\nWatchdogSec=300s\n",
+    "tableside-signage.service": "[Service]\nWatchdogSec=300s\n",
 }
-SCREENS = ("dealer-screen", "players-screen")
-"""The two virtio GPUs' ids, for `screendump FILE DEVICE`."""
+GPU = "screens"
+"""The virtio GPU's id; `screendump FILE screens HEAD` takes one output's picture."""
+SCREENS = (0, 1)
+"""The dealer's output and the players' (the GPU's heads: Virtual-1, Virtual-2)."""
 
 AGENT_UNIT = """[Unit]
 Description=Emulator test agent (tests/image/emulator.py; not in the SD image)
@@ -213,13 +212,12 @@ class Emulator:
         args = ["qemu-system-aarch64", *roms, "-M", "virt", "-cpu", "cortex-a72",
                 "-smp", str(self.cpus), "-m", str(self.memory_mb),
                 "-kernel", str(self.kernel), "-initrd", str(self.initrd),
-                "-append", f"{self.cmdline} console=ttyAMA0",
+                "-append", f"{self.cmdline} console=ttyAMA0 "
+                           f"video=Virtual-2:{self.screens[1][0]}x{self.screens[1][1]}e",
                 "-drive", f"file={w / 'disk.img'},format=raw,if=none,id=card",
                 "-device", "virtio-blk-pci,drive=card",
-                "-device", f"virtio-gpu-pci,id={SCREENS[0]},xres={self.screens[0][0]},"
-                           f"yres={self.screens[0][1]}",
-                "-device", f"virtio-gpu-pci,id={SCREENS[1]},xres={self.screens[1][0]},"
-                           f"yres={self.screens[1][1]}",
+                "-device", f"virtio-gpu-pci,id={GPU},max_outputs=2,"
+                           f"xres={self.screens[0][0]},yres={self.screens[0][1]}",
                 "-display", "none",
                 "-device", "virtio-rng-pci",
                 "-netdev", "user,id=net", "-device", "virtio-net-pci,netdev=net",
@@ -289,10 +287,10 @@ class Emulator:
                  if ln.strip() and not ln.startswith("(qemu)") and ln.strip() != command]
         return "\n".join(lines)
 
-    def screendump(self, path: Path, screen: str = SCREENS[0]) -> Frame:
+    def screendump(self, path: Path, screen: int = SCREENS[0]) -> Frame:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
-        said = self.monitor(f"screendump {path} {screen}")
+        said = self.monitor(f"screendump {path} {GPU} {screen}")
         if not path.exists():
             raise RuntimeError(f"screendump made no file: {said}")
         return Frame.read(path)

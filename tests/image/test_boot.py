@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -122,8 +123,8 @@ def test_the_dealer_app_draws_on_the_screen(table: Emulator) -> None:
 
 
 def test_the_players_screen_draws_on_the_second_screen(table: Emulator) -> None:
-    """The signage, its own process on the second (virtio) screen: not black, not a flat
-    fill (the sign's words and panels)."""
+    """The signage, its own process on the GPU's second output: not black, not a flat fill
+    (the sign's words and panels)."""
     path = OUT / "boot-test" / "players.ppm"
     deadline = time.monotonic() + 300
     frame = table.screendump(path, SCREENS[1])
@@ -135,6 +136,25 @@ def test_the_players_screen_draws_on_the_second_screen(table: Emulator) -> None:
     assert (frame.width, frame.height) == table.screens[1]
     assert frame.share_near([(0, 0, 0)], within=8) < 0.5, f"a black screen; its log:\n{log}"
     assert frame.colours() >= 8, f"a flat fill; its log:\n{log}"
+
+
+def test_one_display_device_drives_both_screens(table: Emulator) -> None:
+    """As on a Pi: one DRM device with both screens as its outputs, one display server
+    driving it, and each app's window on its own output, where `tableside screens` put it
+    (kiosk/screens.py)."""
+    assert table.check("systemctl show -p ActiveState,SubState --value "
+                       "tableside-display").split() == ["active", "running"]
+    connectors = table.check("cd /sys/class/drm && for c in card*-*; do "
+                             "echo $c $(cat $c/status); done").splitlines()
+    connected = [line.split()[0] for line in connectors if line.endswith(" connected")]
+    FIGURES["screens"] = " ".join(connected)
+    assert connected == ["card0-Virtual-1", "card0-Virtual-2"], connectors
+    assert table.check("cat /run/tableside-screens.env").split() == [
+        "TABLESIDE_DEALER_SCREEN=Virtual-1", "TABLESIDE_DEALER_AT=0,0",
+        "TABLESIDE_SIGN_SCREEN=Virtual-2", f"TABLESIDE_SIGN_AT={table.screens[0][0]},0"]
+    xrandr = table.check("DISPLAY=:0 xrandr --query")
+    assert re.search(r"^Virtual-1 connected (primary )?800x480\+0\+0 ", xrandr, re.M), xrandr
+    assert re.search(r"^Virtual-2 connected 1920x1080\+800\+0 ", xrandr, re.M), xrandr
 
 
 WRITER = """

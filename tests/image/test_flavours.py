@@ -34,7 +34,7 @@ PI4_PACKAGES = ("systemd-sysv udev dbus kmod raspi-firmware linux-image-arm64 in
                 "e2fsprogs dosfstools ca-certificates python3 python3-venv libgl1 libegl1 "
                 "libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10 "
                 "systemd-timesyncd netbase iproute2 ifupdown isc-dhcp-client less "
-                "overlayroot busybox")
+                "overlayroot busybox xserver-xorg-core x11-xserver-utils")
 PI4_CONFIG = ["config.txt (append):", "    ",
               "    # Tableside: a Raspberry Pi 4, 64-bit, KMS for the dealer's and the players' "
               "screens.",

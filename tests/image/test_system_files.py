@@ -21,6 +21,8 @@ BIN = "/opt/tableside/bin/"  # the launcher and tableside-units (image-build/sys
 TABLESIDE = BIN + "tableside"
 ONESHOTS = ("tableside-hostname.service", "tableside-provision.service",
             "tableside-units.service")
+DISPLAY = "tableside-display.service"
+XORG = "/usr/lib/xorg/Xorg"
 
 
 def _settings(unit: Path) -> dict[str, list[str]]:
@@ -41,14 +43,15 @@ def _settings(unit: Path) -> dict[str, list[str]]:
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
     (tmp_path / "bin").mkdir()
-    for name in ("tableside", "tableside-units"):
+    for name in ("tableside", "tableside-units", "Xorg"):
         program = tmp_path / "bin" / name
         program.write_text("#!/bin/sh\nexit 0\n")
         program.chmod(0o755)
     copies = []
     for unit in UNITS:  # the programs the image installs, stood in for here
         copy = tmp_path / unit.name
-        copy.write_text(unit.read_text().replace(BIN, f"{tmp_path}/bin/"))
+        copy.write_text(unit.read_text().replace(BIN, f"{tmp_path}/bin/")
+                        .replace(XORG, f"{tmp_path}/bin/Xorg"))
         copies.append(str(copy))
     proc = subprocess.run(["systemd-analyze", "verify", "--man=no", *copies],
                           capture_output=True, text=True, timeout=60)
@@ -57,7 +60,7 @@ def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
 
 def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     names = [u.name for u in UNITS]
-    assert names == ["tableside-dealer.service", "tableside-hostname.service",
+    assert names == ["tableside-dealer.service", DISPLAY, "tableside-hostname.service",
                      "tableside-provision.service", "tableside-signage.service",
                      "tableside-sync.service", "tableside-units.service"]
     for unit in UNITS:
@@ -65,14 +68,20 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
         if unit.name in ONESHOTS:
             assert s["Service.Type"] == ["oneshot"]
             continue
+        if unit.name == DISPLAY:  # Xorg: root's, no watchdog protocol; restarted all the same
+            assert s["Service.Restart"] == ["always"]
+            continue
         # every service runs the version in use through the launcher (kiosk/update.py)
         assert s["Service.ExecStart"][0].startswith(TABLESIDE + " ")
         assert s["Service.Type"] == ["notify"] and s["Service.Restart"] == ["always"]
         seconds = int(s["Service.WatchdogSec"][0].removesuffix("s"))
         assert 2 < seconds <= 15  # the apps notify every 2 s (kiosk/watchdog.py)
         assert s["Service.User"] == ["kiosk"] and s["Service.UMask"] == ["0077"]
-        if unit.name != "tableside-sync.service":  # the screens: KMS/DRM, no X
-            assert "SDL_VIDEODRIVER=kmsdrm" in " ".join(s["Service.Environment"])
+        if unit.name != "tableside-sync.service":  # the screens: windows on the one display
+            # server, placed where `tableside screens` wrote (kiosk/screens.py)
+            assert "DISPLAY=:0 SDL_VIDEODRIVER=x11" in " ".join(s["Service.Environment"])
+            assert s["Service.EnvironmentFile"] == ["-/run/tableside-screens.env"]
+            assert DISPLAY in s["Unit.After"][0].split() and DISPLAY in s["Unit.Wants"][0]
         assert "/data/table.toml" in s["Service.ExecStart"][0]
     # The dealer app leaves the sync to its own service, which the network cannot freeze.
     # ... and the players' signage too: one signage process on the second display, not two.
@@ -80,9 +89,10 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     # instead of starting again every 2 s with a black screen (kiosk/ui/setup_screen.py).
     assert _settings(SYSTEM / "tableside-dealer.service")["Service.ExecStart"][0].endswith(
         "--no-sync --no-signage --setup-screen")
-    # The dealer's touchscreen first: on a Pi both screens are one DRM device.
-    assert "tableside-dealer.service" in _settings(
-        SYSTEM / "tableside-signage.service")["Unit.After"][0].split()
+    # No second screen (or [display] signage = false): no TABLESIDE_SIGN_AT, and the sign's
+    # service is skipped, not failed ($$: the shell's variable, not systemd's).
+    assert _settings(SYSTEM / "tableside-signage.service")["Service.ExecCondition"] == [
+        "/bin/sh -c 'test -n \"$$TABLESIDE_SIGN_AT\"'"]
     sync = _settings(SYSTEM / "tableside-sync.service")
     assert sync["Service.ExecStart"][0].endswith("sync run --config /data/table.toml")
     # No pit named: the unit is skipped, not failed (`sync configured` exits 1), and if
@@ -90,6 +100,27 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     assert sync["Service.ExecCondition"] == [
         TABLESIDE + " sync configured --config /data/table.toml"]
     assert sync["Service.RestartPreventExitStatus"] == ["3"]
+
+
+def test_one_display_server_drives_both_screens_and_lays_them_out() -> None:
+    """A Pi's screens are outputs of one KMS device, which one process drives: Xorg, started
+    as root, no TCP, no cursor, never blanking; once it answers `tableside screens` picks and
+    places the outputs and writes where each app's window goes (kiosk/screens.py)."""
+    s = _settings(SYSTEM / DISPLAY)
+    xorg = s["Service.ExecStart"][0].split()
+    assert xorg[:3] == [XORG, ":0", "vt7"]
+    assert {"-nolisten", "tcp", "-nocursor", "-novtswitch", "-dpms"} <= set(xorg)
+    assert s["Service.ExecStartPost"] == [
+        TABLESIDE + " screens --config /data/table.toml --env /run/tableside-screens.env "
+        "--wait 120"]
+    assert s["Service.Environment"] == ["DISPLAY=:0"] and "Service.User" not in s
+    conf = (SYSTEM / "xorg.conf.d" / "10-tableside.conf").read_text()
+    for option in ('"AutoAddDevices" "false"', '"BlankTime" "0"', '"DontVTSwitch" "true"',
+                   '"PrimaryGPU" "true"', 'MatchDriver "vc4"'):
+        assert option in conf, option
+    build = (ROOT / "image-build" / "build").read_text()
+    assert "install -m 0644 /tmp/system/xorg.conf.d/*.conf /etc/X11/xorg.conf.d/" in build
+    assert re.search(r"systemctl enable [^\n]*tableside-display\.service", build)
 
 
 def test_the_hardware_watchdog_is_at_most_15_seconds() -> None:
