@@ -84,8 +84,9 @@ def prepare_kivy(opts: KioskOptions) -> None:
         return
     # One input provider per touch device: Kivy reads each touchscreen itself (probesysfs,
     # mtdev), and a real mouse through SDL. SDL must not also turn a touch into a mouse click:
-    # on the Pi's KMS/DRM screen SDL reads the touchscreen too, and every tap (a chip, a
-    # payout) would arrive twice, once from each.
+    # where SDL reads the touchscreen too (its KMS/DRM driver; an X server given the
+    # touchscreen, unlike the SD image's, which takes no input), every tap (a chip, a payout)
+    # would arrive twice, once from each.
     os.environ["SDL_TOUCH_MOUSE_EVENTS"] = "0"
     for option, _value in list(Config.items("input")):
         Config.remove_option("input", option)

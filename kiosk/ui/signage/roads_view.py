@@ -111,18 +111,25 @@ def layout(x: float, y: float, width: float, height: float) -> dict[str, Grid]:
     bead_y = lower_top - cap - ROWS * cell
     grids[BEAD_PLATE] = Grid(x, bead_y, cell, cell, bead_cols)
     dx = x + bead_cols * cell + gap
-    dw = x + width - dx
-    # Derived side: caption + 6 half cells + gap + caption + 6 half cells = 6 c + cap.
+    grids.update(_derived_roads(dx, x + width - dx, lower_top, cell, cap, gap))
+    return grids
+
+
+def _derived_roads(dx: float, dw: float, top: float, cell: float, cap: float, gap: float
+                   ) -> dict[str, Grid]:
+    """The derived roads in a box `dw` wide from `dx`, under `top`: the big eye boy above,
+    the small road and the cockroach pig side by side under it, each with its caption, in
+    half cells: caption + 6 half cells + gap + caption + 6 half cells = 6 cells + a caption
+    (the height of the bead plate or big road beside them)."""
     half = max(2.0, (ROWS * cell + cap - 2 * cap - gap) / (2 * ROWS))
     dcols = max(1, int(dw // half))
-    eye_y = lower_top - cap - ROWS * half
-    grids[BIG_EYE_BOY] = Grid(dx, eye_y, dw / dcols, half, dcols)
+    eye_y = top - cap - ROWS * half
     sw = (dw - gap) / 2
     scols = max(1, int(sw // half))
     low_y = eye_y - gap - cap - ROWS * half
-    grids[SMALL_ROAD] = Grid(dx, low_y, sw / scols, half, scols)
-    grids[COCKROACH_PIG] = Grid(dx + sw + gap, low_y, sw / scols, half, scols)
-    return grids
+    return {BIG_EYE_BOY: Grid(dx, eye_y, dw / dcols, half, dcols),
+            SMALL_ROAD: Grid(dx, low_y, sw / scols, half, scols),
+            COCKROACH_PIG: Grid(dx + sw + gap, low_y, sw / scols, half, scols)}
 
 
 CAPTION_SPACE = 0.85
@@ -148,16 +155,7 @@ def _wide_layout(x: float, y: float, width: float, height: float, gap: float
     big_cols = max(1, int(width * 0.45 // cell))
     grids[BIG_ROAD] = Grid(bx, band_y, cell, cell, big_cols)
     dx = bx + big_cols * cell + gap
-    dw = x + width - dx
-    half = max(2.0, (ROWS * cell + cap - 2 * cap - gap) / (2 * ROWS))
-    dcols = max(1, int(dw // half))
-    eye_y = y + height - cap - ROWS * half
-    grids[BIG_EYE_BOY] = Grid(dx, eye_y, dw / dcols, half, dcols)
-    sw = (dw - gap) / 2
-    scols = max(1, int(sw // half))
-    low_y = eye_y - gap - cap - ROWS * half
-    grids[SMALL_ROAD] = Grid(dx, low_y, sw / scols, half, scols)
-    grids[COCKROACH_PIG] = Grid(dx + sw + gap, low_y, sw / scols, half, scols)
+    grids.update(_derived_roads(dx, x + width - dx, y + height, cell, cap, gap))
     return grids
 
 
