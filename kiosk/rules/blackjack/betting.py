@@ -87,8 +87,9 @@ def verify_close_betting(state: BlackjackState) -> None:
     if state.phase is not Phase.BETTING:
         raise NotAllowed.of("Bets are already closed", clause="4.2 item 3")
     if state.prep.stage not in (Stage.BURN, Stage.READY):
-        raise NotAllowed("The cards are not ready: " + cut.step_words(state.prep, rules.shuffler),
-                         clause=sc("4.1"))
+        # Rule 4.1's refusal, then the step that makes the cards ready with its own clause.
+        raise NotAllowed.of("The cards are not ready: %(step)s", clause=sc("4.1"),
+                            step=cut.step_words(state.prep, rules.shuffler))
     if not state.stakes:
         raise NotAllowed.of("No box has a bet", clause="4.2 item 3")
     for s in state.stakes:
