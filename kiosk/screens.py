@@ -163,8 +163,8 @@ def _mode_for(output: Output, want: Size, role: str) -> tuple[Size, str, str]:
     key = "width/height" if role == "dealer" else "signage_width/signage_height"
     return fallback, "normal", (
         f"the {role} screen {output.name} has no {want[0]}x{want[1]} mode (it offers "
-        f"{offered}): set [display] {key} to one of them; it shows "
-        f"{fallback[0]}x{fallback[1]} meanwhile")
+        f"{offered}): set [display] {key} to one of them; meanwhile the screen runs at "
+        f"{fallback[0]}x{fallback[1]} and the window keeps {want[0]}x{want[1]}")
 
 
 def arrange(outputs: list[Output], dealer_size: Size, sign_size: Size | None,

@@ -103,8 +103,8 @@ def test_a_size_the_screen_does_not_offer_is_said_and_its_own_mode_used() -> Non
     assert layout.dealer == Placed("HDMI-1", (1920, 1080), (0, 0))
     assert layout.problems == [
         "the dealer screen HDMI-1 has no 800x480 mode (it offers 1920x1080, 1280x720, "
-        "1024x768, 800x600, 640x480): set [display] width/height to one of them; it shows "
-        "1920x1080 meanwhile"]
+        "1024x768, 800x600, 640x480): set [display] width/height to one of them; meanwhile "
+        "the screen runs at 1920x1080 and the window keeps 800x480"]
 
 
 def test_one_screen_no_sign_and_no_screen_at_all() -> None:
@@ -204,3 +204,18 @@ def test_a_wrong_corner_in_the_environment_is_refused_in_words(tmp_path: Path) -
                                       "TABLESIDE_SIGN_AT": "800x0"})
         assert out.exit_code == 2, (command, out.output)
         assert "Invalid value for '--position': '800x0': give X,Y, e.g. 800,0" in out.output
+
+
+def test_the_dealers_screen_is_named_in_the_configuration(tmp_path: Path) -> None:
+    from kiosk.config import ConfigError, load
+
+    base = example("punto-banco").replace('journal = "data/PB-01.db"', 'journal = "PB-01.db"')
+    config = tmp_path / "table.toml"
+    config.write_text(base)
+    assert load(config).display.dealer_screen == ""  # not named: a DSI panel, else the first
+    config.write_text(base.replace('# dealer_screen = "HDMI-2"', 'dealer_screen = "HDMI-2"'))
+    assert load(config).display.dealer_screen == "HDMI-2"
+    config.write_text(base.replace('# dealer_screen = "HDMI-2"', 'dealer_screen = 2'))
+    with pytest.raises(ConfigError, match=r"display.dealer_screen: must be text in quotes, "
+                                          r"not 2"):
+        load(config)
