@@ -157,6 +157,32 @@ def test_one_display_device_drives_both_screens(table: Emulator) -> None:
     assert re.search(r"^Virtual-2 connected 1920x1080\+800\+0 ", xrandr, re.M), xrandr
 
 
+def test_the_screens_come_back_after_the_display_server_dies(table: Emulator) -> None:
+    """Xorg killed (a crash, not a stop): systemd starts it again, the two apps, their
+    windows gone with it, start again too, and both screens are drawn again."""
+    def restarts(unit: str) -> int:
+        return int(table.check(f"systemctl show -p NRestarts --value {unit}").strip())
+
+    before = {u: restarts(u) for u in ("tableside-dealer", "tableside-signage")}
+    started = table.elapsed()
+    table.check("systemctl kill -s KILL tableside-display")
+    _wait_active(table, "tableside-display", 300)
+    for unit in before:
+        _wait_active(table, unit, 600)
+    shots = OUT / "boot-test"
+    deadline = time.monotonic() + 300
+    while True:
+        dealer = table.screendump(shots / "dealer-after-x.ppm")
+        players = table.screendump(shots / "players-after-x.ppm", SCREENS[1])
+        drawn = dealer.share_near(FELT) > 0.2 and players.colours() >= 8
+        if drawn or time.monotonic() > deadline:
+            break
+        time.sleep(2)
+    FIGURES["screens_back_after_x_died_s"] = round(table.elapsed() - started, 1)
+    assert dealer.share_near(FELT) > 0.2 and players.colours() >= 8
+    assert all(restarts(u) > n for u, n in before.items()), before
+
+
 WRITER = """
 import sys, time
 from kiosk.store.journal import Journal
