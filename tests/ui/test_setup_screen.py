@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -20,7 +17,7 @@ from kiosk.cli import main
 from kiosk.config import example
 from kiosk.provision import ERROR_FILE, not_set_up
 from kiosk.ui.setup_screen import SetupApp, SetupScreen
-from tests.test_cli_signals import env
+from tests.notify import Notes
 from tests.ui.conftest import UI
 from tests.ui.layout import contrast_problems, problems
 
@@ -79,39 +76,17 @@ def test_the_command_shows_it_tells_systemd_and_opens_the_table_once_provisioned
     notify socket, the watchdog is fed, and once table.toml is there the command starts
     itself again as the table (its heartbeat notes READY again, its journal appears)."""
     config = tmp_path / "table.toml"
-    notes = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notes.bind(str(tmp_path / "notify"))
-    notes.settimeout(1.0)
-    e = env(tmp_path)
-    e["NOTIFY_SOCKET"] = str(tmp_path / "notify")
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "run", "--config", str(config),
-                             "--no-sync", "--no-signage", "--setup-screen", "--headless"],
-                            cwd=tmp_path, env=e, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    got: list[str] = []
-
-    def wait_for(words: str, within: float = 60.0) -> None:
-        end = time.monotonic() + within
-        while time.monotonic() < end and proc.poll() is None:
-            try:
-                got.append(notes.recv(4096).decode())
-            except TimeoutError:
-                continue
-            if words in got[-1]:
-                return
-        raise AssertionError(f"{words!r} not notified; notes {got}; exit {proc.poll()}")
-
+    notes = Notes(tmp_path)
+    proc = notes.start(tmp_path, "run", "--config", str(config), "--no-sync", "--no-signage",
+                       "--setup-screen", "--headless")
     try:
-        wait_for("READY=1")
-        first = got[-1].splitlines()
+        first = notes.wait_for("READY=1")
         assert "WATCHDOG=1" in first
         assert (f"STATUS=Not set up: {config}: cannot read the configuration file: No such "
                 f"file or directory") in first
-        got.clear()
-        wait_for("WATCHDOG=1", within=10)  # fed while it waits
+        notes.wait_for("WATCHDOG=1", within=10)  # fed while it waits
         config.write_text(CONFIG)
-        wait_for("READY=1")  # the table's own: the command started again
+        notes.wait_for("READY=1")  # the table's own: the command started again
         assert (tmp_path / "PB-01.db").exists()
     finally:
         os.killpg(proc.pid, 15)

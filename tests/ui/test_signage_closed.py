@@ -6,22 +6,16 @@ in front of the players each time."""
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-from kiosk.config import example
 from kiosk.provision import not_set_up
 from kiosk.ui import theme
 from kiosk.ui.signage.closed import ClosedSign, ClosedSignApp
-from tests.test_cli_signals import env
+from tests.notify import Notes
 from tests.ui.conftest import UI
 from tests.ui.layout import contrast_problems, problems
+from tests.ui.test_setup_screen import CONFIG
 from tests.ui.test_signage_screen import share
-
-CONFIG = example("punto-banco").replace('journal = "data/PB-01.db"', 'journal = "PB-01.db"')
 
 
 def test_the_sign_says_the_table_is_closed_and_opens_once_the_file_loads(
@@ -57,41 +51,18 @@ def test_the_signage_service_waits_for_the_table_then_shows_it(tmp_path: Path) -
     watchdog fed while it waits, and once table.toml loads the command starts again as the
     table's sign (its own READY)."""
     config = tmp_path / "table.toml"
-    notes = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    notes.bind(str(tmp_path / "notify"))
-    notes.settimeout(1.0)
-    e = env(tmp_path)
-    e["NOTIFY_SOCKET"] = str(tmp_path / "notify")
-    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "signage", "--config",
-                             str(config), "--size", "800x480"],
-                            cwd=tmp_path, env=e, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    got: list[str] = []
-
-    def wait_for(words: str, within: float = 60.0) -> None:
-        end = time.monotonic() + within
-        while time.monotonic() < end and proc.poll() is None:
-            try:
-                got.append(notes.recv(4096).decode())
-            except TimeoutError:
-                continue
-            if words in got[-1]:
-                return
-        raise AssertionError(f"{words!r} not notified; notes {got}; exit {proc.poll()}")
-
+    notes = Notes(tmp_path)
+    proc = notes.start(tmp_path, "signage", "--config", str(config), "--size", "800x480")
     try:
-        wait_for("READY=1")
+        first = notes.wait_for("READY=1")
         assert (f"STATUS=Not set up: {config}: cannot read the configuration file: No such "
-                f"file or directory") in got[-1].splitlines()
-        got.clear()
-        wait_for("WATCHDOG=1", within=10)
+                f"file or directory") in first
+        notes.wait_for("WATCHDOG=1", within=10)
         assert proc.poll() is None  # still there: no exit, no restart loop
         config.write_text(CONFIG.replace("signage_width = 1920", "signage_width = 854")
                           .replace("signage_height = 1080", "signage_height = 480"))
-        got.clear()
-        wait_for("READY=1")  # the table's sign now
-        assert not any("Not set up" in note for note in got[-1:])
+        ready = notes.wait_for("READY=1")  # the table's sign now
+        assert not any("Not set up" in line for line in ready)
     finally:
         os.killpg(proc.pid, 15)
         out, _ = proc.communicate(timeout=20)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -85,35 +85,44 @@ def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         languages: Any = None, care: Any = None, syncs: bool = False) -> int:
     """Run the signage until its window closes (or the screenshot is saved), or until
     SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
+
+    def make() -> Any:
+        from kiosk.ui.signage.kivy_app import SignageApp
+
+        return SignageApp(journal, name, trace=sys.stdout if trace else None,
+                          screenshot=screenshot, screenshot_after=after, languages=languages,
+                          care=care, syncs=syncs)
+
+    app, status = _until_stopped(make, options or WindowOptions(),
+                                 headless=screenshot is not None)
+    if status is not None:
+        return status
+    if screenshot is not None and app.screenshot_saved is None:
+        return 1
+    return 0
+
+
+def _until_stopped(make: Callable[[], Any], options: WindowOptions, headless: bool = False
+                   ) -> tuple[Any, int | None]:
+    """Make the app (once Kivy is set up for the window) and run it until its window closes
+    or SIGINT or SIGTERM comes: the app, and the signal's exit status (None: no signal)."""
     # Our own handlers, before Kivy starts SDL: SDL then leaves SIGINT and SIGTERM to us
     # (it only takes signals nobody handles), and the stop no longer depends on SDL's
     # handler turning SIGTERM into a window close, nor on Ctrl-C unwinding Kivy's loop.
     stop = SignalStop()
+    app = None
     try:
-        prepare_environment(headless=screenshot is not None)
-        (options or WindowOptions()).configure()
+        prepare_environment(headless=headless)
+        options.configure()
         from kivy.clock import Clock
 
-        from kiosk.ui.signage.kivy_app import SignageApp
-
-        app = SignageApp(journal, name, trace=sys.stdout if trace else None,
-                         screenshot=screenshot, screenshot_after=after, languages=languages,
-                         care=care, syncs=syncs)
-
-        def stop_if_asked(_dt: float) -> None:
-            if stop.stopping:
-                app.stop()
-
-        Clock.schedule_interval(stop_if_asked, STOP_CHECK)
+        app = made = make()
+        Clock.schedule_interval(lambda _dt: stop.stopping and made.stop(), STOP_CHECK)
         if not stop.stopping:
             app.run()
     finally:
         stop.close()
-    if stop.status is not None:
-        return stop.status
-    if screenshot is not None and app.screenshot_saved is None:
-        return 1
-    return 0
+    return app, stop.status
 
 
 def _size(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, int]:
@@ -205,22 +214,14 @@ def _closed(config: Path, options: WindowOptions) -> int:
     if reason:
         click.echo(f"tableside signage: the table is not set up: {reason.splitlines()[0]}; "
                    f"the sign says the table is closed until {config} loads", err=True)
-        stop = SignalStop()
-        try:
-            prepare_environment()
-            options.configure()
-            from kivy.clock import Clock
-
+        def make() -> Any:
             from kiosk.ui.signage.closed import ClosedSignApp
 
-            app = ClosedSignApp(config, reason)
-            Clock.schedule_interval(lambda _dt: stop.stopping and app.stop(), STOP_CHECK)
-            if not stop.stopping:
-                app.run()
-        finally:
-            stop.close()
-        if stop.status is not None:
-            return stop.status
+            return ClosedSignApp(config, reason)
+
+        app, status = _until_stopped(make, options)
+        if status is not None:
+            return status
         if not app.ready:
             return 0
     os.execv(sys.executable, [sys.executable, *sys.argv])  # the table can start: the sign
