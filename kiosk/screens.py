@@ -3,11 +3,12 @@
 A Raspberry Pi's screens (its two HDMI ports, or the DSI touch panel and one HDMI) are
 outputs of one KMS device, and KMS lets one process drive a device. The dealer app and the
 signage are two processes, so the SD image runs one display server on the device (Xorg,
-kiosk.conf: no window manager, no X input: Kivy reads the touchscreen itself) and puts the
-two windows on its outputs. `tableside screens` (the display service's last start step)
-reads `xrandr --query`, picks the dealer's output and the sign's, gives each the size the
-table's configuration asks for ([display] width/height, signage_width/height: the sizes the
-layouts are proven at), places them side by side, and writes where each window goes:
+image-build/system/xorg.conf.d: no window manager, no X input: Kivy reads the touchscreen
+itself) and puts the two windows on its outputs. `tableside screens` (the display service's
+last start step) reads `xrandr --query`, picks the dealer's output and the sign's, gives
+each the size the table's configuration asks for ([display] width/height,
+signage_width/height: the sizes the layouts are proven at), places them side by side, and
+writes where each window goes:
 
     TABLESIDE_DEALER_SCREEN=HDMI-1
     TABLESIDE_DEALER_AT=0,0
@@ -61,7 +62,7 @@ def parse_at(text: str) -> tuple[int, int]:
 
 def at_option(_ctx: click.Context, _param: click.Parameter, value: str | None
               ) -> tuple[int, int] | None:
-    """A click callback for `--position X,Y` (`tableside run`, `tableside signage`)."""
+    """A click callback for `--position X,Y` (`tableside run`, `signage`, `selftest`)."""
     if value is None:
         return None
     try:

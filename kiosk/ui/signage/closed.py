@@ -39,9 +39,8 @@ class ClosedSign(FloatLayout):  # type: ignore[misc]
                   size=lambda *_: setattr(self._bg, "size", self.size))
         self.words = self._line(_("Table closed"), theme.GOLD, 0.58, 0.26, bold=True)
         self.more = self._line(_("This table is closed for now"), theme.IVORY, 0.36, 0.12)
-        self.bind(height=lambda *_: self._scale())
+        self.bind(size=lambda *_: self._scale())
         self.reason = reason
-
 
     def _line(self, text: str, colour: Any, centre: float, share: float,
               bold: bool = False) -> TextLabel:
