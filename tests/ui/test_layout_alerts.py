@@ -116,9 +116,9 @@ def test_roulettes_alerts_fit(ui: UI, tmp_path: Path, size: tuple[int, int],
                               language: str) -> None:
     from kiosk.config import parse
     from kiosk.ui.games.roulette import dealer_app
-    from tests.ui.test_layout_dealer_states import _rl
+    from tests.ui.test_layout_dealers import _rl_betting
 
-    session = _rl(tmp_path / "t.db")
+    session = _rl_betting(tmp_path / "t.db")
     cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
                 'journal = "x.db"\n[chips]\nsmallest = 5\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))

@@ -18,7 +18,7 @@ from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from tests.ui.conftest import UI, start_app
 from tests.ui.layout import LANDSCAPE, contrast_problems, problems, smallest_text
-from tests.ui.test_layout_dealers import PB_RULES, SMALLEST_MM, _px_per_mm
+from tests.ui.test_layout_dealers import PB_RULES, SMALLEST_MM, _px_per_mm, _rl_betting
 from tests.ui.test_layout_signs import LONGEST_NAME, TEN_MILLION
 from tests.ui.test_signage_feed import deal
 
@@ -176,25 +176,6 @@ def test_blackjack_while_seven_boxes_play_four_hands_each(ui: UI, tmp_path: Path
     session.journal.close()
 
 
-def _rl(path: Path) -> Any:
-    """Seven colours with bets on many places at the largest limits."""
-    from kiosk.rules.roulette import engine as rl
-    from kiosk.rules.roulette.bets import BetKind
-
-    rules = rl.RouletteRules(limits=rl.Limits(minimum_chip=100_000,
-                                              straight_up_maximum=TEN_MILLION // 10,
-                                              outside_maximum=TEN_MILLION,
-                                              table_maximum=TEN_MILLION))
-    session = TableSession(rl.Roulette(), Journal.open(path, "RL-01"), rules, "RL-01")
-    for i, colour in enumerate(rl.COLOURS[:7]):
-        session.perform(lambda s, c=colour: rl.chip_change(s, c, 500, 1_000_000))
-        for n in range(1 + i * 5, 6 + i * 5):
-            session.perform(lambda s, c=colour, n=n: rl.place_bet(
-                s, c, BetKind.STRAIGHT, 1, (str(n),)))
-        session.perform(lambda s, c=colour: rl.place_bet(s, c, BetKind.RED, 5))
-    return session
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_roulette_while_betting_and_spinning(ui: UI, tmp_path: Path,
                                              size: tuple[int, int]) -> None:
@@ -202,7 +183,7 @@ def test_roulette_while_betting_and_spinning(ui: UI, tmp_path: Path,
     from kiosk.rules.roulette import engine as rl
     from kiosk.ui.games.roulette import dealer_app
 
-    session = _rl(tmp_path / "t.db")
+    session = _rl_betting(tmp_path / "t.db")
     cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
                 'journal = "x.db"\n[chips]\nsmallest = 5\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))

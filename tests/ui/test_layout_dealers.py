@@ -236,23 +236,38 @@ def test_the_blackjack_dealer_screen_fits(ui: UI, tmp_path: Path, size: tuple[in
     session.journal.close()
 
 
-def _rl_paying(path: Path) -> Any:
-    """Seven colours, each with bets on many places at the largest limits, the number
-    called: every colour's payout."""
+def _rl_table(path: Path) -> Any:
+    """A roulette table at the largest limits (R10,000,000), no chips out yet."""
     from kiosk.rules.roulette import engine as rl
-    from kiosk.rules.roulette.bets import BetKind
 
     rules = rl.RouletteRules(limits=rl.Limits(minimum_chip=100_000,
                                               straight_up_maximum=TEN_MILLION // 10,
                                               outside_maximum=TEN_MILLION,
                                               table_maximum=TEN_MILLION))
-    session = TableSession(rl.Roulette(), Journal.open(path, "RL-01"), rules, "RL-01")
+    return TableSession(rl.Roulette(), Journal.open(path, "RL-01"), rules, "RL-01")
+
+
+def _rl_betting(path: Path) -> Any:
+    """Seven colours with bets on many places at the largest limits."""
+    from kiosk.rules.roulette import engine as rl
+    from kiosk.rules.roulette.bets import BetKind
+
+    session = _rl_table(path)
     for i, colour in enumerate(rl.COLOURS[:7]):
         session.perform(lambda s, c=colour: rl.chip_change(s, c, 500, 1_000_000))
         for n in range(1 + i * 5, 6 + i * 5):
             session.perform(lambda s, c=colour, n=n: rl.place_bet(
                 s, c, BetKind.STRAIGHT, 1, (str(n),)))
         session.perform(lambda s, c=colour: rl.place_bet(s, c, BetKind.RED, 5))
+    return session
+
+
+def _rl_paying(path: Path) -> Any:
+    """Seven colours, each with bets on many places at the largest limits, the number
+    called: every colour's payout."""
+    from kiosk.rules.roulette import engine as rl
+
+    session = _rl_betting(path)
     session.perform(lambda s: rl.spin_ball(s, rl.Direction.CLOCKWISE))
     session.perform(rl.close_betting)
     session.perform(lambda s: rl.call_number(s, "32"))

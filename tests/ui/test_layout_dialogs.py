@@ -82,6 +82,25 @@ def _bj_insurance(path: Path) -> Any:
     return session
 
 
+def _keypad_and_void_fit(ui: UI, screen: Any, case: tuple[tuple[int, int], str], game: str) -> None:
+    """The card keypad (a rank chosen) and the void reasons fit: every card game has both."""
+    screen.open_keypad()
+    keypad = the_dialog(ui, "CardKeypad")
+    keypad.choose_rank("Q")
+    ui.pump(0.1)
+    dialog_fits(ui, keypad, case, f"{game}-card-keypad")
+    screen.open_void()
+    dialog_fits(ui, the_dialog(ui, "ReasonPicker"), case, f"{game}-void-reasons")
+
+
+def _badge_fits(ui: UI, case: tuple[tuple[int, int], str], name: str) -> None:
+    """The badge pad just opened fits with a badge's eight digits typed."""
+    badge = the_dialog(ui, "BadgePad")
+    for key in "88888888":
+        badge.press(key)
+    dialog_fits(ui, badge, case, name)
+
+
 @pytest.mark.parametrize(("size", "language"), SIZES_AND_LANGUAGES, indirect=["language"],
                          ids=[_case(c) for c in SIZES_AND_LANGUAGES])
 def test_the_blackjack_dialogs_fit(ui: UI, tmp_path: Path, size: tuple[int, int],
@@ -107,18 +126,9 @@ def test_the_blackjack_dialogs_fit(ui: UI, tmp_path: Path, size: tuple[int, int]
     screen.surrender()
     dialog_fits(ui, the_dialog(ui, "BehindChooser"), case, "blackjack-surrender-behind")
     # (Double's chooser is the same dialog with a shorter title.)
-    screen.open_keypad()
-    keypad = the_dialog(ui, "CardKeypad")
-    keypad.choose_rank("Q")
-    ui.pump(0.1)
-    dialog_fits(ui, keypad, case, "blackjack-card-keypad")
-    screen.open_void()
-    dialog_fits(ui, the_dialog(ui, "ReasonPicker"), case, "blackjack-void-reasons")
+    _keypad_and_void_fit(ui, screen, case, "blackjack")
     screen.open_accept()
-    badge = the_dialog(ui, "BadgePad")
-    for key in "88888888":
-        badge.press(key)
-    dialog_fits(ui, badge, case, "blackjack-badge")
+    _badge_fits(ui, case, "blackjack-badge")
     session.journal.close()
 
 
@@ -135,19 +145,10 @@ def test_the_punto_banco_dialogs_fit(ui: UI, tmp_path: Path, size: tuple[int, in
     app = start_app(ui, PuntoBancoDealerApp(session, table_name=LONGEST_NAME))
     ui.resize_window(*size)
     screen, case = app.screen, (size, language)
-    screen.open_keypad()
-    keypad = the_dialog(ui, "CardKeypad")
-    keypad.choose_rank("Q")
-    ui.pump(0.1)
-    dialog_fits(ui, keypad, case, "punto-banco-card-keypad")
-    screen.open_void()
-    dialog_fits(ui, the_dialog(ui, "ReasonPicker"), case, "punto-banco-void-reasons")
+    _keypad_and_void_fit(ui, screen, case, "punto-banco")
     screen.inspector_button()  # calls the inspector; the second tap takes their badge
     screen.inspector_button()
-    badge = the_dialog(ui, "BadgePad")
-    for key in "88888888":
-        badge.press(key)
-    dialog_fits(ui, badge, case, "punto-banco-inspector-badge")
+    _badge_fits(ui, case, "punto-banco-inspector-badge")
     session.journal.close()
 
 
@@ -158,13 +159,9 @@ def test_roulettes_chip_change_fits(ui: UI, tmp_path: Path, size: tuple[int, int
     from kiosk.config import parse
     from kiosk.rules.roulette import engine as rl
     from kiosk.ui.games.roulette import dealer_app
+    from tests.ui.test_layout_dealers import _rl_table
 
-    rules = rl.RouletteRules(limits=rl.Limits(minimum_chip=100_000,
-                                              straight_up_maximum=TEN_MILLION // 10,
-                                              outside_maximum=TEN_MILLION,
-                                              table_maximum=TEN_MILLION))
-    session = TableSession(rl.Roulette(), Journal.open(tmp_path / "t.db", "RL-01"), rules,
-                           "RL-01")
+    session = _rl_table(tmp_path / "t.db")
     cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
                 'journal = "x.db"\n[chips]\nsmallest = 5\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
