@@ -18,7 +18,14 @@ from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from tests.ui.conftest import UI, start_app
 from tests.ui.layout import LANDSCAPE, contrast_problems, problems, smallest_text
-from tests.ui.test_layout_dealers import PB_RULES, SMALLEST_MM, _px_per_mm, _rl_betting
+from tests.ui.test_layout_dealers import (
+    PB_RULES,
+    SMALLEST_MM,
+    _bj_cut,
+    _px_per_mm,
+    _rl_betting,
+    _shoe_card,
+)
 from tests.ui.test_layout_signs import LONGEST_NAME, TEN_MILLION
 from tests.ui.test_signage_feed import deal
 
@@ -110,19 +117,11 @@ def _bj_mid_play(path: Path) -> Any:
     hands (rule 4.2 item 4e), box 1's first hand bust at 27, and the last box's last hand
     waiting for its decision: the most a blackjack screen shows while the boxes play."""
     from kiosk.rules.blackjack.operations import Follow
-    from kiosk.rules.cards import Card
 
-    rules = BlackjackRules(chips=ChipRule(500), minimum=100_000, maximum=TEN_MILLION,
-                           decks=8, surrender=True)
-    session = TableSession(bj.Blackjack(), Journal.open(path, "BJ-01"), rules, "BJ-01")
-    session.perform(bj.shuffle)
-    session.perform(lambda s: bj.cut_cards(s, 1, 208, 78))
+    session = _bj_cut(path, surrender=True)
 
     def card(code: str) -> None:
-        if len(code) == 1:  # any card of this count the shoe still holds
-            left = session.state.shoe.cards_left()
-            code = next(c.code for c in left if c.code[0] in ("TJQK" if code == "T" else code))
-        session.perform(lambda s: bj.shoe_card(s, Card.parse(code)))
+        _shoe_card(session, code)
 
     card("2D")  # the burn
     for b in range(1, 8):

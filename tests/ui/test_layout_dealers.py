@@ -138,25 +138,41 @@ PB_CONFIRM = {"en": "Confirm payouts", "af": "Bevestig uitbetalings",
               "pt": "Confirmar pagamentos", "zu": "Qinisekisa izinkokhelo"}
 
 
+def _bj_cut(path: Path, surrender: bool = False) -> Any:
+    """A blackjack table of eight decks at limits up to R10,000,000, shuffled and cut."""
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.blackjack.house import BlackjackRules
+
+    rules = BlackjackRules(chips=ChipRule(500), minimum=100_000, maximum=TEN_MILLION,
+                           decks=8, surrender=surrender)
+    session = TableSession(bj.Blackjack(), Journal.open(path, "BJ-01"), rules, "BJ-01")
+    session.perform(bj.shuffle)
+    session.perform(lambda s: bj.cut_cards(s, 1, 208, 78))
+    return session
+
+
+def _shoe_card(session: Any, code: str) -> None:
+    """The shoe reads `code` ("TS"), or a rank alone ("T", "9") for any card of that count
+    the shoe still holds."""
+    from kiosk.rules.blackjack import engine as bj
+    from kiosk.rules.cards import Card
+
+    if len(code) == 1:
+        left = session.state.shoe.cards_left()
+        code = next(c.code for c in left if c.code[0] in ("TJQK" if code == "T" else code))
+    session.perform(lambda s: bj.shoe_card(s, Card.parse(code)))
+
+
 def _bj_worst(path: Path, settle_to: str = "paying") -> Any:
     """Seven boxes, each with three players behind, each box split to four hands (rule 4.2
     item 4e: resplits to four), the limits up to R10,000,000: the dealer's busiest screen."""
     from kiosk.rules.blackjack import engine as bj
-    from kiosk.rules.blackjack.house import BlackjackRules
     from kiosk.rules.blackjack.operations import Follow
-    from kiosk.rules.cards import Card
 
-    rules = BlackjackRules(chips=ChipRule(500), minimum=100_000, maximum=TEN_MILLION,
-                           decks=8)
-    session = TableSession(bj.Blackjack(), Journal.open(path, "BJ-01"), rules, "BJ-01")
-    session.perform(bj.shuffle)
-    session.perform(lambda s: bj.cut_cards(s, 1, 208, 78))
+    session = _bj_cut(path)
 
     def card(code: str) -> None:
-        if len(code) == 1:  # any card of this count the shoe still holds
-            left = session.state.shoe.cards_left()
-            code = next(c.code for c in left if c.code[0] in ("TJQK" if code == "T" else code))
-        session.perform(lambda s: bj.shoe_card(s, Card.parse(code)))
+        _shoe_card(session, code)
 
     card("2D")  # the burn (rule 4.7, shuffle and cut)
     for box in range(1, 8):
