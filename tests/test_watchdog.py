@@ -52,3 +52,48 @@ def test_the_dealer_apps_heartbeat_feeds_the_watchdog(
         asyncio.run(beat_once())
         assert [sock.recv(100), sock.recv(100)] == [b"READY=1", b"WATCHDOG=1"]
     assert (tmp_path / "journal.db.alive").exists()
+
+
+def test_the_signage_pings_again_after_a_ping_was_lost(tmp_path: Path) -> None:
+    """systemd's socket goes away for a moment (a daemon-reexec, a full queue): the ping then
+    fails, and the signage's next ones still come. They stopped for good when the ping was
+    a lambda returning notify()'s False to Kivy's clock (kiosk/ui/every.py), and systemd
+    would then have killed a healthy sign after WatchdogSec."""
+    import subprocess
+    import sys
+    import time
+
+    from tests.processes import env
+    from tests.test_replay import _journal
+
+    journal = _journal(tmp_path / "table.db")
+    path = tmp_path / "notify"
+
+    def listen() -> socket.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.bind(str(path))
+        sock.settimeout(10)
+        return sock
+
+    e = env(tmp_path)
+    e["NOTIFY_SOCKET"] = str(path)
+    sock = listen()
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk.ui.signage", "--journal",
+                             str(journal), "--size", "800x480"], cwd=tmp_path, env=e,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        sock.settimeout(60)  # Kivy's start
+        assert sock.recv(100) == b"READY=1"
+        sock.settimeout(10)
+        assert sock.recv(100) == b"WATCHDOG=1"
+        sock.close()
+        path.unlink()  # gone: the next ping (every 2 s) fails
+        time.sleep(4.5)
+        sock = listen()
+        assert sock.recv(100) == b"WATCHDOG=1"
+        assert proc.poll() is None
+    finally:
+        sock.close()
+        proc.terminate()
+        proc.wait(10)

@@ -114,10 +114,10 @@ def _until_stopped(make: Callable[[], Any], options: WindowOptions, headless: bo
     try:
         prepare_environment(headless=headless)
         options.configure()
-        from kivy.clock import Clock
+        from kiosk.ui.every import every
 
         app = made = make()
-        Clock.schedule_interval(lambda _dt: stop.stopping and made.stop(), STOP_CHECK)
+        every(STOP_CHECK, lambda: stop.stopping and made.stop())
         if not stop.stopping:
             app.run()
     finally:

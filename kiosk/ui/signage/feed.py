@@ -149,11 +149,11 @@ class JournalFeed:
 
     def start(self, interval: float = POLL_INTERVAL) -> None:
         """Poll now and then every `interval` seconds from Kivy's Clock (the UI thread)."""
-        from kivy.clock import Clock
+        from kiosk.ui.every import every
 
         self.stop()
         self.poll()
-        self._event = Clock.schedule_interval(lambda _dt: self.poll(), interval)
+        self._event = every(interval, self.poll)
 
     def stop(self) -> None:
         if self._event is not None:

@@ -37,6 +37,7 @@ from kiosk.sync.pit_config import table_name
 from kiosk.sync.status import SyncStatus
 from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
+from kiosk.ui.every import every
 from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame, keep_drawn
 from kiosk.ui.signage.app import WindowOptions
@@ -246,16 +247,15 @@ class SignageApp(App):  # type: ignore[misc]
         self.feed.start(self.poll_interval)
         # systemd's watchdog hears from the players' screen's own clock (kiosk/watchdog.py).
         notify("READY=1")
-        Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), 2.0)
+        every(2.0, lambda: notify("WATCHDOG=1"))
         self._show()
         self._strip()
-        Clock.schedule_interval(lambda _dt: self._strip(), STRIP_EVERY)
+        every(STRIP_EVERY, self._strip)
         if self.languages.alternates:
-            self._alternate = Clock.schedule_interval(lambda _dt: self.next_language(),
-                                                      self.languages.seconds)
+            self._alternate = every(self.languages.seconds, self.next_language)
         if self.care != SignCare(burn_in_shift=False, idle_minutes=0):
             self._care()
-            Clock.schedule_interval(lambda _dt: self._care(), CARE_EVERY)
+            every(CARE_EVERY, self._care)
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
         return self.frame
