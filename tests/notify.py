@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.test_cli_signals import env
+from tests.processes import env
 
 
 class Notes:

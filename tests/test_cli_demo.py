@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.test_cli_signals import ROOT, env
+from tests.processes import ROOT, env
 
 
 def test_headless_demo_prints_each_line_as_it_happens_with_money_in_rand(tmp_path: Path

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import main
-from tests.test_cli_signals import ROOT, env
+from tests.processes import ROOT, env
 
 
 def tableside(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:

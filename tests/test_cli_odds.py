@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_cli_signals import ROOT, env
+from tests.processes import ROOT, env
 
 
 def readme_command(starting: str) -> list[str]:

@@ -94,6 +94,9 @@ def prepare_kivy(opts: KioskOptions) -> None:
     Config.set("input", "touchscreens", "probesysfs,provider=mtdev")
 
 
+STOP_GRACE = 1.5  # seconds the signage has to stop by itself before it is killed
+
+
 class SignageProcess:
     """The player signage in its own process, restarted if it dies."""
 
@@ -122,8 +125,9 @@ class SignageProcess:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()  # it stops within STOP_CHECK (kiosk/ui/signage/app.py)
             try:
-                self.proc.wait(1.5)
+                self.proc.wait(STOP_GRACE)
             except subprocess.TimeoutExpired:
+                log.warning("signage still running %.1f s after SIGTERM: killed", STOP_GRACE)
                 self.proc.kill()
                 self.proc.wait()
 

@@ -223,7 +223,8 @@ def _cells(driver: WebDriver) -> list[str]:
 def test_a_burst_of_events_is_coalesced_into_few_refreshes(browser: WebDriver,
                                                             tmp_path: Path) -> None:
     """30 batches in about a second: each is a live event, but the floor is fetched at most
-    once in 250 ms (pit/dashboard.py GAP_MS), and still shows the last coup within 2 s."""
+    once in 250 ms (pit/dashboard.py GAP_MS), and it still shows the last coup. How soon
+    (the target: within 2 s) is a figure, printed by bench/sync.py, not an assertion here."""
     from pit.dashboard import GAP_MS
 
     state = open_pit(str(tmp_path / "pit.db"))
@@ -249,9 +250,7 @@ def test_a_burst_of_events_is_coalesced_into_few_refreshes(browser: WebDriver,
         for _ in range(30):
             day.play(1)
             assert client.step() > 0  # one batch, one live event
-        sent = time.monotonic()
         wait.until(lambda d: _cells(d)[3] == "31")
-        assert time.monotonic() - sent < 2.0
         time.sleep(2 * GAP_MS / 1000)  # any refresh still due
         refreshed = browser.execute_script(fetches) - before
         allowed = (time.monotonic() - started) / (GAP_MS / 1000) + 1
