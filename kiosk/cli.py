@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -323,12 +324,23 @@ def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> No
 @click.option("--wait", type=float, default=30.0, show_default=True,
               help="seconds the display server has to answer")
 @click.option("--dry-run", is_flag=True, help="print the xrandr command; change nothing")
-def screens(config_path: str, env_path: str | None, wait: float, dry_run: bool) -> None:
+@click.option("--replug", is_flag=True,
+              help="a screen was plugged in or out (udev runs this): each screen keeps the "
+                   "role --env says it had, and the app whose screen changed starts again")
+def screens(config_path: str, env_path: str | None, wait: float, dry_run: bool,
+            replug: bool) -> None:
     """Lay the table's screens out on the display server (the SD image's display service):
     the dealer's touchscreen and the players' sign, each at its configured size, side by
     side (docs/technician.md, "Screens and touch")."""
     from kiosk.config import ConfigError, DisplayConfig, load
-    from kiosk.screens import arrange, parse_xrandr, query, run_command
+    from kiosk.screens import Roles, arrange, moved, parse_xrandr, query, run_command
+
+    if replug and env_path is None:
+        raise click.UsageError("--replug needs --env: the roles the screens had")
+    before = ""
+    if replug and env_path is not None:
+        with contextlib.suppress(OSError):
+            before = Path(env_path).read_text()
 
     try:
         shown = load(config_path).display
@@ -342,7 +354,7 @@ def screens(config_path: str, env_path: str | None, wait: float, dry_run: bool) 
         _fail(TablesideError(str(exc)))
     layout = arrange(outputs, (shown.width, shown.height),
                      (shown.signage_width, shown.signage_height) if shown.signage else None,
-                     shown.dealer_screen)
+                     shown.dealer_screen, Roles.read(before) if replug else None)
     for problem in layout.problems:
         click.echo(f"tableside screens: {problem}", err=True)
     command = ["xrandr", *layout.xrandr_args()]
@@ -351,11 +363,32 @@ def screens(config_path: str, env_path: str | None, wait: float, dry_run: bool) 
         status, said = run_command(command)
         if status != 0:
             click.echo(f"tableside screens: xrandr refused the layout: {said.strip()}", err=True)
-    if env_path is not None:
+    if env_path is not None:  # whole or not at all: a replug may stop this one half-way
         path = Path(env_path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(layout.env())
+        fresh = path.with_name(path.name + ".new")
+        fresh.write_text(layout.env())
+        os.replace(fresh, path)
     click.echo(layout.env(), nl=False)
+    if replug and not dry_run:
+        _start_again(moved(before, layout.env()), layout)
+
+
+def _start_again(roles: list[str], layout: Any) -> None:
+    """After a replug: start again the app whose screen changed (its window goes where the
+    environment file now says); the other one is left alone."""
+    from kiosk.update import DEALER, SIGNAGE, Systemd, UpdateFailed
+
+    for role in roles:
+        unit = DEALER if role == "dealer" else SIGNAGE
+        placed = layout.dealer if role == "dealer" else layout.sign
+        where = f"{placed.output} at {placed.at[0]},{placed.at[1]}" if placed else "none"
+        click.echo(f"tableside screens: the {role}'s screen is now {where}: starting {unit} "
+                   "again")
+        try:
+            Systemd().restart(unit)
+        except UpdateFailed as exc:
+            click.echo(f"tableside screens: {unit} not started again: {exc}", err=True)
 
 
 @main.command()

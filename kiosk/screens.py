@@ -21,6 +21,12 @@ writes where each window goes:
 The dealer's output: `[display] dealer_screen` when set; else a DSI panel (the official
 touch display) when one is connected; else the first connected output xrandr lists (on a
 Pi 4 HDMI-1, the micro-HDMI port beside the power socket). The sign's: the next connected one.
+
+When a screen is plugged in or out later (udev runs `tableside screens --replug`), each
+screen keeps its role: an unplugged screen keeps its place, so its app's window stays where
+it was and shows again when the screen comes back; a screen plugged in for the first time
+(or into another port) becomes the sign's when the sign has none, and only then does the
+signage start again on it. The dealer's screen is never given to the players.
 """
 
 from __future__ import annotations
@@ -110,6 +116,7 @@ class Placed:
     mode: Size
     at: tuple[int, int]
     rotate: str = "normal"  # xrandr's: normal, left
+    plugged: bool = True  # False: unplugged for now, kept for its app (left as it is)
 
     @property
     def size(self) -> Size:
@@ -132,7 +139,7 @@ class Layout:
         """`xrandr` arguments that set it up."""
         args: list[str] = []
         for placed in (self.dealer, self.sign):
-            if placed is not None:
+            if placed is not None and placed.plugged:
                 w, h = placed.mode
                 args += ["--output", placed.output, "--mode", f"{w}x{h}",
                          "--pos", f"{placed.at[0]}x{placed.at[1]}", "--rotate", placed.rotate]
@@ -148,6 +155,44 @@ class Layout:
                 lines += [f"TABLESIDE_{role}_SCREEN={placed.output}",
                           f"TABLESIDE_{role}_AT={placed.at[0]},{placed.at[1]}"]
         return "".join(line + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class Roles:
+    """Which output was the dealer's and which the sign's, and where their windows went: the
+    environment file `tableside screens` wrote last."""
+
+    dealer: str = ""
+    sign: str = ""
+    dealer_at: tuple[int, int] = (0, 0)
+    sign_at: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def read(cls, text: str) -> Roles:
+        """From `Layout.env`'s lines; what does not parse is left out (no role kept)."""
+        got = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+        def at(key: str) -> tuple[int, int]:
+            try:
+                return parse_at(got.get(key, "0,0"))
+            except ValueError:
+                return (0, 0)
+
+        return cls(got.get("TABLESIDE_DEALER_SCREEN", ""), got.get("TABLESIDE_SIGN_SCREEN", ""),
+                   at("TABLESIDE_DEALER_AT"), at("TABLESIDE_SIGN_AT"))
+
+
+def moved(before: str, after: str) -> list[str]:
+    """The roles ("dealer", "sign") whose screen or place differ between two environment
+    files: the apps to start again."""
+    old, new = Roles.read(before), Roles.read(after)
+    out = []
+    if (old.dealer, old.dealer_at) != (new.dealer, new.dealer_at):
+        out.append("dealer")
+    if (old.sign, old.sign_at if old.sign else None) != (new.sign,
+                                                          new.sign_at if new.sign else None):
+        out.append("sign")
+    return out
 
 
 def _mode_for(output: Output, want: Size, role: str) -> tuple[Size, str, str]:
@@ -169,34 +214,59 @@ def _mode_for(output: Output, want: Size, role: str) -> tuple[Size, str, str]:
 
 
 def arrange(outputs: list[Output], dealer_size: Size, sign_size: Size | None,
-            dealer_screen: str = "") -> Layout:
-    """Pick and place the dealer's output and the sign's (`sign_size` None: no sign)."""
+            dealer_screen: str = "", keep: Roles | None = None) -> Layout:
+    """Pick and place the dealer's output and the sign's (`sign_size` None: no sign).
+    `keep`: the roles before a screen was plugged in or out, which each screen keeps."""
+    keep = keep or Roles()
     connected = [o for o in outputs if o.connected]
+    listed = {o.name for o in outputs}
     problems: list[str] = []
+
+    def plugged(name: str) -> Output | None:
+        return next((o for o in connected if o.name == name), None)
+
+    kept_sign = plugged(keep.sign) if sign_size is not None else None
     dealer: Output | None = None
     if dealer_screen:
-        dealer = next((o for o in connected if o.name == dealer_screen), None)
-        if dealer is None:
-            listed = ", ".join(o.name for o in connected) or "none"
+        dealer = plugged(dealer_screen)
+        if dealer is None and keep.dealer != dealer_screen:
+            names = ", ".join(o.name for o in connected) or "none"
             problems.append(f"[display] dealer_screen {dealer_screen} is not connected "
-                            f"(connected: {listed}); the dealer's screen is the first one")
-    if dealer is None:
-        dsi = [o for o in connected if o.name.upper().startswith("DSI")]
-        dealer = next(iter(dsi or connected), None)
-    if dealer is None:
+                            f"(connected: {names}); the dealer's screen is the first one")
+    placed_dealer: Placed | None = None
+    if dealer is None and keep.dealer:
+        dealer = plugged(keep.dealer)
+        if dealer is None and keep.dealer in listed:  # unplugged: its window stays
+            placed_dealer = Placed(keep.dealer, dealer_size, keep.dealer_at, plugged=False)
+            problems.append(f"the dealer's screen {keep.dealer} is unplugged: plug it back "
+                            "in (the dealer app waits on it)")
+    if dealer is None and placed_dealer is None:
+        free = [o for o in connected if o is not kept_sign]
+        dsi = [o for o in free if o.name.upper().startswith("DSI")]
+        dealer = next(iter(dsi or free), None)
+    if dealer is not None:
+        mode, rotate, problem = _mode_for(dealer, dealer_size, "dealer")
+        placed_dealer = Placed(dealer.name, mode, (0, 0), rotate)
+        problems += [problem] if problem else []
+    if placed_dealer is None:
         return Layout(None, None, [o.name for o in outputs],
                       ["no screen is connected: plug in the dealer's touchscreen"])
-    mode, rotate, problem = _mode_for(dealer, dealer_size, "dealer")
-    placed_dealer = Placed(dealer.name, mode, (0, 0), rotate)
-    problems += [problem] if problem else []
-    others = [o for o in connected if o is not dealer]
     placed_sign = None
-    if sign_size is not None and others:
-        mode, rotate, problem = _mode_for(others[0], sign_size, "sign")
-        placed_sign = Placed(others[0].name, mode, (placed_dealer.size[0], 0), rotate)
-        problems += [problem] if problem else []
-    elif sign_size is not None:
-        problems.append("no second screen is connected: the players' sign is not shown")
+    if sign_size is not None:
+        others = [o for o in connected if o.name != placed_dealer.output]
+        sign: Output | None = kept_sign if kept_sign in others else None
+        sign = sign or next(iter(others), None)
+        beside = (placed_dealer.size[0], 0)
+        if sign is not None:
+            mode, rotate, problem = _mode_for(sign, sign_size, "sign")
+            placed_sign = Placed(sign.name, mode, beside, rotate)
+            problems += [problem] if problem else []
+        elif keep.sign in listed and keep.sign != placed_dealer.output:  # unplugged
+            placed_sign = Placed(keep.sign, sign_size, keep.sign_at, plugged=False)
+            problems.append(f"the players' screen {keep.sign} is unplugged: the sign shows "
+                            "again when it is plugged back in")
+        else:
+            problems.append("no second screen is connected: the players' sign is not shown")
     used = {p.output for p in (placed_dealer, placed_sign) if p is not None}
     off = [o.name for o in outputs if o.name not in used]
     return Layout(placed_dealer, placed_sign, off, problems)

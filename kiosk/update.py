@@ -71,7 +71,8 @@ RELEASES = Path("/data/tableside")
 FACTORY = Path("/opt/tableside")
 UNITS_SCRIPT = FACTORY / "bin" / "tableside-units"
 DEALER = "tableside-dealer.service"
-ALSO_RESTARTED = ("tableside-signage.service", "tableside-sync.service")
+SIGNAGE = "tableside-signage.service"
+ALSO_RESTARTED = (SIGNAGE, "tableside-sync.service")
 MODELS = {"pi4": ("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Module 4"),
           "pi5": ("Raspberry Pi 5", "Raspberry Pi 500", "Raspberry Pi Compute Module 5")}
 """The boards of each image flavour, as the device tree's `model` begins."""

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from kiosk.cli import main
 from kiosk.config import example
-from kiosk.screens import Output, Placed, arrange, parse_at, parse_xrandr
+from kiosk.screens import Output, Placed, Roles, arrange, moved, parse_at, parse_xrandr
 
 TWO_HDMI = """\
 Screen 0: minimum 320 x 200, current 3840 x 1080, maximum 7680 x 7680
@@ -219,3 +219,124 @@ def test_the_dealers_screen_is_named_in_the_configuration(tmp_path: Path) -> Non
     with pytest.raises(ConfigError, match=r"display.dealer_screen: must be text in quotes, "
                                           r"not 2"):
         load(config)
+
+
+# --- a screen plugged in or out later: `tableside screens --replug`, run by udev --------
+
+SIGN_UNPLUGGED = PANEL_AND_HDMI.replace(
+    "HDMI-1 connected 1920x1080+800+0 (normal left inverted right x axis y axis) 527mm x 296mm\n"
+    "   1920x1080     60.00*+  50.00\n   1280x720      60.00\n",
+    "HDMI-1 disconnected 1920x1080+800+0 (normal left inverted right x axis y axis) 0mm x 0mm\n")
+SIGN_IN_THE_OTHER_PORT = SIGN_UNPLUGGED.replace(
+    "HDMI-2 disconnected (normal left inverted right x axis y axis)\n",
+    "HDMI-2 connected (normal left inverted right x axis y axis) 527mm x 296mm\n"
+    "   1920x1080     60.00 +  50.00\n")
+DEALER_UNPLUGGED = PANEL_AND_HDMI.replace(
+    "DSI-1 connected primary 800x480+0+0 (normal left inverted right x axis y axis) 0mm x 0mm\n"
+    "   800x480       60.05*+\n",
+    "DSI-1 disconnected 800x480+0+0 (normal left inverted right x axis y axis) 0mm x 0mm\n")
+BOTH = Roles("DSI-1", "HDMI-1", (0, 0), (800, 0))
+BOTH_ENV = ("TABLESIDE_DEALER_SCREEN=DSI-1\nTABLESIDE_DEALER_AT=0,0\n"
+            "TABLESIDE_SIGN_SCREEN=HDMI-1\nTABLESIDE_SIGN_AT=800,0\n")
+
+
+def test_an_unplugged_sign_keeps_its_place_and_nothing_moves() -> None:
+    assert "HDMI-1 disconnected" in SIGN_UNPLUGGED
+    layout = arrange(parse_xrandr(SIGN_UNPLUGGED), (800, 480), (1920, 1080), keep=BOTH)
+    assert layout.dealer == Placed("DSI-1", (800, 480), (0, 0))
+    assert layout.sign == Placed("HDMI-1", (1920, 1080), (800, 0), plugged=False)
+    # the unplugged output is left as it is (not turned off: back as it was when replugged)
+    assert layout.xrandr_args() == ["--output", "DSI-1", "--mode", "800x480", "--pos", "0x0",
+                                    "--rotate", "normal", "--output", "HDMI-2", "--off"]
+    assert moved(BOTH_ENV, layout.env()) == []
+    assert layout.problems == ["the players' screen HDMI-1 is unplugged: the sign shows again "
+                               "when it is plugged back in"]
+    # at boot (no roles yet) the same screens give no sign
+    assert arrange(parse_xrandr(SIGN_UNPLUGGED), (800, 480), (1920, 1080)).sign is None
+
+
+def test_a_sign_plugged_into_another_port_becomes_the_sign() -> None:
+    layout = arrange(parse_xrandr(SIGN_IN_THE_OTHER_PORT), (800, 480), (1920, 1080), keep=BOTH)
+    assert layout.sign == Placed("HDMI-2", (1920, 1080), (800, 0))
+    assert moved(BOTH_ENV, layout.env()) == ["sign"]
+
+
+def test_the_dealers_screen_unplugged_is_never_given_to_the_players() -> None:
+    """Without roles kept, the sign's HDMI screen would be the first connected one and the
+    dealer's; with them, the dealer keeps the unplugged panel and the sign stays a sign."""
+    layout = arrange(parse_xrandr(DEALER_UNPLUGGED), (800, 480), (1920, 1080), keep=BOTH)
+    assert layout.dealer == Placed("DSI-1", (800, 480), (0, 0), plugged=False)
+    assert layout.sign == Placed("HDMI-1", (1920, 1080), (800, 0))
+    assert moved(BOTH_ENV, layout.env()) == []
+    assert "the dealer's screen DSI-1 is unplugged" in layout.problems[0]
+    # at boot (no roles yet) the one screen left is the dealer's
+    assert arrange(parse_xrandr(DEALER_UNPLUGGED), (800, 480), (1920, 1080)
+                   ).dealer == Placed("HDMI-1", (1920, 1080), (0, 0))
+
+
+def test_roles_read_back_what_the_layout_wrote() -> None:
+    assert Roles.read(BOTH_ENV) == BOTH
+    assert Roles.read("") == Roles()
+    assert Roles.read("TABLESIDE_SIGN_SCREEN=HDMI-1\nTABLESIDE_SIGN_AT=oops\n") == Roles(
+        sign="HDMI-1")
+    assert moved("", BOTH_ENV) == ["dealer", "sign"]
+    assert moved(BOTH_ENV, BOTH_ENV.replace("800,0", "1024,0")) == ["sign"]
+
+
+@pytest.fixture
+def fake_systemctl(fake_xrandr: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A `systemctl` beside the fake xrandr that records what it is asked."""
+    script = fake_xrandr / "bin" / "systemctl"
+    script.write_text(f"#!/bin/sh\necho \"$@\" >> {fake_xrandr / 'systemctl.txt'}\n")
+    script.chmod(0o755)
+    return fake_xrandr / "systemctl.txt"
+
+
+def test_a_sign_plugged_in_after_boot_is_set_up_and_the_signage_starts_on_it(
+        fake_xrandr: Path, fake_systemctl: Path) -> None:
+    """The day's story on one table: booted with the sign's cable out, the sign plugged in,
+    unplugged by the cleaners, plugged back in. Only the first plug starts the signage; the
+    dealer app is never restarted."""
+    config = fake_xrandr / "table.toml"
+    config.write_text(example("punto-banco").replace('journal = "data/PB-01.db"',
+                                                     'journal = "PB-01.db"'))
+    env = fake_xrandr / "screens.env"
+    query = fake_xrandr / "query.txt"
+    sets = fake_xrandr / "set.txt"
+
+    def screens(*extra: str) -> str:
+        sets.unlink(missing_ok=True)
+        out = CliRunner().invoke(main, ["screens", "--config", str(config), "--env",
+                                        str(env), *extra])
+        assert out.exit_code == 0, out.output
+        return out.output
+
+    query.write_text(SIGN_UNPLUGGED)
+    screens()  # at boot: the display service
+    assert env.read_text() == "TABLESIDE_DEALER_SCREEN=DSI-1\nTABLESIDE_DEALER_AT=0,0\n"
+    assert "HDMI-1 --off" in sets.read_text()
+
+    query.write_text(PANEL_AND_HDMI)  # plugged in
+    said = screens("--replug")
+    assert env.read_text() == BOTH_ENV
+    assert "--output HDMI-1 --mode 1920x1080 --pos 800x0" in sets.read_text()
+    assert fake_systemctl.read_text() == "restart --no-block tableside-signage.service\n"
+    assert ("the sign's screen is now HDMI-1 at 800,0: starting tableside-signage.service "
+            "again") in said
+
+    query.write_text(SIGN_UNPLUGGED)  # the cleaners
+    screens("--replug")
+    assert env.read_text() == BOTH_ENV
+    assert "HDMI-1" not in sets.read_text()  # left as it was
+
+    query.write_text(PANEL_AND_HDMI)  # plugged back in
+    screens("--replug")
+    assert "--output HDMI-1 --mode 1920x1080 --pos 800x0" in sets.read_text()
+    assert env.read_text() == BOTH_ENV
+    assert fake_systemctl.read_text().count("restart") == 1  # the first plug's only
+
+
+def test_replug_needs_the_roles_file(fake_xrandr: Path) -> None:
+    out = CliRunner().invoke(main, ["screens", "--config", str(fake_xrandr / "t.toml"),
+                                    "--replug"])
+    assert out.exit_code == 2 and "--replug needs --env" in out.output

@@ -2,7 +2,8 @@
 
 One emulated table for the whole module, in this order: it boots, provisioning applies the
 table.toml on its boot partition, the services run, the root is read-only with what lasts on
-the data partition, the dealer app draws on the (virtio) screen, after a hard reset (the
+the data partition, the dealer app draws on the (virtio) screen, a sign plugged in later
+is set up and drawn and one unplugged comes back without a restart, after a hard reset (the
 monitor's `system_reset`, while a journal is being written) the journal is intact and the
 table comes back, and a signed update is applied and a broken one rolled back. What it
 measured goes to OUT/boot-test/figures.json (bench/image.py prints it). Run by
@@ -181,6 +182,73 @@ def test_the_screens_come_back_after_the_display_server_dies(table: Emulator) ->
     FIGURES["screens_back_after_x_died_s"] = round(table.elapsed() - started, 1)
     assert dealer.share_near(FELT) > 0.2 and players.colours() >= 8
     assert all(restarts(u) > n for u, n in before.items()), before
+
+
+def _hotplug(emu: Emulator, state: str) -> None:
+    """The sign's cable out ("off") or in ("on"): the connector's state forced, then the
+    display device's hotplug event, as a Pi's HDMI port raises it."""
+    emu.check(f"echo {state} > /sys/class/drm/card0-Virtual-2/status && "
+              "echo \"change $(cat /proc/sys/kernel/random/uuid) HOTPLUG=1\" "
+              "> /sys/class/drm/card0/uevent")
+
+
+def _replugged(emu: Emulator, runs: int, timeout: float = 180) -> str:
+    """Waits until tableside-screens.service has finished `runs` times since boot; its log."""
+    deadline = time.monotonic() + timeout
+    while True:
+        log = emu.sh("journalctl -b -u tableside-screens --no-pager -o cat")[1]
+        done = log.count("Finished tableside-screens.service")
+        idle = emu.check("systemctl show -p ActiveState --value tableside-screens").strip()
+        if done >= runs and idle == "inactive":
+            return log
+        assert time.monotonic() < deadline, f"tableside-screens ran {done}x:\n{log}"
+        time.sleep(2)
+
+
+def test_a_sign_plugged_in_later_shows_and_an_unplugged_one_comes_back(table: Emulator
+                                                                        ) -> None:
+    """The table started with the sign's cable out; the sign is plugged in: it is set up and
+    the signage starts on it. Then the cleaners pull the cable and put it back: nothing
+    restarts and the sign shows again. The dealer app is never restarted."""
+    def state(unit: str, prop: str) -> str:
+        return table.check(f"systemctl show -p {prop} --value {unit}").strip()
+
+    _wait_active(table, "tableside-signage", 300)
+    dealer = state("tableside-dealer", "MainPID")
+    # started with the cable out: what the display service does at its start, without it
+    _hotplug(table, "off")
+    runs = _replugged(table, 1).count("Finished tableside-screens.service")
+    table.check("DISPLAY=:0 /opt/tableside/bin/tableside screens --config /data/table.toml "
+                "--env /run/tableside-screens.env && systemctl restart tableside-signage")
+    assert "TABLESIDE_SIGN" not in table.check("cat /run/tableside-screens.env")
+    assert state("tableside-signage", "ActiveState") == "inactive"  # skipped: no sign
+
+    plugged = table.elapsed()
+    _hotplug(table, "on")
+    log = _replugged(table, runs + 1)
+    assert ("the sign's screen is now Virtual-2 at 800,0: starting tableside-signage.service "
+            "again") in log
+    _wait_active(table, "tableside-signage", 300)
+    path = OUT / "boot-test" / "players-plugged-in.ppm"
+    deadline = time.monotonic() + 300
+    while table.screendump(path, SCREENS[1]).colours() < 8:
+        assert time.monotonic() < deadline, "the sign plugged in was not drawn"
+        time.sleep(2)
+    FIGURES["sign_plugged_in_to_drawn_s"] = round(table.elapsed() - plugged, 1)
+
+    signage = state("tableside-signage", "MainPID")
+    env = table.check("cat /run/tableside-screens.env")
+    _hotplug(table, "off")  # the cleaners
+    log = _replugged(table, runs + 2)
+    assert "the players' screen Virtual-2 is unplugged" in log
+    assert table.check("cat /run/tableside-screens.env") == env
+    _hotplug(table, "on")
+    _replugged(table, runs + 3)
+    xrandr = table.check("DISPLAY=:0 xrandr --current")
+    assert re.search(r"^Virtual-2 connected 1920x1080\+800\+0 ", xrandr, re.M), xrandr
+    assert table.screendump(path, SCREENS[1]).colours() >= 8
+    assert state("tableside-signage", "MainPID") == signage  # not restarted
+    assert state("tableside-dealer", "MainPID") == dealer
 
 
 WRITER = """

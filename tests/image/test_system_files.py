@@ -20,7 +20,7 @@ RULES = ROOT / "image-build" / "udev" / "99-tableside.rules"
 BIN = "/opt/tableside/bin/"  # the launcher and tableside-units (image-build/system/bin)
 TABLESIDE = BIN + "tableside"
 ONESHOTS = ("tableside-hostname.service", "tableside-provision.service",
-            "tableside-units.service")
+            "tableside-screens.service", "tableside-units.service")
 DISPLAY = "tableside-display.service"
 XORG = "/usr/lib/xorg/Xorg"
 
@@ -61,8 +61,9 @@ def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
 def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     names = [u.name for u in UNITS]
     assert names == ["tableside-dealer.service", DISPLAY, "tableside-hostname.service",
-                     "tableside-provision.service", "tableside-signage.service",
-                     "tableside-sync.service", "tableside-units.service"]
+                     "tableside-provision.service", "tableside-screens.service",
+                     "tableside-signage.service", "tableside-sync.service",
+                     "tableside-units.service"]
     for unit in UNITS:
         s = _settings(unit)
         if unit.name in ONESHOTS:
@@ -118,6 +119,12 @@ def test_one_display_server_drives_both_screens_and_lays_them_out() -> None:
     for option in ('"AutoAddDevices" "false"', '"BlankTime" "0"', '"DontVTSwitch" "true"',
                    '"PrimaryGPU" "true"', 'MatchDriver "vc4"'):
         assert option in conf, option
+    replug = _settings(SYSTEM / "tableside-screens.service")
+    assert replug["Service.ExecStart"] == [
+        TABLESIDE + " screens --config /data/table.toml --env /run/tableside-screens.env "
+        "--replug --wait 10"]
+    assert replug["Unit.Requisite"] == [DISPLAY] and replug["Unit.After"] == [DISPLAY]
+    assert replug["Service.Environment"] == ["DISPLAY=:0"] and "Install.WantedBy" not in replug
     build = (ROOT / "image-build" / "build").read_text()
     assert "install -m 0644 /tmp/system/xorg.conf.d/*.conf /etc/X11/xorg.conf.d/" in build
     assert re.search(r"systemctl enable [^\n]*tableside-display\.service", build)
@@ -129,8 +136,8 @@ def test_the_hardware_watchdog_is_at_most_15_seconds() -> None:
     assert found is not None and int(found.group(1)) <= 15
 
 
-RULE_PART = re.compile(r'^(SUBSYSTEM|KERNEL|ENV\{[A-Z_]+\}|ATTRS\{[a-zA-Z]+\}|SYMLINK|GROUP|'
-                       r'MODE)(==|\+=|=)"[^"]*"$')
+RULE_PART = re.compile(r'^(ACTION|SUBSYSTEM|KERNEL|ENV\{[A-Z_]+\}|ATTRS\{[a-zA-Z]+\}|SYMLINK|'
+                       r'GROUP|MODE|RUN)(==|\+=|=)"[^"]*"$')
 
 
 def test_the_udev_rules_are_well_formed_and_name_the_devices() -> None:
@@ -147,6 +154,9 @@ def test_the_udev_rules_are_well_formed_and_name_the_devices() -> None:
             assert 'GROUP="dialout"' in line and 'MODE="0660"' in line
     assert links == ["tableside-shoe", "tableside-shuffler", "tableside-wheel"]
     assert 'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio"' in RULES.read_text()
+    # a screen plugged in or out: the screens set up again, each keeping its role
+    assert ('ACTION=="change", SUBSYSTEM=="drm", KERNEL=="card[0-9]*", RUN+="/bin/systemctl '
+            '--no-block restart tableside-screens.service"') in RULES.read_text()
 
 
 def test_the_build_recipe_parses_and_keeps_the_known_pitfalls_away() -> None:
