@@ -16,7 +16,7 @@ from kiosk import program
 from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import EXTRA_GAMES, load_games
-from kiosk.screens import at_option
+from kiosk.screens import Layout, at_option
 
 load_games(os.environ.get(EXTRA_GAMES, ""))  # before the commands list the games
 
@@ -374,7 +374,7 @@ def screens(config_path: str, env_path: str | None, wait: float, dry_run: bool,
         _start_again(moved(before, layout.env()), layout)
 
 
-def _start_again(roles: list[str], layout: Any) -> None:
+def _start_again(roles: list[str], layout: Layout) -> None:
     """After a replug: start again the app whose screen changed (its window goes where the
     environment file now says); the other one is left alone."""
     from kiosk.update import DEALER, SIGNAGE, Systemd, UpdateFailed
