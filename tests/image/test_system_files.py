@@ -111,7 +111,10 @@ def test_one_display_server_drives_both_screens_and_lays_them_out() -> None:
     xorg = s["Service.ExecStart"][0].split()
     assert xorg[:3] == [XORG, ":0", "vt7"]
     assert {"-nolisten", "tcp", "-nocursor", "-novtswitch", "-dpms"} <= set(xorg)
+    snapshot = ("/bin/sh -c 'cat /sys/class/drm/card*-*/status > /run/tableside-screens.plugged "
+                "2>/dev/null || :'")
     assert s["Service.ExecStartPost"] == [
+        snapshot,
         TABLESIDE + " screens --config /data/table.toml --env /run/tableside-screens.env "
         "--wait 120"]
     assert s["Service.Environment"] == ["DISPLAY=:0"] and "Service.User" not in s
@@ -124,6 +127,12 @@ def test_one_display_server_drives_both_screens_and_lays_them_out() -> None:
         TABLESIDE + " screens --config /data/table.toml --env /run/tableside-screens.env "
         "--replug --wait 10"]
     assert replug["Unit.Requisite"] == [DISPLAY] and replug["Unit.After"] == [DISPLAY]
+    # only when which connectors are plugged in changed since the screens were laid out
+    # (the device's event also comes when nothing was plugged: Xorg starting at boot)
+    assert replug["Service.ExecStartPre"] == [snapshot]
+    assert replug["Service.ExecCondition"] == [
+        "/bin/sh -c 'sleep 1; [ \"$$(cat /sys/class/drm/card*-*/status 2>/dev/null)\" != "
+        "\"$$(cat /run/tableside-screens.plugged 2>/dev/null)\" ]'"]
     assert replug["Service.Environment"] == ["DISPLAY=:0"] and "Install.WantedBy" not in replug
     build = (ROOT / "image-build" / "build").read_text()
     assert "install -m 0644 /tmp/system/xorg.conf.d/*.conf /etc/X11/xorg.conf.d/" in build
