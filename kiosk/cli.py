@@ -335,10 +335,10 @@ def screens(config_path: str, env_path: str | None, wait: float, dry_run: bool,
     from kiosk.config import ConfigError, DisplayConfig, load
     from kiosk.screens import Roles, arrange, moved, parse_xrandr, query, run_command
 
-    if replug and env_path is None:
-        raise click.UsageError("--replug needs --env: the roles the screens had")
     before = ""
-    if replug and env_path is not None:
+    if replug:
+        if env_path is None:
+            raise click.UsageError("--replug needs --env: the roles the screens had")
         with contextlib.suppress(OSError):
             before = Path(env_path).read_text()
 

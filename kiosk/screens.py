@@ -189,8 +189,7 @@ def moved(before: str, after: str) -> list[str]:
     out = []
     if (old.dealer, old.dealer_at) != (new.dealer, new.dealer_at):
         out.append("dealer")
-    if (old.sign, old.sign_at if old.sign else None) != (new.sign,
-                                                          new.sign_at if new.sign else None):
+    if (old.sign, old.sign_at) != (new.sign, new.sign_at):  # no sign: "" at 0,0
         out.append("sign")
     return out
 
