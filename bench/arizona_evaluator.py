@@ -15,6 +15,7 @@ import random
 import statistics
 import sys
 import time
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -23,8 +24,10 @@ from kiosk.rules.arizona.hands import card_key, strength_of_keys
 from kiosk.rules.cards import deck
 
 try:
-    from treys import Card as TreysCard  # type: ignore[import-untyped]
-    from treys import Evaluator
+    from treys import (
+        Card as TreysCard,  # type: ignore[import-untyped]
+        Evaluator,
+    )
 except ImportError:
     sys.exit("bench/arizona_evaluator.py needs treys: .venv/bin/pip install -e '.[bench]'")
 
@@ -43,7 +46,7 @@ def treys_code(index: int) -> str:
 def agree(ours: list[int], theirs: list[int]) -> None:
     """The same order: ours larger is better, treys' smaller is better."""
     by_ours = sorted(range(len(ours)), key=lambda i: ours[i])
-    for i, j in zip(by_ours, by_ours[1:], strict=False):
+    for i, j in pairwise(by_ours):
         same = ours[i] == ours[j]
         if same != (theirs[i] == theirs[j]) or (not same and theirs[i] <= theirs[j]):
             sys.exit(f"the evaluators disagree on hands {i} and {j}")
