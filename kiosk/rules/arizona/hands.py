@@ -219,6 +219,6 @@ class HandValue:
 def evaluate(cards: Sequence[Card]) -> HandValue:
     """The value of exactly five cards (rule 6.2: three of the player's, two community)."""
     if len(cards) != HAND_SIZE:
-        raise UnreadableInput.of("A poker hand is five cards, not %(count)d", count=len(cards))
+        raise UnreadableInput(f"a poker hand is five cards, not {len(cards)}")
     a, b, c, d, e = (card_key(card) for card in cards)
     return HandValue(strength_of_keys(a, b, c, d, e))
