@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +88,35 @@ def test_rule_6_6_pay_table(codes, odds_to_one):
 
 def test_the_pay_table_is_rule_6_6s_nine_lines():
     assert sorted(PAY_TABLE.values(), reverse=True) == [250, 50, 25, 12, 10, 8, 3, 2, 1]
+
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "arizona-holdem.md"
+
+
+def _table_after(heading: str) -> dict[str, str]:
+    text = DOC.read_text(encoding="utf-8").split(heading, 1)[1]
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    out: dict[str, str] = {}
+    for line in rows:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[-1] in ("yes", "no"):
+            out[cells[0]] = cells[-1]
+        elif out:
+            break
+    return out
+
+
+def test_the_guides_circle_2_table_is_the_counts(odds):
+    assert _table_after("### Circle 2") == {
+        row.holding: "yes" if row.raise_it else "no" for row in odds.second_strategy}
+
+
+def test_the_guides_circle_1_table_is_the_counts(odds):
+    table = _table_after("### Circle 1")
+    suited = next(k for k in table if k.startswith("three suited cards: "))
+    listed = {c.replace(" ", "") + " suited" for c in suited.split(": ", 1)[1].split(", ")}
+    counted = {row.holding for row in odds.first_strategy if row.raise_it}
+    assert listed | {"QJT two suited", "QJT no two suited", "three or four of a kind",
+                     "a pair of tens or better"} == counted
+    assert table["Q J T, suited or not"] == "yes" and table["anything else"] == "no"
+    assert "2.9570%" in DOC.read_text(encoding="utf-8")
