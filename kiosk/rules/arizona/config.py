@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kiosk.rules.money import ChipRule
+from kiosk.rules.registry import HouseSettings, SectionReader
 
 MAX_BOXES = 7
 MAX_DECKS = 8
@@ -32,3 +33,34 @@ class ArizonaRules:
             raise ValueError(f"an Arizona Hold'em table deals from 1 to {MAX_DECKS} decks")
         self.chips.verify_stake(self.minimum)
         self.chips.verify_stake(self.maximum)
+
+
+SECTION = "arizona"
+
+EXAMPLE = """\
+[arizona]
+decks = 1                   # rule 6.4: one deck, or as many as the Board approved (1 to 8)
+boxes = 7                   # rule 6.3: the players' boxes on the layout (1 to 7)
+minimum = 50                # rule 2.2: the ante in box "A"; each raise equals the ante
+maximum = 5000
+"""
+
+
+def parse(reader: SectionReader, house: HouseSettings) -> ArizonaRules:
+    """[arizona] in table.toml: the house's choices within section 6."""
+    sec = reader.section(SECTION, required=False)
+    decks = reader.integer(sec, SECTION, "decks", 1)
+    if not 1 <= decks <= MAX_DECKS:
+        reader.fail(SECTION, "decks", f"must be from 1 to {MAX_DECKS} (rule 6.4)")
+    boxes = reader.integer(sec, SECTION, "boxes", MAX_BOXES)
+    if not 1 <= boxes <= MAX_BOXES:
+        reader.fail(SECTION, "boxes", f"must be from 1 to {MAX_BOXES} (rule 6.3)")
+    minimum = reader.money(sec, SECTION, "minimum", 5_000)
+    maximum = reader.money(sec, SECTION, "maximum", 500_000)
+    if not 0 < minimum <= maximum:
+        reader.fail(SECTION, "maximum", "the minimum must be above zero and at most the "
+                                        "maximum")
+    for key, amount in (("minimum", minimum), ("maximum", maximum)):
+        if amount % house.chips.smallest_chip:
+            reader.fail(SECTION, key, "must be whole chips of the table's smallest chip")
+    return ArizonaRules(minimum, maximum, boxes, decks, house.chips, house.currency)
