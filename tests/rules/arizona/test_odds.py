@@ -120,3 +120,10 @@ def test_the_guides_circle_1_table_is_the_counts(odds):
                      "a pair of tens or better"} == counted
     assert table["Q J T, suited or not"] == "yes" and table["anything else"] == "no"
     assert "2.9570%" in DOC.read_text(encoding="utf-8")
+
+
+def test_the_strategy_in_code_is_the_counts_decision_for_every_kind_of_hand(odds):
+    from kiosk.rules.arizona.strategy import FIRST, SECOND
+
+    assert {row.holding for row in odds.first_strategy if row.raise_it} == FIRST
+    assert {row.holding for row in odds.second_strategy if row.raise_it} == SECOND
