@@ -20,11 +20,11 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_private_key,
 )
 
-from kiosk.config import ConfigError, TableConfig, parse, with_pit
+from kiosk.config import MAX_PIT_BODY, ConfigError, TableConfig, check_pit_body
 from kiosk.sync.pit_config import SignedConfig, public_key_hex
 from pit.store import PitStore, UnknownTable
 
-MAX_BODY = 64 * 1024
+MAX_BODY = MAX_PIT_BODY
 
 
 class SigningKeyError(RuntimeError):
@@ -82,13 +82,10 @@ class BadConfig(ValueError):
 
 
 def check_body(body: str) -> TableConfig:
-    """The body read over a table with every default, as the table will read it over its own
-    file (`kiosk.config.with_pit`); `BadConfig` with the reason."""
-    if len(body.encode("utf-8")) > MAX_BODY:
-        raise BadConfig(f"the configuration is over {MAX_BODY // 1024} KiB")
-    skeleton = parse('[table]\nid = "T"\n')
+    """The body read by the same check the table reads it with (`kiosk.config.
+    check_pit_body`), over a table with every default; `BadConfig` with the reason."""
     try:
-        return with_pit(skeleton, body, "the configuration")
+        return check_pit_body(body, name="the configuration")
     except ConfigError as exc:
         raise BadConfig(str(exc)) from exc
 

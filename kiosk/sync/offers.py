@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.config import ConfigError, TableConfig, with_pit
+from kiosk.config import ConfigError, TableConfig, check_pit_body, with_pit
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import operation_from_record
@@ -186,8 +186,8 @@ class PitConfigs:
                              f"{self.version}, which this table runs")
             return
         try:
-            new = with_pit(cfg, doc.body, _name(doc.version))
-        except ConfigError as exc:
+            new = check_pit_body(doc.body, cfg, _name(doc.version))
+        except ConfigError as exc:  # what `config check` refuses, refused on record
             self._refuse(doc.version, str(exc))
             return
         self.pending = Pending(doc, new)
