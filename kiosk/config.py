@@ -286,22 +286,25 @@ def load(path: str | Path) -> TableConfig:
 
 
 def journal_refusal(journal: Path) -> str:
-    """Why the table could not keep its journal at `journal`, "" when it can: the file is
-    there and writable, or its folder is (or can be made: a folder is made in the nearest
-    one there and removed at once, so a mount that refuses it shows now)."""
+    """Why the table could not keep its journal at `journal`, "" when it can: a file on a
+    writable mount, or a folder it can be made in (a folder is made in the nearest one
+    there and removed at once, so a place like /proc that takes none shows now). Another
+    user's folder is not refused: the table's own user may write there."""
     if journal.is_dir():
         return f"{journal} is a folder; name the journal's file, like data/PB-07.db"
-    if journal.exists():
-        if not os.access(journal, os.R_OK | os.W_OK):
-            return f"{journal} cannot be written (read-only, or not the kiosk user's)"
-        return ""
-    folder = journal.parent
+    folder = journal
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
-    if not folder.is_dir():
+    if folder != journal and not folder.is_dir():
         return f"{journal}: {folder} is not a folder"
     try:
-        os.rmdir(tempfile.mkdtemp(prefix=".tableside-", dir=folder))
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            where = journal.parent if folder == journal else folder
+            return f"{journal} cannot be written: {where} is on a read-only mount"
+        if folder != journal:
+            os.rmdir(tempfile.mkdtemp(prefix=".tableside-", dir=folder))
+    except PermissionError:
+        return ""
     except OSError as exc:
         return (f"{journal} cannot be made: {folder} does not take a new file or folder "
                 f"({exc.strerror})")

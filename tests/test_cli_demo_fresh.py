@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import main
+from kiosk.config import example
 from kiosk.store.journal import Journal
 from tests.test_cli_errors import one_format, tableside
 
@@ -104,13 +105,24 @@ def test_fresh_on_a_real_read_only_mount(tmp_path: Path) -> None:
         if subprocess.run(["mount", "-o", "remount,bind,ro", str(ro)],
                           capture_output=True).returncode != 0:
             pytest.skip("no permission to remount read-only here")
-        for extra in ([], ["--fresh"]):
+        for extra, words in (([], f"--journal: {ro}/demo.db cannot be written: {ro} is on a "
+                                  "read-only mount"),
+                             (["--fresh"], f"--fresh: cannot delete {ro}/demo.db: Read-only "
+                                           "file system")):
             args = [a for a in DEMO if a != "--fresh"] + extra
             out = tableside(tmp_path, *args, "--journal", str(ro / "demo.db"))
             assert out.returncode == 2, out.stdout + out.stderr
             one_format(out.stderr)
-            assert len(out.stderr.splitlines()) == 1, out.stderr
-            assert "Read-only file system" in out.stderr or "cannot be written" in out.stderr
+            assert out.stderr == f"tableside: {words}\n"
         assert (ro / "demo.db").exists()
+        table = tmp_path / "table.toml"  # config check and run: the line and the reason
+        table.write_text(example("punto-banco").replace('"data/PB-01.db"',
+                                                        f'"{ro}/PB-01.db"'))
+        for args in (["config", "check", str(table)], ["run", "--config", str(table),
+                                                       "--console"]):
+            out = tableside(tmp_path, *args)
+            assert out.returncode == 2
+            assert out.stderr == (f"tableside: {table}, line 7: table.journal: {ro}/PB-01.db "
+                                  f"cannot be written: {ro} is on a read-only mount\n")
     finally:
         subprocess.run(["umount", str(ro)], capture_output=True)
