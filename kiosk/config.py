@@ -350,48 +350,6 @@ def with_pit(cfg: TableConfig, body: str, name: str = "the pit's configuration"
     return _build(merged, body, name, cfg.source)
 
 
-MAX_PIT_BODY = 64 * 1024
-"""The largest configuration the pit signs and a table reads, in bytes."""
-
-
-def check_pit_body(body: str, over: TableConfig | None = None,
-                   name: str = "the pit's configuration") -> TableConfig:
-    """The one check of a configuration from the pit, on both sides, by the same reading as
-    `config check`: `ConfigError` with the body's line and the reason.
-
-    At the table (`over`: its own file) the body is read over that file (`with_pit`). At the
-    pit, before it signs (`over` None), it is read over a table of every default: with the
-    game its [table] names, else once for each game whose section it sets (a section games
-    share, like [blackjack], must suit one of them), so the pit never signs what a table of
-    that game would refuse."""
-    if len(body.encode("utf-8")) > MAX_PIT_BODY:
-        raise ConfigError(f"{name}: over {MAX_PIT_BODY // 1024} KiB")
-    if over is not None:
-        return with_pit(over, body, name)
-    first = with_pit(parse('[table]\nid = "T"\n'), body, name)
-    data = _toml(body, name)
-    table = data.get("table", {})
-    if "game" in table:
-        return first
-    sections: dict[str, list[GameSpec]] = {}
-    for spec in games():
-        if spec.config.section in data:
-            sections.setdefault(spec.config.section, []).append(spec)
-    for specs in sections.values():
-        if any(spec.name == first.game for spec in specs):
-            continue
-        refusals = []
-        for spec in specs:
-            try:
-                with_pit(parse(f'[table]\nid = "T"\ngame = "{spec.name}"\n'), body, name)
-                break
-            except ConfigError as exc:
-                refusals.append(exc)
-        else:
-            raise refusals[0]
-    return first
-
-
 def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> TableConfig:
     """The configuration read from `data`; every mistake a `ConfigError` of one line (a
     value a rules object refuses without naming its key still says which file)."""
