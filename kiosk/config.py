@@ -15,7 +15,7 @@ import ssl
 import tempfile
 import tomllib
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -748,7 +748,7 @@ class _Reader:
             self.fail(where, key, f"must be an amount like 50 or \"12.50\", not {value!r}")
         try:
             cents = Decimal(str(value).strip().replace("_", "")) * 100
-        except InvalidOperation:
+        except ArithmeticError:  # InvalidOperation, and Overflow for "1e9999999999"
             return int(self.fail(where, key, f"{_short(value)!r} is not an amount"))
         span = f"an amount from {units(lo)} to {units(hi)}"
         if not cents.is_finite():

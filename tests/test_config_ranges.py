@@ -102,6 +102,9 @@ def test_every_numeric_setting_in_the_example_has_its_range_said_and_enforced(
      "chips.smallest: must be positive, an amount from 0.01 to 10_000, not -50"),
     (("smallest = 5 ", 'smallest = "-0.50" '), 21, "chips.smallest: must be positive"),
     (("smallest = 5 ", 'smallest = "inf" '), 21, "chips.smallest: must be an amount from"),
+    (("smallest = 5 ", 'smallest = "1e9999999999" '), 21,
+     "chips.smallest: '1e9999999999' is not an amount"),
+    (("smallest = 5 ", 'smallest = "NaN" '), 21, "chips.smallest: must be an amount from"),
     (("baudrate = 9600", "baudrate = -9600"), 28,
      "devices.shoe.baudrate: must be a whole number from 50 to 4_000_000, not -9600"),
     (("baudrate = 9600", "baudrate = 0"), 28, "devices.shoe.baudrate: must be a whole number "
