@@ -6,9 +6,11 @@ Kivy is imported only when a screen is about to open, so the other commands stay
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import signal
+import sqlite3
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -16,7 +18,13 @@ from typing import Any
 
 import click
 
-from kiosk.config import ConfigError, SyncConfig, TableConfig, load as load_config
+from kiosk.config import (
+    ConfigError,
+    SyncConfig,
+    TableConfig,
+    journal_refusal,
+    load as load_config,
+)
 from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import GAMES, GameSpec
@@ -48,7 +56,9 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False),
               help="default data/demo.db for the first game listed, data/demo-GAME.db "
                    "otherwise")
-@click.option("--fresh", is_flag=True, help="start a new journal instead of resuming")
+@click.option("--fresh", is_flag=True,
+              help="start a new journal instead of resuming: deletes the demo's journal and "
+                   "its local pit, and refuses a file holding any other table's rows")
 @click.option("--no-signage", is_flag=True, help="do not open the player signage")
 @click.option("--game", type=click.Choice(GAMES.names()), default=GAMES.names()[0],
               show_default=True, help="`tableside games` lists them")
@@ -83,9 +93,10 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
         refuse(f"--console: {spec.title} has no typed console; it needs the screen (or "
                f"--headless)")
     if fresh:  # only once the options are known to be good
-        for base in (path, pit_path(path)):
-            for suffix in ("", "-wal", "-shm"):
-                Path(str(base) + suffix).unlink(missing_ok=True)
+        _start_afresh(path, cfg.table_id)
+    why = journal_refusal(path)
+    if why:
+        refuse(f"--journal: {why}")
     pit = None if no_pit else LocalPit(path.resolve(), cfg.table_id)
     if pit is not None:
         address = pit.start()
@@ -102,6 +113,59 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
         if pit is not None:
             pit.stop()
     _exit(status, drop=("--fresh",))
+
+
+def _start_afresh(journal: Path, demo_id: str) -> None:
+    """`--fresh`: delete the demo's journal and its local pit, and only a demo's: a journal
+    (or pit) holding any other table's rows, or a file that is not one, is refused with the
+    reason before anything is deleted (a copy of a real table's journal is never lost)."""
+    pit = pit_path(journal)
+    for path, what, query in ((journal, "journal", "SELECT DISTINCT table_id FROM journal"),
+                              (pit, "demo pit", "SELECT table_id FROM pit_tables")):
+        why = _not_the_demos(path, what, query, demo_id)
+        if why:
+            refuse(f"--fresh deletes only the demo's own journal and pit: {why}; it is left "
+                   "as it is (name another --journal)")
+    for base in (journal, pit):
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(str(base) + suffix)
+            try:
+                part.unlink(missing_ok=True)
+            except OSError as exc:
+                refuse(f"--fresh: cannot delete {part}: {exc.strerror or exc}")
+
+
+def _not_the_demos(path: Path, what: str, query: str, demo_id: str) -> str:
+    """Why `path` is not the demo's own (table `demo_id`'s) `what`, "" when it is or is not
+    there (an empty file holds nothing to lose)."""
+    try:
+        if not path.exists() or path.stat().st_size == 0:
+            return ""
+        if not path.is_file():
+            return f"{path} is not a file"
+        ids = _table_ids(path, query)
+    except (OSError, sqlite3.Error) as exc:
+        return f"{path} cannot be read as a Tableside {what} ({exc})"
+    others = sorted(ids - {demo_id})
+    if others:
+        return f"{path} holds table {', '.join(others)}'s rows, not the demo's ({demo_id})"
+    return ""
+
+
+def _table_ids(path: Path, query: str) -> set[str]:
+    """The table ids `query` finds in the SQLite file `path`, read only. A file on a
+    read-only mount with no write-ahead log beside it is read as it lies (SQLite cannot
+    open a WAL database there otherwise); one with a log is not guessed at."""
+    base = path.resolve().as_uri()
+    try:
+        with contextlib.closing(sqlite3.connect(f"{base}?mode=ro", uri=True)) as conn:
+            return {str(row[0]) for row in conn.execute(query)}
+    except sqlite3.OperationalError:
+        wal = Path(str(path) + "-wal")
+        if os.access(path.parent, os.W_OK) or (wal.exists() and wal.stat().st_size):
+            raise
+    with contextlib.closing(sqlite3.connect(f"{base}?mode=ro&immutable=1", uri=True)) as conn:
+        return {str(row[0]) for row in conn.execute(query)}
 
 
 def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headless: bool,

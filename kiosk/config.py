@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import copy
 import difflib
+import os
 import re
 import ssl
+import tempfile
 import tomllib
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,6 +27,27 @@ from kiosk.floor_care import SignCare, parse_night
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
+
+MAX_AMOUNT = 1_000_000_000
+"""The largest amount any setting may name, in cents (R10,000,000): the most the dealer
+screen and the signs are proved to show whole (tests/ui/test_layout_signs.py)."""
+MAX_SMALLEST_CHIP = 1_000_000
+"""The largest `[chips] smallest`, in cents (R10,000)."""
+BAUDRATES = (50, 4_000_000)
+"""The baud rates a serial port can be set to (Linux, the Pi's UARTs and USB adapters)."""
+
+
+def _whole(n: int) -> str:
+    """A range's end as the example writes it: 1440, 4_000_000."""
+    return f"{n:_}" if abs(n) >= 10_000 else str(n)
+
+
+def units(cents: int) -> str:
+    """An amount of cents in the units the file writes, as TOML reads it back:
+    1_000_000_000 -> "10_000_000", 5 -> "0.05"."""
+    whole, rest = divmod(cents, 100)
+    return _whole(whole) + (f".{rest:02d}" if rest else "")
+
 
 _HEAD = """\
 # Tableside table configuration. Money: whole units (50) or a string ("12.50").
@@ -39,29 +62,29 @@ journal = "data/{id}.db"
 
 _TAIL = """
 [chips]
-smallest = 5                # the smallest chip on the table
+smallest = 5                # the smallest chip on the table: 0.01 to {SMALLEST_MAX}
 rounding = "house"          # house | player | nearest (docs/money.md)
-values = [5, 10, 25, 50, 100]   # the dealer screen's chip buttons, whole chips of `smallest`
+values = [5, 10, 25, 50, 100]   # the chip buttons (1 to 6): each 5 to 10_000_000, whole chips
 
 {DEVICES}
 {GPIO}
 [display]
-width = 800                 # the dealer touchscreen (the official Pi display is 800x480)
-height = 480
+width = 800                 # the dealer touchscreen: 800 to 1920 wide (the Pi display: 800x480)
+height = 480                # 480 to 1080, landscape, 16:10 to 16:9
 fullscreen = true
 signage = true              # start the player signage on the second display
-signage_width = 1920
-signage_height = 1080
+signage_width = 1920        # 800 to 1920 (a portrait sign: 1080x1920)
+signage_height = 1080       # 480 to 1920, 16:10 to 16:9 either way up
 # dealer_screen = "HDMI-2"  # the dealer's screen, if not a DSI panel or the first connected
 languages = ["en"]          # the sign's languages in turn: {LANGUAGES} (assets/locale)
 dealer_language = "en"      # the dealer screen's language, one of the same
-language_seconds = 20       # how long the sign stays in each language
+language_seconds = 20       # how long the sign stays in each language: {SECONDS} seconds
 money_style = "R1,000,000"  # R1,000,000 | R 1 000 000 | locale (as each language writes it)
 odds_style = "19:20"        # how the sign words payouts: 19:20 | 0.95 to 1
 burn_in_shift = true        # the sign's picture moves a pixel a minute (within 4) all day
-idle_minutes = 10           # the sign's idle screen after this long with no round; 0: never
+idle_minutes = 10           # the sign's idle screen after 0 to 1440 minutes with no round; 0: never
 night = "none"              # night hours when the sign dims, like "22:00-06:00"; "none"
-night_brightness = 60       # how bright the sign is at night, percent (20 to 100)
+night_brightness = 60       # how bright the sign is at night: 20 to 100 percent
 """
 
 SECTIONS = ("table", "chips", "devices", "display", "gpio", "sync")
@@ -86,7 +109,7 @@ def _device_example(role: str) -> str:
              "or simulated"]
     if len(dialects) > 1:
         lines.append(f'dialect = "{dialects[0]}"            # {" | ".join(dialects)}')
-    lines.append("baudrate = 9600")
+    lines.append(f"baudrate = 9600             # {BAUDRATES[0]} to {BAUDRATES[1]:_}")
     return "\n".join(lines) + "\n"
 
 
@@ -100,7 +123,12 @@ def example(game: str = "") -> str:
     return head + spec.config.example + _TAIL.replace("{GPIO}", PinMap.as_toml_example()
                                                       ).replace("{DEVICES}", devices
                                                       ).replace("{LANGUAGES}",
-                                                                ", ".join(i18n.available()))
+                                                                ", ".join(i18n.available())
+                                                      ).replace("{SMALLEST_MAX}",
+                                                                units(MAX_SMALLEST_CHIP)
+                                                      ).replace("{SECONDS}",
+                                                                f"{i18n.MIN_SECONDS} to "
+                                                                f"{i18n.MAX_SECONDS}")
 
 
 EXAMPLE = example()
@@ -241,6 +269,8 @@ def try_devices(cfg: TableConfig, timeout: float = 0.5) -> list[PortTried]:
 
 
 def load(path: str | Path) -> TableConfig:
+    """The table's configuration file, read and checked, and its journal's place tried: a
+    journal the table could not write is refused here, with the line, not when it opens."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -248,7 +278,37 @@ def load(path: str | Path) -> TableConfig:
         raise ConfigError(f"{p}: cannot read the configuration file: {exc.strerror}") from exc
     except UnicodeDecodeError:
         raise ConfigError(f"{p}: the configuration file is not UTF-8 text") from None
-    return parse(text, p)
+    cfg = parse(text, p)
+    why = journal_refusal(cfg.journal)
+    if why:
+        _Reader(cfg.data, text, str(p)).fail("table", "journal", why)
+    return cfg
+
+
+def journal_refusal(journal: Path) -> str:
+    """Why the table could not keep its journal at `journal`, "" when it can: a file on a
+    writable mount, or a folder it can be made in (a folder is made in the nearest one
+    there and removed at once, so a place like /proc that takes none shows now). Another
+    user's folder is not refused: the table's own user may write there."""
+    if journal.is_dir():
+        return f"{journal} is a folder; name the journal's file, like data/PB-07.db"
+    folder = journal
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if folder != journal and not folder.is_dir():
+        return f"{journal}: {folder} is not a folder"
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            where = journal.parent if folder == journal else folder
+            return f"{journal} cannot be written: {where} is on a read-only mount"
+        if folder != journal:
+            os.rmdir(tempfile.mkdtemp(prefix=".tableside-", dir=folder))
+    except PermissionError:
+        return ""
+    except OSError as exc:
+        return (f"{journal} cannot be made: {folder} does not take a new file or folder "
+                f"({exc.strerror})")
+    return ""
 
 
 def parse(text: str, path: Path | None = None) -> TableConfig:
@@ -291,6 +351,17 @@ def with_pit(cfg: TableConfig, body: str, name: str = "the pit's configuration"
 
 
 def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> TableConfig:
+    """The configuration read from `data`; every mistake a `ConfigError` of one line (a
+    value a rules object refuses without naming its key still says which file)."""
+    try:
+        return _read(data, text, name, path)
+    except ConfigError:
+        raise
+    except (ValueError, ArithmeticError) as exc:
+        raise ConfigError(f"{name}: {exc}") from exc
+
+
+def _read(data: dict[str, Any], text: str, name: str, path: Path | None) -> TableConfig:
     reader = _Reader(data, text, name)
     table = reader.section("table")
     table_id = reader.text(table, "table", "id")
@@ -302,7 +373,7 @@ def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tab
         reader.fail("table", "game", str(exc))
     currency = reader.text(table, "table", "currency", "R")
     chips = reader.section("chips", required=False)
-    smallest = reader.money(chips, "chips", "smallest", 100)
+    smallest = reader.money(chips, "chips", "smallest", 100, hi=MAX_SMALLEST_CHIP)
     favour = reader.choice(chips, "chips", "rounding", [f.value for f in RoundingFavour],
                            "house")
     house = HouseSettings(ChipRule(smallest, RoundingFavour(favour)), currency)
@@ -311,19 +382,16 @@ def _build(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tab
     chip_values = _chip_values(reader, chips, smallest)
     shown = reader.section("display", required=False)
     display = DisplayConfig(
-        width=reader.integer(shown, "display", "width", 800),
-        height=reader.integer(shown, "display", "height", 480),
+        width=reader.integer(shown, "display", "width", 800, lo=200, hi=7680),
+        height=reader.integer(shown, "display", "height", 480, lo=200, hi=7680),
         fullscreen=reader.boolean(shown, "display", "fullscreen", True),
         signage=reader.boolean(shown, "display", "signage", True),
-        signage_width=reader.integer(shown, "display", "signage_width", 1920),
-        signage_height=reader.integer(shown, "display", "signage_height", 1080),
+        signage_width=reader.integer(shown, "display", "signage_width", 1920, lo=200, hi=7680),
+        signage_height=reader.integer(shown, "display", "signage_height", 1080, lo=200, hi=7680),
         dealer_screen=(reader.text(shown, "display", "dealer_screen")
                        if "dealer_screen" in shown else ""),
         **_languages(reader, shown),
     )
-    for key in ("width", "height", "signage_width", "signage_height"):
-        if not 200 <= getattr(display, key) <= 7680:
-            reader.fail("display", key, "must be a screen size in pixels (200 to 7680)")
     _check_screens(reader, display)
     try:
         gpio = PinMap.from_mapping(reader.section("gpio", required=False))
@@ -389,10 +457,24 @@ def _check_screens(reader: _Reader, d: DisplayConfig) -> None:
     stand either way, the same sizes, and on its side at full HD (`screen_refusal`)."""
     why = screen_refusal(d.width, d.height, sign=False)
     if why:
-        reader.fail("display", "width", why)
+        # the dealer's screen is landscape: its height is the short side, whatever was given
+        reader.fail("display", "height" if not SMALLEST[1] <= d.height <= LARGEST[1]
+                    else "width", why)
     why = screen_refusal(d.signage_width, d.signage_height, sign=True)
     if why:
-        reader.fail("display", "signage_width", why)
+        reader.fail("display", _culprit(d.signage_width, d.signage_height, "signage_width",
+                                        "signage_height"), why)
+
+
+def _culprit(width: int, height: int, width_key: str, height_key: str) -> str:
+    """Which of a screen's two settings a refusal names: the one outside the sizes the
+    layouts serve (`SMALLEST`, `LARGEST`), else the width (a shape)."""
+    wide = width >= height
+    if not SMALLEST[0] <= max(width, height) <= LARGEST[0]:
+        return width_key if wide else height_key
+    if not SMALLEST[1] <= min(width, height) <= LARGEST[1]:
+        return height_key if wide else width_key
+    return width_key
 
 
 def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
@@ -414,11 +496,10 @@ def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
     if dealer not in i18n.available():
         reader.fail("display", "dealer_language", f"no catalogue for {dealer!r}: the "
                                                   f"languages are {', '.join(i18n.available())}")
-    seconds = reader.integer(shown, "display", "language_seconds", 20)
-    if not i18n.MIN_SECONDS <= seconds <= i18n.MAX_SECONDS:
-        reader.fail("display", "language_seconds",
-                    f"{i18n.MIN_SECONDS} to {i18n.MAX_SECONDS} seconds: shorter, and players "
-                    "cannot read the limits before the language changes")
+    seconds = reader.integer(shown, "display", "language_seconds", 20, lo=i18n.MIN_SECONDS,
+                             hi=i18n.MAX_SECONDS, why="seconds: shorter, and players cannot "
+                                                      "read the limits before the language "
+                                                      "changes")
     style = reader.choice(shown, "display", "money_style", [m.value for m in i18n.MoneyStyle],
                           i18n.MoneyStyle.COMMAS.value)
     odds = reader.choice(shown, "display", "odds_style", [o.value for o in i18n.OddsStyle],
@@ -431,15 +512,11 @@ def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
 def _care(reader: _Reader, shown: dict[str, Any]) -> SignCare:
     """`[display]` burn_in_shift, idle_minutes, night and night_brightness (issue 14: a
     sign left on 18 hours a day)."""
-    idle = reader.integer(shown, "display", "idle_minutes", 10)
-    if not 0 <= idle <= 24 * 60:
-        reader.fail("display", "idle_minutes", "minutes with no round before the idle "
-                                               "screen: 0 (never) to 1440")
+    idle = reader.integer(shown, "display", "idle_minutes", 10, lo=0, hi=24 * 60,
+                          why="minutes with no round before the idle screen (0: never)")
     hours = reader.text(shown, "display", "night", "none")
-    level = reader.integer(shown, "display", "night_brightness", 60)
-    if not 20 <= level <= 100:
-        reader.fail("display", "night_brightness", f"{level} is not a brightness from 20 to "
-                                                   "100 percent")
+    level = reader.integer(shown, "display", "night_brightness", 60, lo=20, hi=100,
+                           why="percent: how bright the sign is at night")
     night = None
     if hours != "none":
         try:
@@ -496,7 +573,8 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
             role=role,
             port=reader.text(sec, where, "port", "simulated"),
             dialect=reader.choice(sec, where, "dialect", list(dialects), dialects[0]),
-            baudrate=reader.integer(sec, where, "baudrate", 9600),
+            baudrate=reader.integer(sec, where, "baudrate", 9600, lo=BAUDRATES[0],
+                                    hi=BAUDRATES[1]),
         ))
     return tuple(out)
 
@@ -559,17 +637,33 @@ class _Reader:
 
     def line_of(self, section: str, key: str) -> int | None:
         """The line where `key` is set, looked for after the section's header."""
-        start = 0
-        head = section.split(".")[0]
-        for i, line in enumerate(self.lines):
-            if re.match(rf"\s*\[{re.escape(head)}(\.|\])", line):
-                start = i
-                break
+        start, found = self._header(section)
         pattern = re.compile(rf"\s*{re.escape(key)}\s*=|.*[{{,]\s*{re.escape(key)}\s*=")
         for i in range(start, len(self.lines)):
             if key and pattern.match(self.lines[i]):
                 return i + 1
-        return start + 1 if start else None
+        return start + 1 if found else None
+
+    def _header(self, section: str) -> tuple[int, bool]:
+        """Where `section` begins: its own `[header]`, or the line naming it as a table
+        inside the nearest header above it (`banker = { ... }` under
+        `[punto_banco.limits]`), else its first part's header; and whether one was found."""
+        parts = section.split(".") if section else []
+        for n in range(len(parts), 0, -1):
+            head = re.compile(rf"\s*\[\s*{re.escape('.'.join(parts[:n]))}\s*\]")
+            at = next((i for i, line in enumerate(self.lines) if head.match(line)), None)
+            if at is None:
+                continue
+            for part in parts[n:]:
+                inner = re.compile(rf"\s*{re.escape(part)}\s*=")
+                at = next((i for i in range(at, len(self.lines))
+                           if inner.match(self.lines[i])), at)
+            return at, True
+        first = parts[0] if parts else ""
+        for i, line in enumerate(self.lines):
+            if re.match(rf"\s*\[{re.escape(first)}(\.|\])", line):
+                return i, True
+        return 0, False
 
     def fail(self, section: str, key: str, reason: str) -> NoReturn:
         line = self.line_of(section, key)
@@ -609,11 +703,19 @@ class _Reader:
             self.fail(where, key, f"must be text in quotes, not {value!r}")
         return str(value)
 
-    def integer(self, sec: dict[str, Any], where: str, key: str, default: int) -> int:
+    def integer(self, sec: dict[str, Any], where: str, key: str, default: int, *, lo: int,
+                hi: int, why: str = "") -> int:
+        """A whole number from `lo` to `hi` (every numeric setting has its range, and the
+        example says it); `why` words the range ("seconds: ...") when it is out of it."""
         self.known(where, key)
         value = sec.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(where, key, f"must be a whole number, not {value!r}")
+            self.fail(where, key, f"must be a whole number from {_whole(lo)} to "
+                                  f"{_whole(hi)}, not {value!r}")
+        if not lo <= value <= hi:
+            span = f"{_whole(lo)} to {_whole(hi)}"
+            self.fail(where, key, f"{span} {why} ({_short(value)} given)" if why
+                      else f"must be a whole number from {span}, not {_short(value)}")
         return int(value)
 
     def boolean(self, sec: dict[str, Any], where: str, key: str, default: bool) -> bool:
@@ -631,7 +733,10 @@ class _Reader:
             self.fail(where, key, f"must be one of {', '.join(options)}, not {value!r}")
         return str(value)
 
-    def money(self, sec: dict[str, Any], where: str, key: str, default_cents: int) -> int:
+    def money(self, sec: dict[str, Any], where: str, key: str, default_cents: int, *,
+              lo: int = 1, hi: int = MAX_AMOUNT) -> int:
+        """An amount in cents from `lo` to `hi` (by default: positive, at most
+        `MAX_AMOUNT`), written in whole units (50) or as a string ("12.50")."""
         self.known(where, key)
         if key not in sec:
             return default_cents
@@ -642,9 +747,22 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int | str):
             self.fail(where, key, f"must be an amount like 50 or \"12.50\", not {value!r}")
         try:
-            cents = Decimal(str(value).strip()) * 100
-        except InvalidOperation:
-            return int(self.fail(where, key, f"{value!r} is not an amount"))
-        if cents != cents.to_integral_value() or cents < 0:
-            self.fail(where, key, f"{value!r} is not a whole number of cents")
+            cents = Decimal(str(value).strip().replace("_", "")) * 100
+        except ArithmeticError:  # InvalidOperation, and Overflow for "1e9999999999"
+            return int(self.fail(where, key, f"{_short(value)!r} is not an amount"))
+        span = f"an amount from {units(lo)} to {units(hi)}"
+        if not cents.is_finite():
+            self.fail(where, key, f"must be {span}, not {_short(value)!r}")
+        if cents <= 0 < lo:
+            self.fail(where, key, f"must be positive, {span}, not {_short(value)}")
+        if cents != cents.to_integral_value():
+            self.fail(where, key, f"{_short(value)!r} is not a whole number of cents")
+        if not lo <= cents <= hi:
+            self.fail(where, key, f"must be {span}, not {_short(value)}")
         return int(cents)
+
+
+def _short(value: object) -> str:
+    """A value as a message shows it: a number of a hundred digits is cut short."""
+    text = str(value)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"

@@ -748,10 +748,8 @@ class Updater:
             manifest = check(bundle, self.keys(), self.here(), previous, allow_older)
             self.releases.prepare()
             release = self.releases.folder / manifest.version
-            if release.exists():
-                if release.resolve() == in_use.resolve():
-                    raise BundleRefused(f"version {manifest.version} is the one in use")
-                shutil.rmtree(release)  # a version tried before and not kept
+            if release.exists() and release.resolve() == in_use.resolve():
+                raise BundleRefused(f"version {manifest.version} is the one in use")
             staged = self.releases.folder / f".incoming-{manifest.version}"
             self._room(manifest)
             self.say(f"{bundle.name}: signed, for this table, version {manifest.version}; "
@@ -759,7 +757,12 @@ class Updater:
             extract(bundle, manifest, staged)
         except BundleRefused as exc:
             return self._done(Outcome("", previous, "refused", str(exc)))
+        # Every check has passed (the files' sha256 too): only now may a copy of the same
+        # version already here (tried before and not kept, or the one --allow-older goes
+        # back to) make room for it. A bundle refused above leaves it as it was.
         try:
+            if release.exists():
+                shutil.rmtree(release)
             self.say(f"installing {manifest.version} into {release}")
             self.installer(release, staged, manifest)
         except TablesideError as exc:

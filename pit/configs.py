@@ -1,5 +1,5 @@
 """Each table's configuration at the pit: limits, pay tables, house rules and the game, kept
-as numbered versions, each signed with the pit's Ed25519 key (kiosk/sync/pit_config.py says
+as numbered versions, each signed with the pit's Ed25519 key (kiosk/signed_config.py says
 what is signed and how the table checks it).
 
 The pit's private key lives in a file of its own (mode 0600), not in the database: whoever
@@ -20,11 +20,16 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_private_key,
 )
 
-from kiosk.config import ConfigError, TableConfig, parse, with_pit
-from kiosk.sync.pit_config import SignedConfig, public_key_hex
+from kiosk.config import ConfigError, TableConfig
+from kiosk.signed_config import (
+    MAX_PIT_BODY,
+    SignedConfig,
+    check_body as check_signed_body,
+    public_key_hex,
+)
 from pit.store import PitStore, UnknownTable
 
-MAX_BODY = 64 * 1024
+MAX_BODY = MAX_PIT_BODY
 
 
 class SigningKeyError(RuntimeError):
@@ -82,13 +87,10 @@ class BadConfig(ValueError):
 
 
 def check_body(body: str) -> TableConfig:
-    """The body read over a table with every default, as the table will read it over its own
-    file (`kiosk.config.with_pit`); `BadConfig` with the reason."""
-    if len(body.encode("utf-8")) > MAX_BODY:
-        raise BadConfig(f"the configuration is over {MAX_BODY // 1024} KiB")
-    skeleton = parse('[table]\nid = "T"\n')
+    """The body read by the same check the table reads it with (`kiosk.signed_config.
+    check_body`), over a table with every default; `BadConfig` with the reason."""
     try:
-        return with_pit(skeleton, body, "the configuration")
+        return check_signed_body(body, name="the configuration")
     except ConfigError as exc:
         raise BadConfig(str(exc)) from exc
 

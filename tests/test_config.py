@@ -30,8 +30,8 @@ def test_example_loads_with_money_in_cents(tmp_path: Path) -> None:
         (("areas = 7 ", "areas = 20 "), 11, "7 to 14 numbered betting areas"),  # rule 5.2
         (("smallest = 5 ", "smallest = 2.5 "), 21, "not a decimal number"),
         (('commission_mode = "net"', 'commission_mode = "half"'), 13, "one of net, commission"),
-        (("minimum = 50, maximum = 50000 }\nplayer", "minimum = 500, maximum = 50 }\nplayer"),
-         16, "at most the maximum"),
+        (("banker = { minimum = 50, maximum = 50000 }",
+          "banker = { minimum = 500, maximum = 50 }"), 16, "at most the maximum"),
         (('dialect = "line"', 'dialect = "morse"'), 27, "line, plain"),
     ],
 )

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from kiosk.config import MAX_NAME, ConfigError, example, parse
@@ -12,10 +14,8 @@ BASE = example("punto-banco")
 
 def _with_display(**values: int) -> str:
     lines = "\n".join(f"{k} = {v}" for k, v in values.items())
-    return BASE.replace("[display]\n", f"[display]\n{lines}\n").replace(
-        "width = 800                 # the dealer touchscreen", "#").replace(
-        "height = 480\n", "", 1).replace("signage_width = 1920\n", "").replace(
-        "signage_height = 1080\n", "")
+    sizes = re.sub(r"(?m)^(width|height|signage_width|signage_height) = .*\n", "", BASE)
+    return sizes.replace("[display]\n", f"[display]\n{lines}\n")
 
 
 @pytest.mark.parametrize(("display", "words"), [

@@ -132,7 +132,8 @@ class PinMap:
     def as_toml_example(cls) -> str:
         """A commented `[gpio]` section with the defaults, for the example config file."""
         default = cls()
-        lines = ["[gpio]  # the table's panel: buttons, tower lamp, display; BCM GPIO numbers"]
+        lines = ["[gpio]  # the table's panel: buttons, tower lamp, display; BCM GPIO numbers "
+                 f"0 to {MAX_GPIO}"]
         for f in fields(cls):
             value = getattr(default, f.name)
             setting = f"{f.name} = {_toml(value)}"

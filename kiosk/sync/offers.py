@@ -29,8 +29,9 @@ from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import operation_from_record
 from kiosk.rules.registry import GAMES
+from kiosk.signed_config import PitConfigError, SignedConfig, check_body, verify
 from kiosk.store.journal import Journal
-from kiosk.sync.pit_config import PitConfigError, SignedConfig, read_offer, verify
+from kiosk.sync.pit_config import read_offer
 from kiosk.table.records import PitConfigApplied, PitConfigRefused, Snapshot
 from kiosk.table.session import Severity, TableSession
 
@@ -186,8 +187,8 @@ class PitConfigs:
                              f"{self.version}, which this table runs")
             return
         try:
-            new = with_pit(cfg, doc.body, _name(doc.version))
-        except ConfigError as exc:
+            new = check_body(doc.body, cfg, _name(doc.version))
+        except ConfigError as exc:  # what `config check` refuses, refused on record
             self._refuse(doc.version, str(exc))
             return
         self.pending = Pending(doc, new)

@@ -361,6 +361,36 @@ def test_a_refused_bundle_changes_nothing_and_is_on_record(tmp_path: Path,
     assert records == [done]
 
 
+def test_a_tampered_older_bundle_leaves_the_copy_to_go_back_to_in_place(
+        tmp_path: Path, key: Ed25519PrivateKey) -> None:
+    """--allow-older with a bundle whose wheel was changed after signing (same size: the
+    manifest's check passes, the sha256 does not): refused, and releases/0.2.0, the copy the
+    table would go back to, is still there, file for file."""
+    records: list[Outcome] = []
+    up, fake = _updater(tmp_path, key, records=records)
+    good = _bundle(tmp_path, key, "0.2.0")
+    assert up.apply(good).ok and up.apply(_bundle(tmp_path, key, "0.3.0")).ok
+    rel = up.releases
+    older = rel.folder / "0.2.0"
+    before = sorted(str(p.relative_to(older)) for p in older.rglob("*"))
+    assert before and rel.in_use() == rel.folder / "0.3.0"
+    name = "wheels/tableside-0.2.0-py3-none-any.whl"
+    with tarfile.open(good) as tar:
+        data = bytearray(tar.extractfile(name).read())  # type: ignore[union-attr]
+    data[-30] ^= 0xFF  # same size, other bytes
+    tampered = _retar(good, tmp_path / "tampered-0.2.0.bundle", {name: bytes(data)})
+    fake.calls.clear()
+    done = up.apply(tampered, allow_older=True)
+    assert done.outcome == "refused" and f"{name} does not match its manifest" in done.detail
+    assert sorted(str(p.relative_to(older)) for p in older.rglob("*")) == before
+    assert rel.in_use() == rel.folder / "0.3.0" and fake.calls == []
+    assert not list(rel.folder.glob(".incoming-*"))
+    assert records[-1] == done
+    # the same bundle untouched still goes back to 0.2.0 on purpose
+    back = up.apply(good, allow_older=True)
+    assert (back.outcome, back.version, back.previous) == ("applied", "0.2.0", "0.3.0")
+
+
 def test_an_install_that_fails_leaves_the_table_as_it_was(tmp_path: Path,
                                                          key: Ed25519PrivateKey) -> None:
     from kiosk.update import UpdateFailed

@@ -348,3 +348,113 @@ def test_only_a_change_the_screens_show_live_is_taken_without_a_restart(
     assert cfg.rules != new.rules or cfg.name != new.name or cfg.game != new.game
     assert needs_restart(cfg, new) is restarts
     assert needs_restart(cfg, cfg) is False
+
+
+# --- what config check refuses, neither side takes -------------------------------------------
+
+
+def test_a_signed_version_config_check_refuses_is_refused_on_record_and_alerted(
+        tmp_path: Path) -> None:
+    """The pit's own key signs `[chips] smallest = 0` (the pit would not; a pit of an older
+    version did): the table refuses it on record with the line and the reason, as `config
+    check` does, and the pit raises "Configuration refused"; no traceback, no WARNING."""
+    state = open_pit(str(tmp_path / "pit.db"))
+    token = state.store.enroll("T1")
+    server = PitServer(state).start()
+    cfg = parse(_table_toml(tmp_path, server.url, state.configs.public_key),
+                tmp_path / "table.toml")
+    try:
+        session = _session(cfg)
+        configs = PitConfigs(session, cfg)
+        write_offer(cfg.journal, _doc(state.key, body="[chips]\nsmallest = 0\n"))
+        configs.poll()
+        refused = session.journal.last()
+        assert refused is not None and refused.kind == PitConfigRefused.kind
+        assert refused.payload["version"] == 1
+        assert refused.payload["reason"] == (
+            "the pit's configuration version 1, line 2: chips.smallest: must be positive, an "
+            "amount from 0.01 to 10_000, not 0")
+        assert [a.severity for a in session.alerts] == [Severity.STOP]
+        assert configs.version == 0 and configs.pending is None
+        assert session.state.rules.chips.smallest_chip == 500  # the table's own
+        write_offer(cfg.journal, _doc(state.key, version=2, body=(
+            "[punto_banco.limits]\nbanker = { minimum = 100, maximum = 1"
+            + "0" * 30 + " }\n")))
+        configs.poll()
+        assert "line 2: punto_banco.limits.banker.maximum: must be an amount from 0.01 to " \
+               "10_000_000" in session.journal.last().payload["reason"]  # type: ignore
+        client = SyncClient(cfg.journal, "T1", server.url, token)
+        client.sync_all()
+        client.close()
+        alerts = [a for a in state.store.alerts() if a.kind == "config_refused"]
+        assert len(alerts) == 2
+        assert any("version 1, line 2: chips.smallest: must be positive" in a.message
+                   for a in alerts)
+        session.journal.close()
+    finally:
+        server.stop()
+
+
+def _governed(game: str) -> str:
+    """The part of `game`'s example the pit may set: [chips] and the game's own sections."""
+    from kiosk.config import example
+
+    own = ("chips", GAMES.get(game).config.section)
+    keep, out = False, []
+    for line in example(game).splitlines():
+        if line.startswith("["):
+            keep = line[1:].split("]")[0].split(".")[0] in own
+        if keep:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("game", GAMES.names())
+def test_the_pit_never_signs_what_config_check_refuses(tmp_path: Path, game: str) -> None:
+    """Each number the pit may set, just outside its range: `config check` refuses the
+    table's file with it, and the pit refuses to sign it, with or without [table] game
+    (a game's section alone is read as that game's, whatever the default game is)."""
+    from kiosk.config import example
+    from pit.configs import check_body
+    from tests.test_config_ranges import _settings, _with
+
+    body = _governed(game)
+    check_body(body)  # the example's own values: signed
+    check_body(f'[table]\ngame = "{game}"\n' + body)
+    lines = body.splitlines()
+    tried = 0
+    for n, key, _value, span in _settings(body):
+        assert span is not None
+        lo, hi = span
+        for outside in (lo - (1 if lo == int(lo) else lo.__class__("0.01")), hi + 1):
+            edited = lines.copy()
+            edited[n - 1] = _with(lines[n - 1], key, outside)
+            bad = "\n".join(edited) + "\n"
+            whole = example(game).replace(lines[n - 1], edited[n - 1], 1)
+            with pytest.raises(ConfigError):
+                parse(whole)  # config check refuses it ...
+            for text in (bad, f'[table]\ngame = "{game}"\n' + bad):
+                with pytest.raises(BadConfig, match=r"the configuration, line \d+: "):
+                    check_body(text)  # ... and so does the pit
+            tried += 1
+    assert tried >= 4
+
+
+def test_pit_config_file_refuses_a_bad_body_in_one_line_and_publishes_nothing(
+        tmp_path: Path) -> None:
+    from tests.pit.test_pit_cli import tableside
+
+    assert tableside("pit", "enroll", "T1", "--db", "pit.db", cwd=tmp_path).returncode == 0
+    (tmp_path / "bad.toml").write_text("[chips]\nsmallest = 0\n")
+    out = tableside("pit", "config", "T1", "--db", "pit.db", "--file", "bad.toml",
+                    cwd=tmp_path)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == ("tableside: not published: the configuration, line 2: "
+                          "chips.smallest: must be positive, an amount from 0.01 to 10_000, "
+                          "not 0\n")
+    (tmp_path / "bj.toml").write_text("[blackjack]\nminimum = 0\n")  # no [table] game
+    out = tableside("pit", "config", "T1", "--db", "pit.db", "--file", "bj.toml",
+                    cwd=tmp_path)
+    assert out.returncode == 2 and "line 2: blackjack.minimum: must be positive" in out.stderr
+    listed = tableside("pit", "config", "T1", "--db", "pit.db", cwd=tmp_path)
+    assert listed.stdout == "Table T1 runs its own table.toml: the pit has no version for it\n"

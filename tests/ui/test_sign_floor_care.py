@@ -153,8 +153,10 @@ def test_the_sign_dims_at_night_and_moves_against_burn_in(ui: UI, tmp_path: Path
 
 @pytest.mark.parametrize(("line", "words"), [
     ('night = "10pm"', "not night hours like"),
-    ("night_brightness = 5", "not a brightness from 20 to 100"),
-    ("idle_minutes = -1", r"0 \(never\) to 1440"),
+    ("night_brightness = 5", r"night_brightness: 20 to 100 percent: how bright the sign is at "
+                             r"night \(5 given\)"),
+    ("idle_minutes = -1", r"idle_minutes: 0 to 1440 minutes with no round before the idle "
+                          r"screen \(0: never\) \(-1 given\)"),
 ])
 def test_the_houses_floor_care_settings_are_checked(line: str, words: str) -> None:
     key = line.split(" =")[0]

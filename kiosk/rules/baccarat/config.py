@@ -11,15 +11,15 @@ SECTION = "punto_banco"
 
 EXAMPLE = """\
 [punto_banco]
-decks = 8                   # rule 5.4
+decks = 8                   # rule 5.4: 1 to 16 (eight, or as the house has approved)
 areas = 7                   # rule 5.2: 7 to 14 numbered areas
 standing_area = true        # rule 5.2
 commission_mode = "net"     # rule 5.7: "net" pays 19:20; "commission" pays 1:1, 5% owed
 
-[punto_banco.limits]        # rule 2.2
-banker = { minimum = 50, maximum = 50000 }
-player = { minimum = 50, maximum = 50000 }
-tie = { minimum = 10, maximum = 5000 }
+[punto_banco.limits]        # rule 2.2; each amount 5 to 10_000_000 in whole smallest chips
+banker = { minimum = 50, maximum = 50000 }  # 5 to 10_000_000
+player = { minimum = 50, maximum = 50000 }  # 5 to 10_000_000
+tie = { minimum = 10, maximum = 5000 }      # 5 to 10_000_000
 """
 
 _DEFAULT_LIMITS = {BetKind.BANKER: (5_000, 5_000_000), BetKind.PLAYER: (5_000, 5_000_000),
@@ -42,8 +42,10 @@ def parse(reader: SectionReader, house: HouseSettings) -> PuntoBancoRules:
         limits.append(Limit(kind, lo, hi))
     try:
         rules = PuntoBancoRules(
-            decks=reader.integer(sec, SECTION, "decks", 8),
-            areas=reader.integer(sec, SECTION, "areas", 7),
+            decks=reader.integer(sec, SECTION, "decks", 8, lo=1, hi=16,
+                                 why="decks: what a shoe holds"),
+            areas=reader.integer(sec, SECTION, "areas", 7, lo=7, hi=14,
+                                 why="numbered betting areas (rule 5.2)"),
             standing_area=reader.boolean(sec, SECTION, "standing_area", True),
             limits=tuple(limits),
             commission_mode=CommissionMode(reader.choice(
