@@ -49,12 +49,9 @@ maximum = 5000
 def parse(reader: SectionReader, house: HouseSettings) -> ArizonaRules:
     """[arizona] in table.toml: the house's choices within section 6."""
     sec = reader.section(SECTION, required=False)
-    decks = reader.integer(sec, SECTION, "decks", 1)
-    if not 1 <= decks <= MAX_DECKS:
-        reader.fail(SECTION, "decks", f"must be from 1 to {MAX_DECKS} (rule 6.4)")
-    boxes = reader.integer(sec, SECTION, "boxes", MAX_BOXES)
-    if not 1 <= boxes <= MAX_BOXES:
-        reader.fail(SECTION, "boxes", f"must be from 1 to {MAX_BOXES} (rule 6.3)")
+    decks = reader.integer(sec, SECTION, "decks", 1, lo=1, hi=MAX_DECKS, why="rule 6.4")
+    boxes = reader.integer(sec, SECTION, "boxes", MAX_BOXES, lo=1, hi=MAX_BOXES,
+                           why="rule 6.3")
     minimum = reader.money(sec, SECTION, "minimum", 5_000)
     maximum = reader.money(sec, SECTION, "maximum", 500_000)
     if not 0 < minimum <= maximum:
