@@ -100,9 +100,11 @@ def _page(title: str, body: str, session: Session | None = None, live: bool = Fa
                f'<input type="hidden" name="csrf" value="{escape(session.csrf)}">'
                f'<button type="submit">Log out</button></form>'
                f'<span id="live" class="live">{"live" if live else ""}</span>')
-    script = f"<script>{_LIVE_JS}</script>" if live else ""
+    # No inline script or style: the Content-Security-Policy allows the pit's own files only.
+    script = '<script src="/static/live.js"></script>' if live else ""
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
-            f"<title>{escape(title)} · Tableside pit</title><style>{_CSS}</style></head>"
+            f"<title>{escape(title)} · Tableside pit</title>"
+            f'<link rel="stylesheet" href="/static/pit.css"></head>'
             f"<body><header><strong>Tableside pit</strong>{nav}</header>"
             f"<main><h1>{escape(title)}</h1>{body}</main>{script}</body></html>")
 
@@ -182,18 +184,19 @@ async def login(request: Request) -> Response:
     name = form.get("name", "")
     # Only failures count: after too many for this name, or from this address, the password
     # is not even checked until the wait is over (the wrong guesses are what is limited).
-    wait = max(pit.failed_logins_by_name.waiting(name),
-               pit.failed_logins_by_address.waiting(client))
+    # Each attempt reserves a failure from both budgets before its password is checked, and
+    # a success gives it back: guesses sent all at once are counted as they arrive, not
+    # after scrypt, so no more of them are checked than the budget allows.
+    wait = _reserve_failure(pit, name, client)
     if wait:
         problem = (f"Too many failed logins for this name or from this computer; try again "
                    f"in {max(1, round(wait))} s.")
         return RedirectResponse("/login?problem=" + quote(problem), status_code=303)
     token = await run_in_threadpool(pit.inspectors.login, name, form.get("password", ""))
     if token is None:
-        pit.failed_logins_by_name.spend(name)
-        pit.failed_logins_by_address.spend(client)
         return RedirectResponse("/login?problem=" + quote("Wrong name or password."),
                                 status_code=303)
+    pit.failed_logins_by_address.refund(client)
     pit.failed_logins_by_name.forget(name)
     nxt = form.get("next", "/")
     if not nxt.startswith("/") or nxt.startswith("//"):
@@ -203,6 +206,18 @@ async def login(request: Request) -> Response:
                         secure=request.url.scheme == "https", max_age=12 * 3600)
     response.delete_cookie(LOGIN_COOKIE)
     return response
+
+
+def _reserve_failure(pit: PitState, name: str, client: str) -> float:
+    """0 when a failure is reserved from both the name's and the address's budget (the
+    password may be checked), else the seconds to wait (nothing reserved)."""
+    wait = pit.failed_logins_by_name.allow(name)
+    if wait:
+        return wait
+    wait = pit.failed_logins_by_address.allow(client)
+    if wait:
+        pit.failed_logins_by_name.refund(name)
+    return wait
 
 
 async def logout(request: Request) -> Response:
@@ -420,6 +435,19 @@ async def round_page(request: Request, session: Session) -> Response:
                               session))
 
 
+# --- the pages' style and script (their own files: pit/headers.py) ------------------------
+
+
+async def stylesheet(request: Request) -> Response:
+    return Response(_CSS, media_type="text/css",
+                    headers={"Cache-Control": "no-cache"})
+
+
+async def live_script(request: Request) -> Response:
+    return Response(_LIVE_JS, media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache"})
+
+
 # --- live -----------------------------------------------------------------------------------
 
 
@@ -459,4 +487,6 @@ ROUTES = [
     Route("/tables/{table_id}", table_page, methods=["GET"]),
     Route("/tables/{table_id}/rounds/{seq}", round_page, methods=["GET"]),
     Route("/events", events, methods=["GET"]),
+    Route("/static/pit.css", stylesheet, methods=["GET"]),
+    Route("/static/live.js", live_script, methods=["GET"]),
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -12,6 +13,41 @@ MAX_BODY = 4 * 1024 * 1024
 
 class TooLarge(ValueError):
     """A body over the limit (HTTP 413)."""
+
+
+MAX_DEPTH = 64
+"""Arrays and objects nested in one JSON text at most. A batch is 3 deep (its payloads are
+text), and no record the table journals comes near it; Python's parser gives up with a
+RecursionError near 1,000."""
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than the limit (HTTP 400): refused before it is parsed."""
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """TooDeep if the JSON `text` nests arrays and objects more than `limit` deep.
+
+    Strings are taken out first (a bracket in a string nests nothing), then the brackets
+    counted. Up to the first mistake in the text this is the depth the parser would recurse
+    to, and the parser stops at that mistake, so invalid JSON is left for it to refuse."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if brackets.count("[") + brackets.count("{") <= limit:
+        return
+    depth = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            if depth > limit:
+                raise TooDeep(f"the JSON is nested more than {limit} deep")
+        else:
+            depth -= 1
+            if depth < 0:
+                return  # a bracket closed that was never opened: the parser stops here
 
 
 KEPT_CALLERS = 10_000
@@ -39,6 +75,13 @@ class RateLimiter:
 
     def spend(self, caller: str) -> None:
         self._take(caller, spend=True)
+
+    def refund(self, caller: str) -> None:
+        """Give back one request `allow` counted (a reserved failure that did not happen)."""
+        with self._lock:
+            if caller in self._buckets:
+                tokens, then = self._buckets[caller]
+                self._buckets[caller] = (min(float(self.burst), tokens + 1), then)
 
     def forget(self, caller: str) -> None:
         with self._lock:
