@@ -84,9 +84,13 @@ async def publish(request: Request, session: Session) -> Response:
         doc = await run_in_threadpool(pit.configs.publish, table_id, body, session.name)
     except UnknownTable:
         return HTMLResponse(_page("No such table", "", session), status_code=404)
-    except BadConfig as exc:
+    except (BadConfig, RecursionError) as exc:
+        # RecursionError: TOML's reader recurses into every nested array and inline table,
+        # and gives up near 1,000 deep (the form holds 16 KiB, so some 2,700 deep).
+        why = (str(exc) if isinstance(exc, BadConfig) else
+               "arrays or inline tables are nested too deep to read")
         inner = await run_in_threadpool(_html, pit, table_id, session, body,
-                                        f"Not published: {exc}")
+                                        f"Not published: {why}")
         return HTMLResponse(_page(f"Table {table_id}: configuration", inner, session),
                             status_code=400)
     await pit.tell({"type": "config", "table_id": table_id, "head": 0,

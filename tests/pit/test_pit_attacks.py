@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
+from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.testclient import TestClient
@@ -187,7 +188,7 @@ def test_every_page_error_page_and_api_answer_carries_the_security_headers(
         web: tuple[TestClient, str]) -> None:
     client, token = web
     app = client.app
-    assert isinstance(app, __import__("starlette").applications.Starlette)
+    assert isinstance(app, Starlette)
     state = app.state.pit
     state.inspectors.add("Thandi", RIGHT)
 
@@ -294,3 +295,23 @@ def test_a_journal_export_is_as_private_as_the_journal(tmp_path: Path, umask_022
     out.chmod(0o644)  # an export written before, overwritten now
     done = CliRunner().invoke(main, ["journal", "export", str(journal.path), "-o", str(out)])
     assert done.exit_code == 0 and _mode(out) == 0o600
+
+
+def test_a_configuration_nested_2000_deep_is_refused_in_words_not_a_crash(
+        web: tuple[TestClient, str]) -> None:
+    client, _ = web
+    app = client.app
+    assert isinstance(app, Starlette)
+    state = app.state.pit
+    state.inspectors.add("Thandi", RIGHT)
+    page = client.get("/login")
+    csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+    client.post("/login", data={"name": "Thandi", "password": RIGHT, "csrf": csrf})
+    page = client.get("/tables/PB-01/config")
+    csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+    body = "[punto_banco]\nareas = " + "[" * 2000 + "]" * 2000 + "\n"
+    answer = client.post("/tables/PB-01/config", data={"csrf": csrf, "body": body})
+    assert answer.status_code == 400
+    assert ("Not published: arrays or inline tables are nested too deep to read"
+            in answer.text)
+    assert state.configs.versions("PB-01") == []
