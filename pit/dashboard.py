@@ -14,13 +14,16 @@ import hmac
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from html import escape
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
 from pit.api import read_body
@@ -91,6 +94,33 @@ source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
 """.replace("GAP_MS_VALUE", str(GAP_MS))
 
 
+TEMPLATES = Jinja2Templates(env=Environment(
+    loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"),
+    autoescape=True, undefined=StrictUndefined))
+"""The dashboard's pages, one template each in pit/templates. Every value put in a page is
+escaped (autoescape), and a name a template uses but is not given is an error, not blank."""
+TEMPLATES.env.filters["quote"] = quote
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200
+           ) -> Response:
+    """The page `name` (pit/templates) filled in with `context`: its title, and its session
+    (None: no header links) and whether it updates live, when it has them."""
+    filled = {"session": None, "live": False, **context}
+    return TEMPLATES.TemplateResponse(request, name, filled, status_code=status)
+
+
+def message(request: Request, title: str, status: int, session: Session | None = None, *,
+            problem: str = "", link: tuple[str, str] | None = None, text: str = "",
+            search: bool = False) -> Response:
+    """A page that only says something: `problem` in red (with a `link`, its address and
+    words, after it), `text`, and the search form when `search`."""
+    where = {"href": link[0], "words": link[1]} if link else None
+    return render(request, "message.html",
+                  {"title": title, "session": session, "problem": problem, "link": where,
+                   "text": text, "search": search}, status)
+
+
 def _page(title: str, body: str, session: Session | None = None, live: bool = False) -> str:
     nav = ""
     if session is not None:
@@ -158,17 +188,10 @@ def _csrf_ok(form: dict[str, str], expected: str) -> bool:
 
 async def login_page(request: Request) -> Response:
     token = secrets.token_urlsafe(24)
-    nxt = request.query_params.get("next", "/")
-    problem = request.query_params.get("problem", "")
-    body = (f'<p class="alert">{escape(problem)}</p>' if problem else "") + (
-        f'<form method="post" action="/login">'
-        f'<input type="hidden" name="csrf" value="{token}">'
-        f'<input type="hidden" name="next" value="{escape(nxt)}">'
-        f'<p><label>Name <input name="name" id="name" autocomplete="username"></label></p>'
-        f'<p><label>Password <input name="password" id="password" type="password" '
-        f'autocomplete="current-password"></label></p>'
-        f'<p><button type="submit" id="login">Log in</button></p></form>')
-    response = HTMLResponse(_page("Inspector login", body))
+    response = render(request, "login.html", {
+        "title": "Inspector login", "csrf": token,
+        "next": request.query_params.get("next", "/"),
+        "problem": request.query_params.get("problem", "")})
     response.set_cookie(LOGIN_COOKIE, token, httponly=True, samesite="strict",
                         secure=request.url.scheme == "https")
     return response
@@ -178,8 +201,8 @@ async def login(request: Request) -> Response:
     pit: PitState = request.app.state.pit
     form = await _form(request)
     if not _csrf_ok(form, request.cookies.get(LOGIN_COOKIE, "") or "-"):
-        return HTMLResponse(_page("Inspector login", "<p class=alert>The form expired; "
-                                  '<a href="/login">log in again</a>.</p>'), status_code=403)
+        return message(request, "Inspector login", 403, problem="The form expired;",
+                       link=("/login", "log in again"))
     client = request.client.host if request.client else "?"
     name = form.get("name", "")
     # Only failures count: after too many for this name, or from this address, the password
