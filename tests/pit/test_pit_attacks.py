@@ -315,3 +315,53 @@ def test_a_configuration_nested_2000_deep_is_refused_in_words_not_a_crash(
     assert ("Not published: arrays or inline tables are nested too deep to read"
             in answer.text)
     assert state.configs.versions("PB-01") == []
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+SCRIPT = '<script>alert("x")</script>'
+
+
+def test_what_an_inspector_types_is_escaped_on_every_page(tmp_path: Path) -> None:
+    """An inspector named with a script, who publishes a configuration with one in it and
+    acknowledges an alert: on no page does the script come back as markup."""
+    from tests.pit.test_pit_config import LIMITS_V1
+
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.store.enroll("PB-01")
+    name = f"Thandi{SCRIPT}"
+    state.inspectors.add(name, RIGHT)
+    journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
+    Day(journal).play(1)
+    journal.append("inspector_called", {"source": "screen"})
+    state.store.ingest("PB-01", wire_rows(journal.path))
+    journal.close()
+    with TestClient(create_app(state)) as client:
+        page = client.get("/login")
+        csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+        client.post("/login", data={"name": name, "password": RIGHT, "csrf": csrf})
+        page = client.get("/")
+        csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+        assert client.post("/alerts/1/ack", data={"csrf": csrf}).status_code == 200
+        published = client.post("/tables/PB-01/config", follow_redirects=False, data={
+            "csrf": csrf, "body": f"# {SCRIPT}\n{LIMITS_V1}"})
+        assert published.status_code == 303
+        refused = client.post("/tables/PB-01/config", data={
+            "csrf": csrf, "body": f"</textarea>{SCRIPT}"})
+        assert refused.status_code == 400
+        pages = {path: client.get(path) for path in (
+            "/", "/alerts", "/fragments/floor", "/tables/PB-01", "/tables/PB-01/config",
+            "/tables/PB-01/rounds/1", f"/login?problem={SCRIPT}&next={SCRIPT}")}
+        pages["refused configuration"] = refused
+    state.close()
+    escaped = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"
+    for path, answer in pages.items():
+        assert SCRIPT not in answer.text, path
+        assert "<script>" not in answer.text, path
+        if path != "/fragments/floor":  # no header, and no open alert: nothing he typed
+            assert escaped in answer.text, path
+    assert f"acknowledged by Thandi{escaped}" in pages["/alerts"].text
+    config = pages["/tables/PB-01/config"].text
+    assert f"<td>Thandi{escaped}</td>" in config  # who signed version 1
+    assert f'<textarea name="body" id="config-body" rows="16" cols="80"># {escaped}\n' in config
+    assert f"&lt;/textarea&gt;{escaped}</textarea>" in pages["refused configuration"].text
