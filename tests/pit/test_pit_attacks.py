@@ -365,3 +365,19 @@ def test_what_an_inspector_types_is_escaped_on_every_page(tmp_path: Path) -> Non
     assert f"<td>Thandi{escaped}</td>" in config  # who signed version 1
     assert f'<textarea name="body" id="config-body" rows="16" cols="80"># {escaped}\n' in config
     assert f"&lt;/textarea&gt;{escaped}</textarea>" in pages["refused configuration"].text
+
+
+def test_the_wheel_carries_every_page_template() -> None:
+    """The SD image installs the project as a wheel: pyproject's package-data for `pit` must
+    take every template the pages are made from."""
+    import fnmatch
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    with (root / "pyproject.toml").open("rb") as f:
+        globs = tomllib.load(f)["tool"]["setuptools"]["package-data"]["pit"]
+    templates = sorted((root / "pit" / "templates").iterdir())
+    assert len(templates) >= 10
+    for path in templates:
+        rel = path.relative_to(root / "pit").as_posix()
+        assert any(fnmatch.fnmatchcase(rel, g) for g in globs), rel
