@@ -66,15 +66,19 @@ class RateLimiter:
 
     def allow(self, caller: str) -> float:
         """0 when the request may go ahead (and it is counted), else the seconds to wait
-        before asking again."""
-        return self._take(caller, spend=True)
-
-    def waiting(self, caller: str) -> float:
-        """Like `allow`, but counting nothing (`spend` counts): for a budget of failures."""
-        return self._take(caller, spend=False)
-
-    def spend(self, caller: str) -> None:
-        self._take(caller, spend=True)
+        before asking again. Checking and counting are one step under the lock, so requests
+        that come at once are counted one by one: for a budget of failures, reserve one
+        with `allow` before the attempt and `refund` it when the attempt succeeds."""
+        now = self.clock()
+        with self._lock:
+            tokens, then = self._buckets.get(caller, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            if tokens >= 1:
+                self._buckets[caller] = (tokens - 1, now)
+                self._prune(now)
+                return 0.0
+            self._buckets[caller] = (tokens, now)
+            return (1 - tokens) / self.rate
 
     def refund(self, caller: str) -> None:
         """Give back one request `allow` counted (a reserved failure that did not happen)."""
@@ -86,19 +90,6 @@ class RateLimiter:
     def forget(self, caller: str) -> None:
         with self._lock:
             self._buckets.pop(caller, None)
-
-    def _take(self, caller: str, spend: bool) -> float:
-        now = self.clock()
-        with self._lock:
-            tokens, then = self._buckets.get(caller, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
-            if tokens >= 1:
-                if spend:
-                    self._buckets[caller] = (tokens - 1, now)
-                    self._prune(now)
-                return 0.0
-            self._buckets[caller] = (tokens, now)
-            return (1 - tokens) / self.rate
 
     def _prune(self, now: float) -> None:
         if len(self._buckets) <= KEPT_CALLERS:
