@@ -199,7 +199,9 @@ async def login(request: Request) -> Response:
     pit.failed_logins_by_address.refund(client)
     pit.failed_logins_by_name.forget(name)
     nxt = form.get("next", "/")
-    if not nxt.startswith("/") or nxt.startswith("//"):
+    # Only a page of this pit: browsers read /\host as //host, another site's address.
+    if not nxt.startswith("/") or nxt.startswith("//") or not nxt.isprintable() \
+            or "\\" in nxt:
         nxt = "/"
     response = RedirectResponse(nxt, status_code=303)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict",

@@ -129,6 +129,24 @@ def test_a_right_password_gives_back_the_failure_it_reserved(tmp_path: Path) -> 
     state.close()
 
 
+def test_after_login_the_inspector_goes_to_a_page_of_this_pit_only(tmp_path: Path) -> None:
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", RIGHT)
+    went = {}
+    with TestClient(create_app(state)) as web:
+        for nxt in ("/alerts", "//evil.example/", "/\\evil.example/", "/\tevil", "https://e.x/",
+                    "/tables/PB-01?from=2026-11-25T18:00"):
+            page = web.get("/login")
+            token = page.text.split('name="csrf" value="')[1].split('"')[0]
+            answer = web.post("/login", follow_redirects=False, data={
+                "name": "Thandi", "password": RIGHT, "csrf": token, "next": nxt})
+            went[nxt] = answer.headers["location"]
+    state.close()
+    assert went == {"/alerts": "/alerts", "//evil.example/": "/", "/\\evil.example/": "/",
+                    "/\tevil": "/", "https://e.x/": "/",
+                    "/tables/PB-01?from=2026-11-25T18:00": "/tables/PB-01?from=2026-11-25T18:00"}
+
+
 # --- bodies -----------------------------------------------------------------------------------
 
 
