@@ -137,11 +137,10 @@ def _unanchored(anchor_file: Path) -> str:
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="file (default: stdout)")
 def journal_export(path: str, out: str | None) -> None:
     """Write the journal as JSONL (docs/journal.md)."""
-    from kiosk.store.export import export_jsonl
+    from kiosk.store.export import export_jsonl, export_jsonl_file
 
     if out:
-        with open(out, "w", encoding="utf-8") as fh:
-            n = export_jsonl(path, fh)
+        n = export_jsonl_file(path, out)
         click.echo(f"{n} rows written to {out}", err=True)
     else:
         export_jsonl(path, sys.stdout)

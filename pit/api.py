@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from pit.ingest import BadBatch, ForeignRow, parse_batch
-from pit.limits import TooLarge
+from pit.limits import TooDeep, TooLarge, check_depth
 from pit.openapi import document
 from pit.state import PitState
 from pit.store import UnknownTable, credential_hash
@@ -104,7 +104,11 @@ async def rows(request: Request) -> Response:
     except TooLarge as exc:
         return error(413, str(exc))
     try:
-        body = json.loads(raw)
+        text = raw.decode("utf-8")
+        check_depth(text)  # before parsing: the parser recurses, and gives up near 1,000
+        body = json.loads(text)
+    except TooDeep as exc:
+        return error(400, f"the body is not a batch: {exc}")
     except (ValueError, UnicodeDecodeError):
         return error(400, "the body is not JSON")
     try:

@@ -8,12 +8,22 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from pit import api, config_pages, dashboard
 from pit.configs import key_path_for, load_or_create_key
 from pit.db import Database
+from pit.headers import SecurityHeaders
 from pit.state import PitState
 from pit.store import PitStore
+
+
+class PitApp(Starlette):
+    """Starlette with the pit's security headers on every answer, error pages included
+    (pit/headers.py): they wrap Starlette's whole stack, its 500 page too."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack())
 
 
 def create_app(pit: PitState) -> Starlette:
@@ -22,7 +32,7 @@ def create_app(pit: PitState) -> Starlette:
         yield
         pit.close()
 
-    app = Starlette(routes=[*api.ROUTES, *dashboard.ROUTES, *config_pages.ROUTES],
+    app = PitApp(routes=[*api.ROUTES, *dashboard.ROUTES, *config_pages.ROUTES],
                     lifespan=lifespan)
     app.state.pit = pit
     return app

@@ -13,14 +13,16 @@ import functools
 import hmac
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
-from html import escape
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
 from pit.api import read_body
@@ -91,24 +93,31 @@ source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
 """.replace("GAP_MS_VALUE", str(GAP_MS))
 
 
-def _page(title: str, body: str, session: Session | None = None, live: bool = False) -> str:
-    nav = ""
-    if session is not None:
-        nav = (f'<a href="/">Floor</a><a href="/alerts">Alerts</a>'
-               f'<span>{escape(session.name)}</span>'
-               f'<form class="inline" method="post" action="/logout">'
-               f'<input type="hidden" name="csrf" value="{escape(session.csrf)}">'
-               f'<button type="submit">Log out</button></form>'
-               f'<span id="live" class="live">{"live" if live else ""}</span>')
-    script = f"<script>{_LIVE_JS}</script>" if live else ""
-    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
-            f"<title>{escape(title)} · Tableside pit</title><style>{_CSS}</style></head>"
-            f"<body><header><strong>Tableside pit</strong>{nav}</header>"
-            f"<main><h1>{escape(title)}</h1>{body}</main>{script}</body></html>")
+TEMPLATES = Jinja2Templates(env=Environment(
+    loader=FileSystemLoader(Path(__file__).resolve().parent / "templates"),
+    autoescape=True, undefined=StrictUndefined))
+"""The dashboard's pages, one template each in pit/templates. Every value put in a page is
+escaped (autoescape), and a name a template uses but is not given is an error, not blank."""
+TEMPLATES.env.filters["quote"] = quote
 
 
-def _money(summary: dict[str, Any]) -> str:
-    return escape(str(summary.get("limits", "")))
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200
+           ) -> Response:
+    """The page `name` (pit/templates) filled in with `context`: its title, and its session
+    (None: no header links) and whether it updates live, when it has them."""
+    filled = {"session": None, "live": False, **context}
+    return TEMPLATES.TemplateResponse(request, name, filled, status_code=status)
+
+
+def message(request: Request, title: str, status: int, session: Session | None = None, *,
+            problem: str = "", link: tuple[str, str] | None = None, text: str = "",
+            search: bool = False) -> Response:
+    """A page that only says something: `problem` in red (with a `link`, its address and
+    words, after it), `text`, and the search form when `search`."""
+    where = {"href": link[0], "words": link[1]} if link else None
+    return render(request, "message.html",
+                  {"title": title, "session": session, "problem": problem, "link": where,
+                   "text": text, "search": search}, status)
 
 
 async def _session(request: Request) -> Session | None:
@@ -156,17 +165,10 @@ def _csrf_ok(form: dict[str, str], expected: str) -> bool:
 
 async def login_page(request: Request) -> Response:
     token = secrets.token_urlsafe(24)
-    nxt = request.query_params.get("next", "/")
-    problem = request.query_params.get("problem", "")
-    body = (f'<p class="alert">{escape(problem)}</p>' if problem else "") + (
-        f'<form method="post" action="/login">'
-        f'<input type="hidden" name="csrf" value="{token}">'
-        f'<input type="hidden" name="next" value="{escape(nxt)}">'
-        f'<p><label>Name <input name="name" id="name" autocomplete="username"></label></p>'
-        f'<p><label>Password <input name="password" id="password" type="password" '
-        f'autocomplete="current-password"></label></p>'
-        f'<p><button type="submit" id="login">Log in</button></p></form>')
-    response = HTMLResponse(_page("Inspector login", body))
+    response = render(request, "login.html", {
+        "title": "Inspector login", "csrf": token,
+        "next": request.query_params.get("next", "/"),
+        "problem": request.query_params.get("problem", "")})
     response.set_cookie(LOGIN_COOKIE, token, httponly=True, samesite="strict",
                         secure=request.url.scheme == "https")
     return response
@@ -176,33 +178,48 @@ async def login(request: Request) -> Response:
     pit: PitState = request.app.state.pit
     form = await _form(request)
     if not _csrf_ok(form, request.cookies.get(LOGIN_COOKIE, "") or "-"):
-        return HTMLResponse(_page("Inspector login", "<p class=alert>The form expired; "
-                                  '<a href="/login">log in again</a>.</p>'), status_code=403)
+        return message(request, "Inspector login", 403, problem="The form expired;",
+                       link=("/login", "log in again"))
     client = request.client.host if request.client else "?"
     name = form.get("name", "")
     # Only failures count: after too many for this name, or from this address, the password
     # is not even checked until the wait is over (the wrong guesses are what is limited).
-    wait = max(pit.failed_logins_by_name.waiting(name),
-               pit.failed_logins_by_address.waiting(client))
+    # Each attempt reserves a failure from both budgets before its password is checked, and
+    # a success gives it back: guesses sent all at once are counted as they arrive, not
+    # after scrypt, so no more of them are checked than the budget allows.
+    wait = _reserve_failure(pit, name, client)
     if wait:
         problem = (f"Too many failed logins for this name or from this computer; try again "
                    f"in {max(1, round(wait))} s.")
         return RedirectResponse("/login?problem=" + quote(problem), status_code=303)
     token = await run_in_threadpool(pit.inspectors.login, name, form.get("password", ""))
     if token is None:
-        pit.failed_logins_by_name.spend(name)
-        pit.failed_logins_by_address.spend(client)
         return RedirectResponse("/login?problem=" + quote("Wrong name or password."),
                                 status_code=303)
+    pit.failed_logins_by_address.refund(client)
     pit.failed_logins_by_name.forget(name)
     nxt = form.get("next", "/")
-    if not nxt.startswith("/") or nxt.startswith("//"):
+    # Only a page of this pit: browsers read /\host as //host, another site's address.
+    if not nxt.startswith("/") or nxt.startswith("//") or not nxt.isprintable() \
+            or "\\" in nxt:
         nxt = "/"
     response = RedirectResponse(nxt, status_code=303)
     response.set_cookie(COOKIE, token, httponly=True, samesite="strict",
                         secure=request.url.scheme == "https", max_age=12 * 3600)
     response.delete_cookie(LOGIN_COOKIE)
     return response
+
+
+def _reserve_failure(pit: PitState, name: str, client: str) -> float:
+    """0 when a failure is reserved from both the name's and the address's budget (the
+    password may be checked), else the seconds to wait (nothing reserved)."""
+    wait = pit.failed_logins_by_name.allow(name)
+    if wait:
+        return wait
+    wait = pit.failed_logins_by_address.allow(client)
+    if wait:
+        pit.failed_logins_by_name.refund(name)
+    return wait
 
 
 async def logout(request: Request) -> Response:
@@ -219,63 +236,33 @@ async def logout(request: Request) -> Response:
 # --- the floor ------------------------------------------------------------------------------
 
 
-def _floor_html(pit: PitState, session: Session) -> str:
-    lines = []
+def _floor(pit: PitState, session: Session) -> dict[str, Any]:
+    """What the floor shows: every table with its state in words, and the open alerts."""
+    tables = []
     for table in pit.store.floor():
-        summary = table.summary
-        state = str(summary.get("state", "not opened"))
-        if summary.get("inspector_called"):
+        state = str(table.summary.get("state", "not opened"))
+        if table.summary.get("inspector_called"):
             state += " (inspector called)"
-        lines.append(
-            f'<tr data-table="{escape(table.table_id)}"><td><a href="/tables/'
-            f'{quote(table.table_id)}">{escape(table.table_id)}</a></td>'
-            f"<td>{escape(str(summary.get('game', '')))}</td>"
-            f"<td>{escape(state)}</td><td>{escape(str(summary.get('round', '')))}</td>"
-            f"<td>{_money(summary)}</td><td>{escape(table.last_sync_at or 'never')}</td>"
-            f"<td>{table.rows_waiting}</td>"
-            f"<td class=\"{'alert' if table.open_alerts else 'ok'}\">{table.open_alerts}</td>"
-            "</tr>")
-    rows = "".join(lines) or '<tr><td colspan=8>No table is enrolled yet.</td></tr>'
-    return ("<table id=floor-table><tr><th>Table</th><th>Game</th><th>State</th><th>Round</th>"
-            "<th>Limits</th><th>Last sync</th><th>Rows waiting</th><th>Open alerts</th></tr>"
-            f"{rows}</table>" + _alerts_html(pit.store.alerts(limit=20), session))
+        tables.append((table, state))
+    return {"tables": tables, **_alerts(pit.store.alerts(limit=20), session)}
 
 
-def _alerts_html(alerts: list[Alert], session: Session, title: str = "Open alerts") -> str:
+def _alerts(alerts: list[Alert], session: Session, title: str = "Open alerts"
+            ) -> dict[str, Any]:
     from pit.alerts import TITLES
 
-    if not alerts:
-        return f"<h2>{escape(title)}</h2><p class=ok id=no-alerts>No open alerts.</p>"
-    lines = []
-    for a in alerts:
-        if a.acked_at:
-            action = f"acknowledged by {escape(a.acked_by or '')} at {escape(a.acked_at)}"
-        else:
-            action = (f'<form class="inline" method="post" action="/alerts/{a.id}/ack">'
-                      f'<input type="hidden" name="csrf" value="{escape(session.csrf)}">'
-                      f'<button type="submit" id="ack-{a.id}">Acknowledge</button></form>')
-        where = (f'<a href="/tables/{quote(a.table_id)}/rounds/{a.seq}">row {a.seq}</a>'
-                 if a.seq else "")
-        lines.append(f'<tr id="alert-{a.id}"><td>{escape(a.raised_at)}</td>'
-                     f"<td>{escape(a.table_id)}</td>"
-                     f'<td class="alert">{escape(TITLES.get(a.kind, a.kind))}</td>'
-                     f"<td>{escape(a.message)}</td><td>{where}</td><td>{action}</td></tr>")
-    return (f"<h2>{escape(title)}</h2><table id=alerts><tr><th>Raised</th><th>Table</th>"
-            f"<th>Alert</th><th>What</th><th>Where</th><th></th></tr>{''.join(lines)}</table>")
+    return {"alerts": alerts, "alerts_title": title, "alert_titles": TITLES, "session": session}
 
 
-_SEARCH = ('<form method="get" action="/search"><label>Table <input name="table" '
-           'id="search-table"></label> <label>From <input name="from" placeholder='
-           '"2026-11-25T18:00"></label> <label>To <input name="to" placeholder='
-           '"2026-11-25T20:00"></label> <button type="submit">Search</button></form>')
+def _floor_html(pit: PitState, session: Session) -> str:
+    return TEMPLATES.get_template("floor_part.html").render(_floor(pit, session))
 
 
 @inspector_only
 async def floor(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
-    inner = await run_in_threadpool(_floor_html, pit, session)
-    body = f'{_SEARCH}<div id="floor" data-fragment="/fragments/floor">{inner}</div>'
-    return HTMLResponse(_page("The floor", body, session, live=True))
+    context = await run_in_threadpool(_floor, pit, session)
+    return render(request, "floor.html", {"title": "The floor", "live": True, **context})
 
 
 @inspector_only
@@ -288,7 +275,8 @@ async def floor_fragment(request: Request, session: Session) -> Response:
 async def alerts_page(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     found = await run_in_threadpool(lambda: pit.store.alerts(open_only=False, limit=500))
-    return HTMLResponse(_page("Alerts", _alerts_html(found, session, "All alerts"), session))
+    return render(request, "alerts.html",
+                  {"title": "Alerts", **_alerts(found, session, "All alerts")})
 
 
 @inspector_only
@@ -296,13 +284,13 @@ async def acknowledge(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     form = await _form(request)
     if not _csrf_ok(form, session.csrf):
-        return HTMLResponse(_page("Refused", "<p class=alert>The form's security token is "
-                                  "missing or wrong; nothing was changed.</p>", session),
-                            status_code=403)
+        return message(request, "Refused", 403, session,
+                       problem="The form's security token is missing or wrong; nothing was "
+                               "changed.")
     try:
         alert_id = int(request.path_params["alert_id"])
     except ValueError:
-        return HTMLResponse(_page("No such alert", "", session), status_code=404)
+        return message(request, "No such alert", 404, session)
     done = await run_in_threadpool(pit.store.acknowledge, alert_id, session.name)
     if done:
         await pit.tell({"type": "alert", "table_id": "", "head": 0, "alert": alert_id})
@@ -312,23 +300,17 @@ async def acknowledge(request: Request, session: Session) -> Response:
 # --- a table's rounds and their replay ------------------------------------------------------
 
 
-def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
+def _rounds(pit: PitState, table_id: str, start: str, end: str) -> dict[str, Any]:
+    """A table's rounds between two times (its recent ones when neither is given)."""
     rounds: Rounds = pit.rounds
     view = rounds.between(table_id, start, end) if start or end else rounds.recent(table_id)
-    lines = "".join(
-        f'<tr><td><a href="/tables/{quote(table_id)}/rounds/{c.seq}">{c.coup}</a></td>'
-        f"<td>{escape(c.wall_time)}</td><td>{escape(c.status)}</td>"
-        f"<td>{escape(c.outcome or c.reason or c.status)}</td>"
-        f"<td class=\"{'alert' if c.differences else 'ok'}\">"
-        f"{'differs' if c.differences else 'matches'}</td></tr>"
-        for c in reversed(view.coups))
-    if not lines:
-        lines = "<tr><td colspan=5>No rounds in this time.</td></tr>"
     chain = "intact" if view.chain_ok else f"BROKEN: {view.chain_reason}"
-    return (f"<p>Chain at the pit: {escape(chain)}; {view.head} rows (rounds recomputed from "
-            f"row {view.first_row}).</p>"
-            "<table id=rounds><tr><th>Round</th><th>Time</th><th>Status</th><th>Outcome</th>"
-            f"<th>Replay</th></tr>{lines}</table>")
+    return {"view": view, "chain": chain, "table_id": table_id}
+
+
+def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
+    return TEMPLATES.get_template("rounds_part.html").render(
+        _rounds(pit, table_id, start, end))
 
 
 def _times(request: Request) -> tuple[str, str] | None:
@@ -349,26 +331,20 @@ async def table_page(request: Request, session: Session) -> Response:
     table_id = str(request.path_params["table_id"])
     times = _times(request)
     if times is None:
-        return HTMLResponse(_page("Search", "<p class=alert>Times are written like "
-                                  "2026-11-25T18:00 (UTC).</p>" + _SEARCH, session),
-                            status_code=400)
+        return message(request, "Search", 400, session,
+                       problem="Times are written like 2026-11-25T18:00 (UTC).", search=True)
     try:
         summary = await run_in_threadpool(pit.floor.catch_up, table_id)
-        inner = await run_in_threadpool(_rounds_html, pit, table_id, *times)
+        rounds = await run_in_threadpool(_rounds, pit, table_id, *times)
     except UnknownTable:
-        return HTMLResponse(_page("No such table", f"<p>No table {escape(table_id)} is "
-                                  "enrolled.</p>", session), status_code=404)
+        return message(request, "No such table", 404, session,
+                       text=f"No table {table_id} is enrolled.")
     alerts = await run_in_threadpool(lambda: pit.store.alerts(table_id=table_id))
     query = urlencode({"from": request.query_params.get("from", ""),
                        "to": request.query_params.get("to", "")})
-    head = (f"<p>{escape(str(summary.get('game', '')))} · {escape(str(summary.get('state')))}"
-            f" · round {escape(str(summary.get('round', '')))} · {_money(summary)} · "
-            f'<a href="/tables/{quote(table_id)}/config" id="config-link">configuration</a>'
-            f"</p>")
-    body = (head + _SEARCH + f'<div id="rounds-part" data-fragment='
-            f'"/fragments/tables/{quote(table_id)}?{query}">{inner}</div>'
-            + _alerts_html(alerts, session))
-    return HTMLResponse(_page(f"Table {table_id}", body, session, live=True))
+    return render(request, "table.html",
+                  {"title": f"Table {table_id}", "live": True, "summary": summary,
+                   "query": query, **rounds, **_alerts(alerts, session)})
 
 
 @inspector_only
@@ -400,24 +376,32 @@ async def round_page(request: Request, session: Session) -> Response:
         seq = int(request.path_params["seq"])
         coup = await run_in_threadpool(pit.rounds.round_at, table_id, seq)
     except (ValueError, UnknownTable):
-        return HTMLResponse(_page("No such round", "", session), status_code=404)
+        return message(request, "No such round", 404, session)
     if coup is None:
         rows = await run_in_threadpool(pit.store.rows, table_id, seq - 1, 1)
         text = (f"Row {seq}: {rows[0].kind} {rows[0].payload}" if rows
                 else f"No row {seq} at the pit.")
-        return HTMLResponse(_page(f"Table {table_id}, row {seq}",
-                                  f"<pre>{escape(text)}</pre>", session))
+        return render(request, "row.html", {"title": f"Table {table_id}, row {seq}",
+                                            "session": session, "text": text})
     import json
 
-    verdict = ("<p class=ok id=verdict>Recomputed: matches what the table recorded.</p>"
-               if not coup.differences else
-               "<p class=alert id=verdict>Recomputed: DIFFERS: "
-               + escape("; ".join(coup.differences)) + "</p>")
-    body = (f"<p>{escape(coup.line())}</p>{verdict}"
-            f"<pre id=replay>{escape(json.dumps(coup.as_json(), indent=2))}</pre>"
-            f'<p><a href="/tables/{quote(table_id)}">Back to table {escape(table_id)}</a></p>')
-    return HTMLResponse(_page(f"Table {table_id}, round {coup.coup} (row {coup.seq})", body,
-                              session))
+    return render(request, "round.html",
+                  {"title": f"Table {table_id}, round {coup.coup} (row {coup.seq})",
+                   "session": session, "coup": coup, "table_id": table_id,
+                   "replay": json.dumps(coup.as_json(), indent=2)})
+
+
+# --- the pages' style and script (their own files: pit/headers.py) ------------------------
+
+
+async def stylesheet(request: Request) -> Response:
+    return Response(_CSS, media_type="text/css",
+                    headers={"Cache-Control": "no-cache"})
+
+
+async def live_script(request: Request) -> Response:
+    return Response(_LIVE_JS, media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache"})
 
 
 # --- live -----------------------------------------------------------------------------------
@@ -459,4 +443,6 @@ ROUTES = [
     Route("/tables/{table_id}", table_page, methods=["GET"]),
     Route("/tables/{table_id}/rounds/{seq}", round_page, methods=["GET"]),
     Route("/events", events, methods=["GET"]),
+    Route("/static/pit.css", stylesheet, methods=["GET"]),
+    Route("/static/live.js", live_script, methods=["GET"]),
 ]

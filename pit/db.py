@@ -9,7 +9,9 @@ may have broken it, so a restarted PostgreSQL is simply reconnected on the next 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -55,6 +57,7 @@ class Database:
     def _open(self) -> Any:
         if self.dialect == "sqlite":
             assert self.path is not None
+            _private(self.path)
             try:
                 conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
                                        check_same_thread=False)
@@ -201,6 +204,30 @@ class Transaction:
         suffix = " FOR UPDATE" if self._db.dialect == "postgresql" else ""
         return self.one("SELECT table_id, head_seq, head_hash FROM pit_tables "
                         "WHERE table_id = ?" + suffix, (table_id,))
+
+
+def _private(path: Path) -> None:
+    """The pit's database holds the inspectors' password hashes: it is created mode 0600,
+    and SQLite gives its -wal and -shm files the database file's mode. A file from an older
+    pit, readable by everyone (0644), is made 0600; one an operator gave to a group to read
+    (0640) keeps that, but never a group's write."""
+    if str(path) in ("", ":memory:"):
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for file in (path, path.with_name(path.name + "-wal"),
+                     path.with_name(path.name + "-shm")):
+            with contextlib.suppress(OSError):  # absent, or not ours to change: leave it
+                mode = stat.S_IMODE(file.stat().st_mode)
+                if mode & 0o007:
+                    file.chmod(0o600)
+                elif mode & 0o030:
+                    file.chmod(mode & 0o640)
+        return
+    except OSError:
+        return  # no such folder, a read-only disk: sqlite3 says why, as before
+    os.close(fd)
 
 
 def _wal(conn: sqlite3.Connection, seconds: float = 30.0) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from kiosk.store.canonical import canonical_json, chain_hash, is_hash, is_wall_time, loads_strict
 from kiosk.store.journal import Entry
+from pit.limits import check_depth
 
 MAX_ROWS = 2000
 """Rows in one batch at most (the table sends 500)."""
@@ -112,8 +113,9 @@ def content_problem(row: WireRow) -> str:
     if not is_hash(row.prev_hash) or not is_hash(row.hash):
         return f"row {row.seq} has a malformed hash field"
     try:
+        check_depth(row.payload)  # before parsing: the parser recurses
         value = loads_strict(row.payload)
-    except ValueError as exc:
+    except ValueError as exc:  # TooDeep is one
         return f"row {row.seq}'s payload is not valid JSON ({exc})"
     if not isinstance(value, dict) or canonical_json(value) != row.payload:
         return f"row {row.seq}'s payload is not a canonical JSON object"

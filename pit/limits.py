@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -12,6 +13,41 @@ MAX_BODY = 4 * 1024 * 1024
 
 class TooLarge(ValueError):
     """A body over the limit (HTTP 413)."""
+
+
+MAX_DEPTH = 64
+"""Arrays and objects nested in one JSON text at most. A batch is 3 deep (its payloads are
+text), and no record the table journals comes near it; Python's parser gives up with a
+RecursionError near 1,000."""
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than the limit (HTTP 400): refused before it is parsed."""
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def check_depth(text: str, limit: int = MAX_DEPTH) -> None:
+    """TooDeep if the JSON `text` nests arrays and objects more than `limit` deep.
+
+    Strings are taken out first (a bracket in a string nests nothing), then the brackets
+    counted. Up to the first mistake in the text this is the depth the parser would recurse
+    to, and the parser stops at that mistake, so invalid JSON is left for it to refuse."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if brackets.count("[") + brackets.count("{") <= limit:
+        return
+    depth = 0
+    for bracket in brackets:
+        if bracket in "[{":
+            depth += 1
+            if depth > limit:
+                raise TooDeep(f"the JSON is nested more than {limit} deep")
+        else:
+            depth -= 1
+            if depth < 0:
+                return  # a bracket closed that was never opened: the parser stops here
 
 
 KEPT_CALLERS = 10_000
@@ -30,32 +66,30 @@ class RateLimiter:
 
     def allow(self, caller: str) -> float:
         """0 when the request may go ahead (and it is counted), else the seconds to wait
-        before asking again."""
-        return self._take(caller, spend=True)
-
-    def waiting(self, caller: str) -> float:
-        """Like `allow`, but counting nothing (`spend` counts): for a budget of failures."""
-        return self._take(caller, spend=False)
-
-    def spend(self, caller: str) -> None:
-        self._take(caller, spend=True)
-
-    def forget(self, caller: str) -> None:
-        with self._lock:
-            self._buckets.pop(caller, None)
-
-    def _take(self, caller: str, spend: bool) -> float:
+        before asking again. Checking and counting are one step under the lock, so requests
+        that come at once are counted one by one: for a budget of failures, reserve one
+        with `allow` before the attempt and `refund` it when the attempt succeeds."""
         now = self.clock()
         with self._lock:
             tokens, then = self._buckets.get(caller, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - then) * self.rate)
             if tokens >= 1:
-                if spend:
-                    self._buckets[caller] = (tokens - 1, now)
-                    self._prune(now)
+                self._buckets[caller] = (tokens - 1, now)
+                self._prune(now)
                 return 0.0
             self._buckets[caller] = (tokens, now)
             return (1 - tokens) / self.rate
+
+    def refund(self, caller: str) -> None:
+        """Give back one request `allow` counted (a reserved failure that did not happen)."""
+        with self._lock:
+            if caller in self._buckets:
+                tokens, then = self._buckets[caller]
+                self._buckets[caller] = (min(float(self.burst), tokens + 1), then)
+
+    def forget(self, caller: str) -> None:
+        with self._lock:
+            self._buckets.pop(caller, None)
 
     def _prune(self, now: float) -> None:
         if len(self._buckets) <= KEPT_CALLERS:

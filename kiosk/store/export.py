@@ -7,6 +7,9 @@ from the export alone (`verify_entries(read_jsonl(f))`) without the database.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
@@ -34,6 +37,17 @@ def export_jsonl(source: Journal | str | Path, out: TextIO) -> int:
         out.write(canonical_json(_as_object(entry)) + "\n")
         written += 1
     return written
+
+
+def export_jsonl_file(source: Journal | str | Path, path: str | Path) -> int:
+    """Write every row of `source` to the file at `path`, made mode 0600 as the journal is
+    (an existing file is overwritten and made 0600 too); return the number of rows."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(fd, "w", encoding="utf-8") as out:
+        if stat.S_IMODE(os.fstat(fd).st_mode) & 0o077:
+            with contextlib.suppress(OSError):  # not ours to change: the rows still go
+                os.fchmod(fd, 0o600)
+        return export_jsonl(source, out)
 
 
 def _as_object(entry: Entry) -> dict[str, object]:

@@ -81,6 +81,10 @@ def test_an_inspector_logs_in_sees_a_coup_live_acknowledges_and_replays(
         assert _cells(browser)[1] == "Punto banco"
         assert _cells(browser)[4] == "R50 to R50,000"  # the rules' defaults (5.2)
         shot(browser, "floor")
+        # The pit's own style and script load under its Content-Security-Policy (which
+        # allows no inline ones): the page is drawn in its colours, and updates live below.
+        assert browser.execute_script(
+            "return getComputedStyle(document.body).backgroundColor") == "rgb(15, 31, 23)"
 
         # A coup at the table shows on the floor without reloading the page.
         wait.until(lambda d: "live" in d.find_element(By.ID, "live").text)

@@ -4,10 +4,10 @@ itself names no game. Every registered game's golden journal, at the pit."""
 from __future__ import annotations
 
 import re
-from html import escape
 from pathlib import Path
 
 import pytest
+from markupsafe import escape  # as the pages' templates escape (Jinja2's autoescape)
 
 from kiosk.replay import load_entries, replay
 from kiosk.rules.registry import games
