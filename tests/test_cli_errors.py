@@ -101,3 +101,12 @@ def test_the_signage_refuses_what_the_config_refuses(args: list[str], words: str
     out = CliRunner().invoke(signage, ["--journal", "x.db", *args])
     assert out.exit_code == 2, out.output
     assert f"Invalid value for {words}" in out.output
+
+
+def test_a_configuration_nested_too_deep_to_read_is_one_line_not_a_traceback(tmp_path):
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "config", "check", str(path)],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert out.stderr.strip().endswith("nested too deep to read"), out.stderr
