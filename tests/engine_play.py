@@ -43,6 +43,7 @@ from kiosk.replay import replay
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.analysis import analyse, house_edge
 from kiosk.rules.blackjack.cut import DECK, Stage, cut_margin
+from kiosk.rules.blackjack.fold import _replace
 from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes, SplitMatch
 from kiosk.rules.blackjack.strategy import basic_strategy, describe
 from kiosk.rules.cards import Card, deck
@@ -87,7 +88,7 @@ def queries(s: bj.BlackjackState) -> list[Any]:
         bj.can_stand(s), bj.can_double(s), bj.can_split(s), bj.can_surrender(s),
         bj.can_pay_blackjack(s), bj.can_close_betting(s), bj.can_close_insurance(s),
         bj.can_check_blackjacks(s), bj.can_confirm_payouts(s), bj.can_void_round(s),
-        bj.void_needs_inspector(s), bj.can_set_aside(s), bj.can_accept_queried(s),
+        bj.void_needs_inspector(s), bj.can_set_aside_card(s), bj.can_accept_queried_card(s),
         bj.can_shuffle(s, "hand"), bj.can_shuffle(s, "shuffler"), bj.can_shuffle(s, "hand", True),
         bj.burn_due(s), bj.holds_cards(s), bj.card_due_without_decision(s), bj.decisions(s),
         bj.decision_flags(s), bj.card_target(s), str(s.penetration), str(s.cutting_card_at),
@@ -540,7 +541,7 @@ def protocols(samples: list[bj.BlackjackState]) -> None:
             show(name + " eq", lambda v=v: (v == v, v != v, v == object()))
             show(name + " frozen", lambda v=v: setattr(v, dataclasses.fields(v)[0].name, 1))
         show(f"{i} replace round", lambda s=s: dataclasses.replace(s, round=s.round + 1).round)
-        show(f"{i} _replace", lambda s=s: bj._replace(s) == s)
+        show(f"{i} _replace", lambda s=s: _replace(s) == s)
         show(f"{i} cards sorted", lambda s=s: [c.code for c in sorted(
             [*s.dealer, *(c for h in s.hands for c in h.cards)])])
         show(f"{i} prep replace", lambda s=s: dataclasses.replace(s.prep, stage=Stage.CUT))

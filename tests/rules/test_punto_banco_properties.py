@@ -139,7 +139,7 @@ def play_coup(s: Session, draw: st.DrawFn, *, extras: bool) -> None:
         if n == cut_at:
             s.do(pb.cut_card_out(s.state))
         if n == void_at:
-            s.do(pb.void_coup(s.state, "dealer error", by="pit boss"))
+            s.do(pb.void_round(s.state, "dealer error", by="pit boss"))
             return
         card = draw(st.sampled_from(legal_cards(s.state)))
         if extras and draw(st.integers(0, 7)) == 0:

@@ -87,7 +87,7 @@ def test_a_blackjack_decision_not_allowed_now_says_why(ui: UI, tmp_path: Path) -
     assert want and dealer.alert_text == want
     dealer.dismiss_alert()
     _tap_disabled(ui, dealer.ids.void)
-    assert dealer.alert_text == refusal(bj.verify_void, session.state, "a reason",
+    assert dealer.alert_text == refusal(bj.verify_void_round, session.state, "a reason",
                                         "an inspector")
     session.journal.close()
 
@@ -603,7 +603,7 @@ def test_the_insurance_amount_says_why(ui: UI, bj_session: BJ) -> None:
     pad = open_dialog(ui, InsuranceAmount)
     assert dialog_says(ui, pad, pad.ids.undo) == "Nothing to undo: no chip has been tapped yet"
     ui.tap(pad.ids.clear_amount)  # nothing: the rules refuse it (rule 4.7)
-    want = refusal_words(refusal(bj.verify_insurance, bj_session.state, 2, "A", 0))
+    want = refusal_words(refusal(bj.verify_insure, bj_session.state, 2, "A", 0))
     assert want and dialog_says(ui, pad, pad.ids.confirm) == want
     every_greyed_says_why(ui, pad, dialog_says, bj_session.journal)
     pad.dismiss()

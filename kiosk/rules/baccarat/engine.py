@@ -505,7 +505,7 @@ def settle_bet(rules: PuntoBancoRules, bet: Bet, winner: Winner) -> BetSettlemen
 
 def settlement(state: PuntoBancoState) -> tuple[BetSettlement, ...]:
     """The payout of every bet on the table for the finished coup (rule 5.7)."""
-    verify_complete(state)
+    verify_confirm_payouts(state)
     return _settle_all(state, _state_result(state).winner)
 
 
@@ -650,7 +650,7 @@ def close_betting(state: PuntoBancoState) -> BettingClosed:
     return BettingClosed(coup=state.coup)
 
 
-def verify_card(state: PuntoBancoState, card: Card, source: CardSource = CardSource.SHOE
+def verify_deal_card(state: PuntoBancoState, card: Card, source: CardSource = CardSource.SHOE
                 ) -> None:
     """A card may be dealt while dealing, to the hand rule 5.2 says is next, if the shoe can
     hold it (rule 5.4). A card keyed in by the dealer also resolves an unread or queried card."""
@@ -658,7 +658,7 @@ def verify_card(state: PuntoBancoState, card: Card, source: CardSource = CardSou
 
 
 def _verify_card(state: PuntoBancoState, card: Card, source: CardSource) -> Hand:
-    """`verify_card`, answering the hand the card goes to."""
+    """`verify_deal_card`, answering the hand the card goes to."""
     if state.phase is not Phase.DEALING:
         if state.phase is Phase.BETTING:
             raise NotAllowed.of("A card cannot be dealt before no more bets", clause="5.2")
@@ -675,7 +675,7 @@ def _verify_card(state: PuntoBancoState, card: Card, source: CardSource) -> Hand
 
 def can_deal_card(state: PuntoBancoState, card: Card,
                   source: CardSource = CardSource.SHOE) -> bool:
-    return allowed(verify_card, state, card, source)
+    return allowed(verify_deal_card, state, card, source)
 
 
 def deal_card(state: PuntoBancoState, card: Card,
@@ -700,10 +700,14 @@ def verify_shoe_card(state: PuntoBancoState, card: Card) -> None:
     """Everything `shoe_card` needs except the shoe's contents (an impossible card becomes a
     query rather than an error)."""
     with contextlib.suppress(ImpossibleCard):
-        verify_card(state, card, CardSource.SHOE)
+        verify_deal_card(state, card, CardSource.SHOE)
 
 
-def verify_unread(state: PuntoBancoState) -> None:
+def can_shoe_card(state: PuntoBancoState, card: Card) -> bool:
+    return allowed(verify_shoe_card, state, card)
+
+
+def verify_unread_card(state: PuntoBancoState) -> None:
     if state.phase is not Phase.DEALING or next_hand(state) is None:
         raise NotAllowed.of("No card is due now, so an unread card cannot belong to this coup",
                             clause="5.2")
@@ -711,23 +715,31 @@ def verify_unread(state: PuntoBancoState) -> None:
         raise resolve_first(state.pending.reason, state.pending.hand)
 
 
+def can_unread_card(state: PuntoBancoState) -> bool:
+    return allowed(verify_unread_card, state)
+
+
 def unread_card(state: PuntoBancoState) -> CardUnread:
-    verify_unread(state)
+    verify_unread_card(state)
     hand = next_hand(state)
     assert hand is not None
     return CardUnread(coup=state.coup, hand=hand)
 
 
-def verify_accept_queried(state: PuntoBancoState, by: str) -> None:
+def verify_accept_queried_card(state: PuntoBancoState, by: str) -> None:
     if state.pending is None or state.pending.reason != "impossible":
         raise NotAllowed.of("There is no queried card to accept")
     if not by.strip():
         raise NotAllowed.of("An inspector must accept a card the shoe cannot hold")
 
 
+def can_accept_queried_card(state: PuntoBancoState, by: str) -> bool:
+    return allowed(verify_accept_queried_card, state, by)
+
+
 def accept_queried_card(state: PuntoBancoState, by: str) -> CardDealt:
     """An inspector accepts the queried card as dealt (recorded with their name)."""
-    verify_accept_queried(state, by)
+    verify_accept_queried_card(state, by)
     assert state.pending is not None and state.pending.card is not None
     return CardDealt(coup=state.coup, hand=state.pending.hand, card=state.pending.card,
                      source=CardSource.OVERRIDE, by=by.strip())
@@ -766,25 +778,25 @@ def cut_card_out(state: PuntoBancoState) -> CutCardOut:
     return CutCardOut(coup=state.coup)
 
 
-def verify_complete(state: PuntoBancoState) -> None:
+def verify_confirm_payouts(state: PuntoBancoState) -> None:
     if state.phase is not Phase.PAYING:
         raise NotAllowed.of("The coup is not complete yet", clause="5.2")
 
 
 def can_confirm_payouts(state: PuntoBancoState) -> bool:
-    return allowed(verify_complete, state)
+    return allowed(verify_confirm_payouts, state)
 
 
 def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
     """The dealer has paid and collected every bet as shown (rule 5.7)."""
-    verify_complete(state)
+    verify_confirm_payouts(state)
     result = _state_result(state)  # computed once, for the record and for the settlements
     return CoupSettled(coup=state.coup, result=result,
                        player_cards=state.player_cards, banker_cards=state.banker_cards,
                        settlements=_settle_all(state, result.winner))
 
 
-def verify_void(state: PuntoBancoState, reason: str) -> None:
+def verify_void_round(state: PuntoBancoState, reason: str) -> None:
     if state.phase is Phase.BETTING and not state.bets:
         raise NotAllowed.of("There is no coup in play to void")
     if not reason.strip():
@@ -793,20 +805,13 @@ def verify_void(state: PuntoBancoState, reason: str) -> None:
 
 def can_void_round(state: PuntoBancoState, reason: str = "reason to be given") -> bool:
     """Whether a coup is in play that could be voided (the dealer then gives the reason)."""
-    return allowed(verify_void, state, reason)
+    return allowed(verify_void_round, state, reason)
 
 
 def void_round(state: PuntoBancoState, reason: str, by: str = "") -> CoupVoided:
     """Void the coup (rule 2.7): every bet goes back. The same verb as every game's."""
-    verify_void(state, reason)
+    verify_void_round(state, reason)
     return CoupVoided(coup=state.coup, reason=reason.strip(), by=by)
-
-
-verify_void_round = verify_void
-# The coup's own words (rule 5's), as older callers say them.
-verify_void_coup = verify_void
-can_void_coup = can_void_round
-void_coup = void_round
 
 
 def verify_collect_commission(state: PuntoBancoState, area: str) -> None:
@@ -1074,10 +1079,10 @@ def legal_actions(state: PuntoBancoState) -> frozenset[str]:
     checks: dict[str, tuple[Any, tuple[Any, ...]]] = {
         "shuffle": (verify_shuffle, ()),
         "close_betting": (verify_close_betting, ()),
-        "confirm_payouts": (verify_complete, ()),
-        "void_round": (verify_void, ("reason to be given",)),
-        "unread_card": (verify_unread, ()),
-        "accept_queried_card": (verify_accept_queried, ("inspector",)),
+        "confirm_payouts": (verify_confirm_payouts, ()),
+        "void_round": (verify_void_round, ("reason to be given",)),
+        "unread_card": (verify_unread_card, ()),
+        "accept_queried_card": (verify_accept_queried_card, ("inspector",)),
         "burn": (verify_burn, (None,)),
         "cut_card_out": (verify_cut_card_out, ()),
     }
@@ -1097,7 +1102,3 @@ def legal_actions(state: PuntoBancoState) -> frozenset[str]:
         out.add("collect_commission")
     return frozenset(out)
 
-
-# One name for each act in every game: verify_x, can_x (the same arguments) and x.
-verify_deal_card = verify_card
-verify_confirm_payouts = verify_complete

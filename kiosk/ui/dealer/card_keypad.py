@@ -131,7 +131,7 @@ def _punto_banco_allowed(state: pb.PuntoBancoState, card: Card) -> bool:
 
 
 def _punto_banco_refused(state: pb.PuntoBancoState, card: Card) -> str:
-    return refusal(pb.verify_card, state, card, pb.CardSource.KEYED)
+    return refusal(pb.verify_deal_card, state, card, pb.CardSource.KEYED)
 
 
 def _punto_banco_due(state: pb.PuntoBancoState) -> str:

@@ -208,14 +208,14 @@ class PuntoBancoDealer(DealerScreen):
             if s.phase is pb.Phase.DEALING:
                 return _("The cards are still coming: the coup is complete when the rules "
                          "say")
-            return refusal(pb.verify_complete if s.phase is pb.Phase.PAYING
+            return refusal(pb.verify_confirm_payouts if s.phase is pb.Phase.PAYING
                            else pb.verify_close_betting, s)
         if name == "new_shoe":
             return refusal(pb.verify_shuffle, s) or _(
                 "A new shoe starts before the first coup, once the cutting card is out, or "
                 "between coups with no bets down")
         words: dict[str, Callable[[], str]] = {
-            "void": lambda: refusal(pb.verify_void, s, "a reason"),
+            "void": lambda: refusal(pb.verify_void_round, s, "a reason"),
             "collect": lambda: refusal(pb.verify_collect_commission, s, area),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "
                                   "for one"),
