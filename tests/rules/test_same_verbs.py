@@ -15,7 +15,7 @@ import pytest
 
 from kiosk.replay import load_entries
 from kiosk.rules.operations import operation_from_record
-from kiosk.rules.registry import GAMES, games
+from kiosk.rules.registry import games
 from kiosk.table.fold import EMPTY, step
 
 GOLDEN = Path(__file__).parents[1] / "golden_journals"

@@ -49,8 +49,8 @@ from kiosk.rules.blackjack.dealing import (
     unread_card as unread_card,
     verify_accept_queried_card as verify_accept_queried_card,
     verify_burn as verify_burn,
-    verify_deal_card as verify_deal_card,
     verify_cut_card_out as verify_cut_card_out,
+    verify_deal_card as verify_deal_card,
     verify_set_aside_card as verify_set_aside_card,
     verify_shoe_card as verify_shoe_card,
     verify_unread_card as verify_unread_card,
@@ -89,8 +89,8 @@ from kiosk.rules.blackjack.insurance import (
     take_even_money as take_even_money,
     verify_check_blackjacks as verify_check_blackjacks,
     verify_close_insurance as verify_close_insurance,
-    verify_take_even_money as verify_take_even_money,
     verify_insure as verify_insure,
+    verify_take_even_money as verify_take_even_money,
 )
 from kiosk.rules.blackjack.operations import (  # the records, re-exported: bj.CardDealt
     BetPlaced as BetPlaced,
@@ -127,7 +127,6 @@ from kiosk.rules.blackjack.payouts import (
     confirm_payouts as confirm_payouts,
     settlement as settlement,
     verify_confirm_payouts as verify_confirm_payouts,
-    verify_void_round as verify_void_round,
     verify_void_round as verify_void_round,
     void_needs_inspector as void_needs_inspector,
     void_returns as void_returns,
@@ -171,10 +170,6 @@ from kiosk.rules.blackjack.words import (
     format_ratio_words as format_ratio_words,
     legal_actions as legal_actions,
     next_step as next_step,
-    verify_confirm_payouts as verify_confirm_payouts,
-    verify_deal_card as verify_deal_card,
-    verify_insure as verify_insure,
-    verify_take_even_money as verify_take_even_money,
 )
 from kiosk.rules.cards import Card
 from kiosk.rules.operations import Operation

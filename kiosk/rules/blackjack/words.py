@@ -13,7 +13,6 @@ from kiosk.rules.blackjack.dealing import (
     _verify_target,
     verify_accept_queried_card,
     verify_burn,
-    verify_deal_card,
     verify_cut_card_out,
     verify_set_aside_card,
     verify_unread_card,
@@ -34,8 +33,8 @@ from kiosk.rules.blackjack.insurance import (
     max_insurance,
     verify_check_blackjacks,
     verify_close_insurance,
-    verify_take_even_money,
     verify_insure,
+    verify_take_even_money,
 )
 from kiosk.rules.blackjack.operations import CardSource
 from kiosk.rules.blackjack.payouts import verify_confirm_payouts, verify_void_round
