@@ -38,13 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from hardware import events as ev
-from kiosk.house_edge import Simulator, strategy_for
 from kiosk.replay import replay
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.analysis import analyse, house_edge
 from kiosk.rules.blackjack.cut import DECK, Stage, cut_margin
 from kiosk.rules.blackjack.fold import _replace
 from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes, SplitMatch
+from kiosk.rules.blackjack.simulation import Simulator, strategy_for
 from kiosk.rules.blackjack.strategy import basic_strategy, describe
 from kiosk.rules.cards import Card, deck
 from kiosk.rules.errors import NotAllowed
@@ -669,7 +669,7 @@ def strategy(counts: Counter[str]) -> None:
         chart = basic_strategy(rules)
         out(["strategy", describe(rules), chart.table(), repr(house_edge(rules)),
              short(repr(analyse(rules)))])
-        tally = Simulator(rules, strategy_for(rules), 5).run(150)
+        tally = Simulator(rules, strategy_for(rules), random.Random(5)).run(150)
         out(["simulated", repr(tally), tally.edge.hex(), tally.half_width.hex()])
         counts["simulated rounds"] += tally.rounds
 
