@@ -39,7 +39,7 @@ from tests.rules.test_drawing_table import expected_banker_draws, expected_playe
 PROPERTY_SETTINGS = settings(max_examples=120, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow])
 
-# rule 5.4, written out independently of kiosk.rules.cards.baccarat_value
+# rule 5.4, written out independently of kiosk.rules.baccarat.drawing.baccarat_value
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
          "T": 0, "J": 0, "Q": 0, "K": 0}
 ALL_CARDS = deck()

@@ -497,6 +497,7 @@ def test_the_cut_says_the_rules_words(ui: UI, bj_session: BJ) -> None:
 
 def test_the_card_keypad_says_why_a_key_is_grey(ui: UI, pb_session: PB) -> None:
     from kiosk.ui.dealer.card_keypad import CardKeypad
+    from kiosk.ui.dealer.punto_banco import due_words, keyed_allowed, keyed_refused
 
     pb_dealing(pb_session)
     dealer = pb_screen(ui, pb_session)
@@ -517,7 +518,8 @@ def test_the_card_keypad_says_why_a_key_is_grey(ui: UI, pb_session: PB) -> None:
     sevens = {Card.parse(f"7{s}"): state.shoe.decks for s in "SHDC"}
     spent = dataclasses.replace(state, shoe=ShoeContents(state.shoe.decks, sevens,
                                                          state.shoe.decks * 4))
-    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None)
+    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None,
+                     allowed=keyed_allowed, due=due_words, refused=keyed_refused)
     pad.open()
     ui.pump(0.1)
     seven = next(b for b in pad.ids.ranks.children if b.rank == "7")
@@ -526,7 +528,8 @@ def test_the_card_keypad_says_why_a_key_is_grey(ui: UI, pb_session: PB) -> None:
     pad.dismiss()
     # One seven left: the other suits say the rules' sentence.
     sevens[Card.parse("7C")] -= 1
-    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None)
+    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None,
+                     allowed=keyed_allowed, due=due_words, refused=keyed_refused)
     pad.open()
     ui.pump(0.1)
     ui.tap(next(b for b in pad.ids.ranks.children if b.rank == "7"))

@@ -1,4 +1,5 @@
-"""The drawing table (rule 5.2): hand totals, who draws, the winner and the coup's result.
+"""The cards' values (rule 5.4) and the drawing table (rule 5.2): hand totals, who draws, the
+winner and the coup's result.
 
 Every function takes card values, so the odds calculator runs these very functions over every
 deal.
@@ -11,7 +12,20 @@ from collections.abc import Sequence
 from kiosk.rules.baccarat.house import Hand
 from kiosk.rules.baccarat.outcomes import CoupResult, Winner
 from kiosk.rules.baccarat.state import PuntoBancoState
-from kiosk.rules.cards import BACCARAT_VALUES, Card
+from kiosk.rules.cards import Card, Rank
+
+# Rule 5.4: ace = 1, tens and picture cards = 0, all other cards = face value.
+BACCARAT_VALUES: dict[Rank, int] = {
+    Rank.ACE: 1, Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4, Rank.FIVE: 5, Rank.SIX: 6,
+    Rank.SEVEN: 7, Rank.EIGHT: 8, Rank.NINE: 9,
+    Rank.TEN: 0, Rank.JACK: 0, Rank.QUEEN: 0, Rank.KING: 0,
+}
+
+
+def baccarat_value(card: Card) -> int:
+    """Rule 5.4: ace = 1, tens and picture cards = 0, all other cards = face value."""
+    return BACCARAT_VALUES[card.rank]
+
 
 # Rule 5.2, "BANKER HAVING / DRAWS WHEN GIVING": the values of the Player's third card on
 # which the Banker draws. "10" in the printed table is a ten-value card, value 0 (rule 5.4).

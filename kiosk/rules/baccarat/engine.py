@@ -49,7 +49,9 @@ from kiosk.rules.baccarat.dealing import (
     verify_unread_card as verify_unread_card,
 )
 from kiosk.rules.baccarat.drawing import (
+    BACCARAT_VALUES as BACCARAT_VALUES,
     BANKER_DRAWS_WHEN_GIVING as BANKER_DRAWS_WHEN_GIVING,
+    baccarat_value as baccarat_value,
     banker_draws as banker_draws,
     coup_result as coup_result,
     next_hand as next_hand,

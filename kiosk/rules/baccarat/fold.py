@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.baccarat.drawing import next_to_draw
+from kiosk.rules.baccarat.drawing import BACCARAT_VALUES, next_to_draw
 from kiosk.rules.baccarat.house import (
     GAME,
     Bet,
@@ -34,7 +34,7 @@ from kiosk.rules.baccarat.operations import (
 )
 from kiosk.rules.baccarat.payouts import _ZERO
 from kiosk.rules.baccarat.state import PuntoBancoState
-from kiosk.rules.cards import BACCARAT_VALUES, ShoeContents
+from kiosk.rules.cards import ShoeContents
 from kiosk.rules.game import foreign
 from kiosk.rules.operations import Operation, TableRecord
 
