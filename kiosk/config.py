@@ -21,10 +21,10 @@ from hardware.gpio.errors import PinMapError
 from hardware.gpio.pinmap import PinMap
 from hardware.protocols import roles
 from kiosk import i18n
+from kiosk.floor_care import SignCare, parse_night
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
-from kiosk.ui.signage.floor_care import SignCare, parse_night
 
 _HEAD = """\
 # Tableside table configuration. Money: whole units (50) or a string ("12.50").

@@ -20,6 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
+from kiosk.rules.amounts import format_money
+
 
 @dataclass(frozen=True, slots=True)
 class Amount:
@@ -30,8 +32,6 @@ class Amount:
     currency: str = "R"
 
     def __str__(self) -> str:
-        from kiosk.rules.money import format_money  # money.py raises NotAllowed itself
-
         return format_money(self.cents, self.currency)
 
 

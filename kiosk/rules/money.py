@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from kiosk.rules.amounts import format_money as format_money  # where callers find it
 from kiosk.rules.errors import Amount, NotAllowed
 
 
@@ -69,18 +70,6 @@ class ChipRule:
             raise NotAllowed.of(
                 "%(amount)s cannot be made of chips: bets are in steps of %(chip)s",
                 amount=Amount(amount), chip=Amount(self.smallest_chip))
-
-
-def format_money(cents: int | Fraction, currency: str = "R") -> str:
-    """A dealer-readable amount: R1,234.50 (R1,234 when whole); exact fractions of a cent
-    are shown to the cent with a "~" (they only appear in rounding records)."""
-    sign = "-" if cents < 0 else ""
-    approx = ""
-    if isinstance(cents, Fraction) and cents.denominator != 1:
-        approx = "~"
-    whole, part = divmod(abs(round(cents)), 100)
-    text = f"{whole:,}" if part == 0 else f"{whole:,}.{part:02d}"
-    return f"{approx}{sign}{currency}{text}"
 
 
 def parse_ratio(text: str) -> Fraction:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, time, timedelta
 import pytest
 from hypothesis import given, strategies as st
 
-from kiosk.ui.signage.floor_care import SHIFT_PX, burn_in_shift, idle, parse_night
+from kiosk.floor_care import SHIFT_PX, burn_in_shift, idle, parse_night
 
 
 @given(st.floats(0, 10 * 86400))

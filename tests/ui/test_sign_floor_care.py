@@ -13,6 +13,7 @@ import pytest
 
 from kiosk import i18n
 from kiosk.config import ConfigError, example, parse
+from kiosk.floor_care import Night, SignCare
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.baccarat.outcomes import Winner
 from kiosk.rules.baccarat.roads import Roads
@@ -21,7 +22,6 @@ from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from kiosk.ui import theme
-from kiosk.ui.signage.floor_care import Night, SignCare
 from tests.ui.conftest import UI, start_app
 from tests.ui.test_signage_feed import random_coups
 

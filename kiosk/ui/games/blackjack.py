@@ -257,7 +257,7 @@ def odds_command(config_path: str | None, touch: bool, target: float, max_second
     """The house edge of the configured blackjack rules: the engine itself plays seven boxes
     of basic strategy (computed for those rules) until the 95% interval is within --target,
     beside the combinatorial figure for the same strategy (docs/blackjack-odds.md)."""
-    from kiosk.cli import _fail
+    from kiosk.program import refuse
     from kiosk.rules.blackjack.analysis import house_edge
     from kiosk.rules.blackjack.house import BlackjackRules
     from kiosk.rules.blackjack.strategy import basic_strategy, describe
@@ -268,10 +268,10 @@ def odds_command(config_path: str | None, touch: bool, target: float, max_second
         try:
             cfg = load(config_path)
         except TablesideError as exc:
-            _fail(exc)
+            refuse(str(exc))
         if not isinstance(cfg.rules, BlackjackRules):
-            _fail(ValueError(f"{config_path} configures {cfg.game}, not blackjack (a "
-                             f"blackjack table's: tableside config example --game blackjack)"))
+            refuse(f"{config_path} configures {cfg.game}, not blackjack (a blackjack "
+                   f"table's: tableside config example --game blackjack)")
         rules = cfg.rules
     elif touch:
         rules = BlackjackRules.touch_21()

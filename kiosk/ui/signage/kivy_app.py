@@ -31,6 +31,7 @@ from kivy.graphics import Color, PopMatrix, PushMatrix, Rectangle, Translate
 from kivy.uix.boxlayout import BoxLayout
 
 from kiosk import i18n
+from kiosk.floor_care import SignCare, burn_in_shift, idle
 from kiosk.i18n import N_, _
 from kiosk.rules.registry import GameSpec, games
 from kiosk.sync.pit_config import table_name
@@ -40,11 +41,10 @@ from kiosk.ui.capture import grab, save_png
 from kiosk.ui.every import every
 from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame, keep_drawn
-from kiosk.ui.signage.app import WindowOptions
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
-from kiosk.ui.signage.floor_care import SignCare, burn_in_shift, idle
 from kiosk.ui.signage.interruptions import interruption
 from kiosk.ui.signage.link import Link
+from kiosk.ui.signage.window import WindowOptions
 from kiosk.ui.sync_words import corner, read
 from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify

@@ -1,0 +1,74 @@
+"""Replay audit of Arizona Hold'em (rule 2.8): every settled hand recomputed from its cards
+and the raises on the journal, bet by bet at rule 6.6's table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kiosk.rules.amounts import format_money
+from kiosk.rules.arizona import payouts
+from kiosk.rules.arizona.operations import BoxResult, Settled, Voided
+from kiosk.rules.arizona.state import ArizonaState
+from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.errors import TablesideError
+from kiosk.rules.operations import encode
+
+
+def _hands(state: ArizonaState) -> dict[str, list[str]]:
+    hands = {"community": [c.code for c in state.community]}
+    for box in state.boxes:
+        hands[f"box {box}"] = [c.code for c in state.cards_of(box)]
+    return hands
+
+
+def outcome(boxes: tuple[BoxResult, ...], currency: str) -> str:
+    """"box 1 a pair of tens +R20; box 3 king high -R40": each box's hand and net."""
+    def net(cents: int) -> str:
+        return ("+" if cents >= 0 else "-") + format_money(abs(cents), currency)
+    return "; ".join(f"box {b.box} {b.hand} {net(b.net)}" for b in boxes) or "no box played"
+
+
+def audit(state: ArizonaState, op: Any, row: Row, report: ReplayReport) -> None:
+    if isinstance(op, Voided):
+        report.coups.append(CoupReplay(op.round, "voided", row.seq, row.wall_time,
+                                       hands=_hands(state), reason=op.reason,
+                                       outcome=f"voided: {op.reason}"))
+    elif isinstance(op, Settled):
+        report.coups.append(_audit_settlement(state, op, row))
+
+
+def _audit_settlement(state: ArizonaState, op: Settled, row: Row) -> CoupReplay:
+    out = CoupReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
+    currency = state.rules.currency
+    if op.round != state.round:
+        out.differences.append(f"recorded as hand {op.round}, but the journal is at hand "
+                               f"{state.round}")
+    try:
+        again = payouts.confirm_payouts(state)
+    except TablesideError as exc:
+        out.differences.append(f"settled although {exc}")
+        out.settlements = [encode(b) for b in op.boxes]
+        out.outcome = outcome(op.boxes, currency)
+        return out
+    out.settlements = [encode(b) for b in again.boxes]
+    out.result = {"community": [c.code for c in again.community]}
+    out.outcome = outcome(again.boxes, currency)
+    recorded = {b.box: b for b in op.boxes}
+    for box in again.boxes:
+        was = recorded.pop(box.box, None)
+        if was is None:
+            out.differences.append(f"box {box.box}: never settled")
+        elif was != box:
+            fields = [f for f in ("cards", "hand", "odds", "ante", "first", "second", "net")
+                      if getattr(was, f) != getattr(box, f)]
+            out.differences.append(f"box {box.box}: " + ", ".join(
+                f"{f} recorded {encode(getattr(was, f))}, recomputed {encode(getattr(box, f))}"
+                for f in fields))
+    for box_number in recorded:
+        out.differences.append(f"box {box_number}: settled but never staked")
+    if op.community != again.community:
+        out.differences.append("community cards recorded differ from those dealt")
+    return out
+
+
+
