@@ -105,6 +105,12 @@ def test_legal_actions_answers_a_frozenset_of_act_names(name: str, journal: str)
     assert {"place_bet", "close_betting", "confirm_payouts"} <= seen
 
 
+@pytest.mark.parametrize("name", list(ENGINES))
+def test_legal_actions_is_typed_one_way(name: str) -> None:
+    annotation = inspect.signature(ENGINES[name].legal_actions).return_annotation
+    assert annotation in ("frozenset[str]", frozenset[str])
+
+
 def test_the_toy_answers_a_frozenset_too() -> None:
     engine = ENGINES["high-card"]
     rules = importlib.import_module("tests.toy_game.spec").SPEC.default_rules()
