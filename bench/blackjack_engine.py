@@ -9,6 +9,7 @@ operations per round. The engine is the plain Python a regulator reads; nothing 
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -16,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kiosk.house_edge import Simulator, strategy_for
 from kiosk.rules.blackjack.house import BlackjackRules
+from kiosk.rules.blackjack.simulation import Simulator, strategy_for
 
 
 def rate(rules: BlackjackRules, rounds: int, seed: int = 1) -> tuple[float, float]:
-    sim = Simulator(rules, strategy_for(rules), seed)
+    sim = Simulator(rules, strategy_for(rules), random.Random(seed))
     sim.run(300)  # warm up: the strategy tables, the first shoe
     ops = sim.ops
     start = time.perf_counter()

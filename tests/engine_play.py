@@ -38,12 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from hardware import events as ev
-from kiosk.house_edge import Simulator, strategy_for
 from kiosk.replay import replay
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.blackjack.analysis import analyse, house_edge
 from kiosk.rules.blackjack.cut import DECK, Stage, cut_margin
+from kiosk.rules.blackjack.fold import _replace
 from kiosk.rules.blackjack.house import BlackjackRules, DealerBlackjackTakes, SplitMatch
+from kiosk.rules.blackjack.simulation import Simulator, strategy_for
 from kiosk.rules.blackjack.strategy import basic_strategy, describe
 from kiosk.rules.cards import Card, deck
 from kiosk.rules.errors import NotAllowed
@@ -87,7 +88,7 @@ def queries(s: bj.BlackjackState) -> list[Any]:
         bj.can_stand(s), bj.can_double(s), bj.can_split(s), bj.can_surrender(s),
         bj.can_pay_blackjack(s), bj.can_close_betting(s), bj.can_close_insurance(s),
         bj.can_check_blackjacks(s), bj.can_confirm_payouts(s), bj.can_void_round(s),
-        bj.void_needs_inspector(s), bj.can_set_aside(s), bj.can_accept_queried(s),
+        bj.void_needs_inspector(s), bj.can_set_aside_card(s), bj.can_accept_queried_card(s),
         bj.can_shuffle(s, "hand"), bj.can_shuffle(s, "shuffler"), bj.can_shuffle(s, "hand", True),
         bj.burn_due(s), bj.holds_cards(s), bj.card_due_without_decision(s), bj.decisions(s),
         bj.decision_flags(s), bj.card_target(s), str(s.penetration), str(s.cutting_card_at),
@@ -540,7 +541,7 @@ def protocols(samples: list[bj.BlackjackState]) -> None:
             show(name + " eq", lambda v=v: (v == v, v != v, v == object()))
             show(name + " frozen", lambda v=v: setattr(v, dataclasses.fields(v)[0].name, 1))
         show(f"{i} replace round", lambda s=s: dataclasses.replace(s, round=s.round + 1).round)
-        show(f"{i} _replace", lambda s=s: bj._replace(s) == s)
+        show(f"{i} _replace", lambda s=s: _replace(s) == s)
         show(f"{i} cards sorted", lambda s=s: [c.code for c in sorted(
             [*s.dealer, *(c for h in s.hands for c in h.cards)])])
         show(f"{i} prep replace", lambda s=s: dataclasses.replace(s.prep, stage=Stage.CUT))
@@ -668,7 +669,7 @@ def strategy(counts: Counter[str]) -> None:
         chart = basic_strategy(rules)
         out(["strategy", describe(rules), chart.table(), repr(house_edge(rules)),
              short(repr(analyse(rules)))])
-        tally = Simulator(rules, strategy_for(rules), 5).run(150)
+        tally = Simulator(rules, strategy_for(rules), random.Random(5)).run(150)
         out(["simulated", repr(tally), tally.edge.hex(), tally.half_width.hex()])
         counts["simulated rounds"] += tally.rounds
 

@@ -1,20 +1,22 @@
-"""The house edge by playing the engine (kiosk/house_edge.py) and `tableside odds blackjack`."""
+"""The house edge by playing the engine (kiosk/rules/blackjack/simulation.py) and
+`tableside odds blackjack`."""
 
 from __future__ import annotations
 
 import json
+import random
 
 from click.testing import CliRunner
 
 from kiosk.cli import main
-from kiosk.house_edge import Simulator, Tally, strategy_for
 from kiosk.rules.blackjack.analysis import house_edge
 from kiosk.rules.blackjack.house import BlackjackRules
+from kiosk.rules.blackjack.simulation import Simulator, Tally, strategy_for
 
 
 def test_the_simulated_edge_agrees_with_the_combinatorial_one() -> None:
     rules = BlackjackRules()
-    sim = Simulator(rules, strategy_for(rules), seed=7)
+    sim = Simulator(rules, strategy_for(rules), random.Random(7))
     tally = sim.run(4_000)
     assert tally.rounds == 4_000 and tally.hands == 28_000
     assert tally.wagered == 28_000 * rules.minimum
@@ -48,10 +50,10 @@ def test_the_control_variates_have_mean_zero_and_narrow_the_interval() -> None:
     """Each control is a sum of martingale differences (a card's worth less its expectation
     over the cards left): its mean is zero, so the adjusted estimate is unbiased; it follows
     the players' results, so the interval narrows."""
-    from kiosk.house_edge import CONTROLS
+    from kiosk.rules.blackjack.simulation import CONTROLS
 
     rules = BlackjackRules()
-    tally = Simulator(rules, strategy_for(rules), seed=11).run(6_000)
+    tally = Simulator(rules, strategy_for(rules), random.Random(11)).run(6_000)
     n, k = tally.rounds, CONTROLS
     for i in range(k):
         mean = tally.c_sum[i] / n
@@ -62,8 +64,8 @@ def test_the_control_variates_have_mean_zero_and_narrow_the_interval() -> None:
     assert tally.half_width < tally.raw_half_width / 1.4
     assert abs(tally.edge - house_edge(rules)) < 4 * tally.half_width / 1.96
     # Merged across processes, the sums give the same fit as one run of both.
-    a = Simulator(rules, strategy_for(rules), seed=12).run(1_000)
-    b = Simulator(rules, strategy_for(rules), seed=13).run(1_000)
+    a = Simulator(rules, strategy_for(rules), random.Random(12)).run(1_000)
+    b = Simulator(rules, strategy_for(rules), random.Random(13)).run(1_000)
     both = a + b
     assert both.rounds == 2_000 and len(both.cc_sum) == k * k
     assert abs(both.c_sum[0] - (a.c_sum[0] + b.c_sum[0])) < 1e-9

@@ -99,19 +99,6 @@ def deck() -> tuple[Card, ...]:
     return _DECK
 
 
-# Rule 5.4: ace = 1, tens and picture cards = 0, all other cards = face value.
-BACCARAT_VALUES: dict[Rank, int] = {
-    Rank.ACE: 1, Rank.TWO: 2, Rank.THREE: 3, Rank.FOUR: 4, Rank.FIVE: 5, Rank.SIX: 6,
-    Rank.SEVEN: 7, Rank.EIGHT: 8, Rank.NINE: 9,
-    Rank.TEN: 0, Rank.JACK: 0, Rank.QUEEN: 0, Rank.KING: 0,
-}
-
-
-def baccarat_value(card: Card) -> int:
-    """Rule 5.4: ace = 1, tens and picture cards = 0, all other cards = face value."""
-    return BACCARAT_VALUES[card.rank]
-
-
 @dataclass(frozen=True, slots=True)
 class ShoeContents:
     """What is left in a shoe of `decks` decks, given the cards that have come out of it.

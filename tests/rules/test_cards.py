@@ -1,4 +1,5 @@
-"""Cards, card codes and shoe contents (kiosk/rules/cards.py); rule 5.4 card values and decks.
+"""Cards, card codes and shoe contents (kiosk/rules/cards.py); rule 5.4 card values
+(punto banco's, kiosk/rules/baccarat/drawing.py) and decks.
 
 Card codes follow specs/shoe-shuffler-protocol.md: rank A 2-9 T J Q K, then suit S H D C.
 """
@@ -7,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from kiosk.rules.baccarat.drawing import baccarat_value
 from kiosk.rules.cards import (
     Card,
     Rank,
     ShoeContents,
     Suit,
-    baccarat_value,
     deck,
     parse_cards,
 )

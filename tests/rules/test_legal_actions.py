@@ -73,7 +73,7 @@ def test_blackjack_legal_actions_agree_with_the_queries(name: str) -> None:
                          ("close_betting", bj.can_close_betting),
                          ("confirm_payouts", bj.can_confirm_payouts),
                          ("void_round", bj.can_void_round), ("shuffle", bj.can_shuffle),
-                         ("set_aside_card", bj.can_set_aside),
+                         ("set_aside_card", bj.can_set_aside_card),
                          ("close_insurance", bj.can_close_insurance)):
             assert (act in legal) == can(state), (act, bj.next_step(state))
     assert {"stand", "place_bet", "close_betting", "deal_card", "confirm_payouts"} <= seen

@@ -373,8 +373,8 @@ def test_void_coup_returns_every_bet():
     table.card("AS")
     before = table.state
     assert before.total_staked == 11_000
-    assert str(refused(pb.void_coup, table.state, " ")) == "Say why the coup is void"
-    op = table.do(pb.void_coup(table.state, " foreign card in the shoe ", by="pit boss"))
+    assert str(refused(pb.void_round, table.state, " ")) == "Say why the coup is void"
+    op = table.do(pb.void_round(table.state, " foreign card in the shoe ", by="pit boss"))
     assert op == pb.CoupVoided(coup=2, reason="foreign card in the shoe", by="pit boss")
     after = table.state
     assert after.coup == 3
@@ -385,7 +385,7 @@ def test_void_coup_returns_every_bet():
     assert after.results == before.results
     assert [o.coup for o in table.journal if isinstance(o, pb.CoupSettled)] == [1]
     assert after.shoe is not None and after.shoe.seen.get(AS) == 8  # the dealt cards stay out
-    assert str(refused(pb.void_coup, after, "why")) == "There is no coup in play to void"
+    assert str(refused(pb.void_round, after, "why")) == "There is no coup in play to void"
 
 
 def test_unread_card_then_keyed_card():
@@ -509,7 +509,7 @@ def every_kind_of_journal() -> list[list[Operation]]:
         elif resolve == "override":
             table.do(pb.accept_queried_card(table.state, "Inspector Dlamini"))
         else:
-            table.do(pb.void_coup(table.state, "foreign card", by="pit boss"))
+            table.do(pb.void_round(table.state, "foreign card", by="pit boss"))
         journals.append(table.journal)
     table = betting_table(commission_mode=CommissionMode.COMMISSION)
     table.do(pb.burn(table.state, Card.parse("TD")))

@@ -39,7 +39,7 @@ from tests.rules.test_drawing_table import expected_banker_draws, expected_playe
 PROPERTY_SETTINGS = settings(max_examples=120, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow])
 
-# rule 5.4, written out independently of kiosk.rules.cards.baccarat_value
+# rule 5.4, written out independently of kiosk.rules.baccarat.drawing.baccarat_value
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
          "T": 0, "J": 0, "Q": 0, "K": 0}
 ALL_CARDS = deck()
@@ -139,7 +139,7 @@ def play_coup(s: Session, draw: st.DrawFn, *, extras: bool) -> None:
         if n == cut_at:
             s.do(pb.cut_card_out(s.state))
         if n == void_at:
-            s.do(pb.void_coup(s.state, "dealer error", by="pit boss"))
+            s.do(pb.void_round(s.state, "dealer error", by="pit boss"))
             return
         card = draw(st.sampled_from(legal_cards(s.state)))
         if extras and draw(st.integers(0, 7)) == 0:

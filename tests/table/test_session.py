@@ -56,10 +56,10 @@ def test_full_disk_keeps_state_and_journal_consistent(tmp_path: Path) -> None:
     conn.execute(f"PRAGMA max_page_count = {pages}")
     big = "x" * 20_000  # a refusal message this long needs new pages: SQLITE_FULL
     with pytest.raises(JournalWriteError):
-        s.perform(lambda st: pb.void_coup(st, big))
+        s.perform(lambda st: pb.void_round(st, big))
     assert s.state == before_state
     conn.execute("PRAGMA max_page_count = 1073741823")
-    s.perform(lambda st: pb.void_coup(st, "disk freed"))
+    s.perform(lambda st: pb.void_round(st, "disk freed"))
     assert s.journal.count() == before_rows + 1
     assert s.journal.verify().ok
 
@@ -143,7 +143,7 @@ def test_a_void_takes_the_held_cards_with_its_coup(tmp_path: Path) -> None:
     path = tmp_path / "j.db"
     rules = _held_9d(path)
     s = open_session(path, rules)
-    s.perform(lambda st: pb.void_coup(st, "misdeal"))
+    s.perform(lambda st: pb.void_round(st, "misdeal"))
     assert not s.held_cards
     assert s.alerts[-1].message == "Held card(s) 9D go with the void round"
     again = open_session(path, rules)  # and so after a restart, without the old news

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -131,6 +131,10 @@ def verify_place_bet(state: HighCardState, side: Side, amount: int) -> None:
         raise NotAllowed("The bet is outside the table's limits")
 
 
+def can_place_bet(state: HighCardState, side: Side, amount: int) -> bool:
+    return allowed(verify_place_bet, state, side, amount)
+
+
 def place_bet(state: HighCardState, side: Side, amount: int) -> BetPlaced:
     verify_place_bet(state, side, amount)
     return BetPlaced(side, amount)
@@ -141,6 +145,10 @@ def verify_close_betting(state: HighCardState) -> None:
         raise NotAllowed("Shuffle and take a bet first")
 
 
+def can_close_betting(state: HighCardState) -> bool:
+    return allowed(verify_close_betting, state)
+
+
 def close_betting(state: HighCardState) -> BettingClosed:
     verify_close_betting(state)
     return BettingClosed()
@@ -149,6 +157,10 @@ def close_betting(state: HighCardState) -> BettingClosed:
 def verify_shoe_card(state: HighCardState, card: Card) -> None:
     if state.phase is not Phase.DEALING:
         raise NotAllowed("A card cannot be dealt before no more bets")
+
+
+def can_shoe_card(state: HighCardState, card: Card) -> bool:
+    return allowed(verify_shoe_card, state, card)
 
 
 def shoe_card(state: HighCardState, card: Card) -> Operation:
@@ -197,6 +209,16 @@ def apply(state: HighCardState, op: Operation) -> HighCardState:
     if isinstance(op, Queried | Burned | CutCardOut | TableRecord):
         return state
     raise foreign("high card", op)
+
+
+def legal_actions(state: HighCardState) -> frozenset[str]:
+    """The acts allowed now, by name (the same type in every game)."""
+    out = {"shuffle"} if state.phase is Phase.BETTING else set()
+    if can_place_bet(state, Side.PLAYER, state.rules.minimum):
+        out.add("place_bet")
+    if can_close_betting(state):
+        out.add("close_betting")
+    return frozenset(out)
 
 
 def next_step(state: HighCardState) -> str:

@@ -87,7 +87,7 @@ def test_a_blackjack_decision_not_allowed_now_says_why(ui: UI, tmp_path: Path) -
     assert want and dealer.alert_text == want
     dealer.dismiss_alert()
     _tap_disabled(ui, dealer.ids.void)
-    assert dealer.alert_text == refusal(bj.verify_void, session.state, "a reason",
+    assert dealer.alert_text == refusal(bj.verify_void_round, session.state, "a reason",
                                         "an inspector")
     session.journal.close()
 
@@ -497,6 +497,7 @@ def test_the_cut_says_the_rules_words(ui: UI, bj_session: BJ) -> None:
 
 def test_the_card_keypad_says_why_a_key_is_grey(ui: UI, pb_session: PB) -> None:
     from kiosk.ui.dealer.card_keypad import CardKeypad
+    from kiosk.ui.dealer.punto_banco import due_words, keyed_allowed, keyed_refused
 
     pb_dealing(pb_session)
     dealer = pb_screen(ui, pb_session)
@@ -517,7 +518,8 @@ def test_the_card_keypad_says_why_a_key_is_grey(ui: UI, pb_session: PB) -> None:
     sevens = {Card.parse(f"7{s}"): state.shoe.decks for s in "SHDC"}
     spent = dataclasses.replace(state, shoe=ShoeContents(state.shoe.decks, sevens,
                                                          state.shoe.decks * 4))
-    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None)
+    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None,
+                     allowed=keyed_allowed, due=due_words, refused=keyed_refused)
     pad.open()
     ui.pump(0.1)
     seven = next(b for b in pad.ids.ranks.children if b.rank == "7")
@@ -526,7 +528,8 @@ def test_the_card_keypad_says_why_a_key_is_grey(ui: UI, pb_session: PB) -> None:
     pad.dismiss()
     # One seven left: the other suits say the rules' sentence.
     sevens[Card.parse("7C")] -= 1
-    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None)
+    pad = CardKeypad(state_of=lambda: spent, on_card=lambda card: None,
+                     allowed=keyed_allowed, due=due_words, refused=keyed_refused)
     pad.open()
     ui.pump(0.1)
     ui.tap(next(b for b in pad.ids.ranks.children if b.rank == "7"))
@@ -603,7 +606,7 @@ def test_the_insurance_amount_says_why(ui: UI, bj_session: BJ) -> None:
     pad = open_dialog(ui, InsuranceAmount)
     assert dialog_says(ui, pad, pad.ids.undo) == "Nothing to undo: no chip has been tapped yet"
     ui.tap(pad.ids.clear_amount)  # nothing: the rules refuse it (rule 4.7)
-    want = refusal_words(refusal(bj.verify_insurance, bj_session.state, 2, "A", 0))
+    want = refusal_words(refusal(bj.verify_insure, bj_session.state, 2, "A", 0))
     assert want and dialog_says(ui, pad, pad.ids.confirm) == want
     every_greyed_says_why(ui, pad, dialog_says, bj_session.journal)
     pad.dismiss()

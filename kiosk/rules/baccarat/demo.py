@@ -27,7 +27,7 @@ def void_for_restart(state: pb.PuntoBancoState) -> Action | None:
     """The simulator cannot resume a half-dealt coup's shoe order: the coup is void."""
     if state.phase is pb.Phase.BETTING:
         return None
-    return lambda s: pb.void_coup(s, "simulated shoe restarted", "demo")
+    return lambda s: pb.void_round(s, "simulated shoe restarted", "demo")
 
 
 def reshuffle(state: pb.PuntoBancoState) -> Action | None:

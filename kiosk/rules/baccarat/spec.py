@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.rules.baccarat import audit, config, engine as pb
+from kiosk.rules.baccarat import audit, config, engine as pb, operations
 from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in, rules_but
 
 SPEC = GameSpec(
@@ -11,7 +11,7 @@ SPEC = GameSpec(
     aliases=("baccarat", "punto_banco"),
     rule_sections="2, 5.1-5.7",
     engine=pb.PuntoBanco(),
-    records=records_in(pb),
+    records=records_in(operations),
     config=ConfigSection(config.SECTION, config.parse, config.EXAMPLE),
     places=Places("areas", lambda rules: rules.areas),
     devices=("shoe",),

@@ -49,7 +49,7 @@ def _target_words(state: BlackjackState, target: tuple[int, int]) -> str:
     return state.hand(*target).label
 
 
-def verify_card(state: BlackjackState, card: Card, source: CardSource = CardSource.SHOE,
+def verify_deal_card(state: BlackjackState, card: Card, source: CardSource = CardSource.SHOE,
                 box: int | None = None, hand: int = 1) -> None:
     """A card may go to the hand whose turn it is (or to `box`/`hand` if named and due)
     when the shoe can hold it (rules 4.5, 7.5)."""
@@ -70,7 +70,7 @@ def _verify_in_shoe(state: BlackjackState, card: Card) -> None:
 
 def can_deal_card(state: BlackjackState, card: Card, source: CardSource = CardSource.SHOE,
                   box: int | None = None, hand: int = 1) -> bool:
-    return allowed(verify_card, state, card, source, box, hand)
+    return allowed(verify_deal_card, state, card, source, box, hand)
 
 
 def deal_card(state: BlackjackState, card: Card, source: CardSource = CardSource.SHOE,
@@ -122,6 +122,10 @@ def verify_shoe_card(state: BlackjackState, card: Card) -> None:
     # dealer's hand is over, a card the shoe cannot hold).
 
 
+def can_shoe_card(state: BlackjackState, card: Card) -> bool:
+    return allowed(verify_shoe_card, state, card)
+
+
 def holds_cards(state: BlackjackState) -> bool:
     """Whether a card from the shoe must wait (the session holds it) rather than count."""
     if burn_due(state) or state.prep.stage is not Stage.READY:
@@ -136,7 +140,7 @@ def holds_cards(state: BlackjackState) -> bool:
 _ANY_CARD = Card.parse("2C")
 
 
-def verify_unread(state: BlackjackState) -> None:
+def verify_unread_card(state: BlackjackState) -> None:
     if state.pending is not None:
         raise resolve_first(state.pending.reason)
     if burn_due(state):
@@ -146,8 +150,12 @@ def verify_unread(state: BlackjackState) -> None:
         raise NotAllowed(f"An unread card cannot belong to this round: {words}", clause=clause)
 
 
+def can_unread_card(state: BlackjackState) -> bool:
+    return allowed(verify_unread_card, state)
+
+
 def unread_card(state: BlackjackState) -> Operation:
-    verify_unread(state)
+    verify_unread_card(state)
     if burn_due(state):
         return CardBurned(card=None)  # the burn card is never shown anyway (rule 4.7)
     target = card_target(state)
@@ -155,37 +163,37 @@ def unread_card(state: BlackjackState) -> Operation:
     return CardUnread(state.round, target[0], target[1])
 
 
-def verify_accept_queried(state: BlackjackState, by: str) -> None:
+def verify_accept_queried_card(state: BlackjackState, by: str) -> None:
     if state.pending is None or state.pending.reason != "impossible":
         raise NotAllowed.of("There is no queried card to accept")
     if not by.strip():
         raise NotAllowed.of("An inspector must accept a card the shoe cannot hold")
 
 
-def can_accept_queried(state: BlackjackState, by: str = "inspector") -> bool:
-    return allowed(verify_accept_queried, state, by)
+def can_accept_queried_card(state: BlackjackState, by: str = "inspector") -> bool:
+    return allowed(verify_accept_queried_card, state, by)
 
 
 def accept_queried_card(state: BlackjackState, by: str) -> CardDealt:
-    verify_accept_queried(state, by)
+    verify_accept_queried_card(state, by)
     p = state.pending
     assert p is not None and p.card is not None
     return CardDealt(state.round, p.box, p.hand, p.card, CardSource.OVERRIDE, by.strip())
 
 
-def verify_set_aside(state: BlackjackState) -> None:
+def verify_set_aside_card(state: BlackjackState) -> None:
     if state.pending is None or state.pending.card is None:
         raise NotAllowed.of("There is no queried card to set aside")
 
 
-def can_set_aside(state: BlackjackState) -> bool:
-    return allowed(verify_set_aside, state)
+def can_set_aside_card(state: BlackjackState) -> bool:
+    return allowed(verify_set_aside_card, state)
 
 
 def set_aside_card(state: BlackjackState, reason: str = "dealt in error") -> CardSetAside:
     """The queried card is out of the shoe but in no hand (the dealer puts it in the discard
     rack); the round goes on as if it had not been dealt."""
-    verify_set_aside(state)
+    verify_set_aside_card(state)
     assert state.pending is not None and state.pending.card is not None
     return CardSetAside(state.round, state.pending.card, reason.strip() or "dealt in error")
 

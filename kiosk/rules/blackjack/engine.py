@@ -32,44 +32,31 @@ from kiosk.rules.blackjack.betting import (
 )
 from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.dealing import (
-    _ANY_CARD as _ANY_CARD,
-    _target_words as _target_words,
-    _verify_in_shoe as _verify_in_shoe,
-    _verify_target as _verify_target,
     accept_queried_card as accept_queried_card,
     burn as burn,
-    can_accept_queried as can_accept_queried,
+    can_accept_queried_card as can_accept_queried_card,
     can_burn as can_burn,
     can_cut_card_out as can_cut_card_out,
     can_deal_card as can_deal_card,
-    can_set_aside as can_set_aside,
+    can_set_aside_card as can_set_aside_card,
+    can_shoe_card as can_shoe_card,
+    can_unread_card as can_unread_card,
     cut_card_out as cut_card_out,
     deal_card as deal_card,
     holds_cards as holds_cards,
     set_aside_card as set_aside_card,
     shoe_card as shoe_card,
     unread_card as unread_card,
-    verify_accept_queried as verify_accept_queried,
+    verify_accept_queried_card as verify_accept_queried_card,
     verify_burn as verify_burn,
-    verify_card as verify_card,
     verify_cut_card_out as verify_cut_card_out,
-    verify_set_aside as verify_set_aside,
+    verify_deal_card as verify_deal_card,
+    verify_set_aside_card as verify_set_aside_card,
     verify_shoe_card as verify_shoe_card,
-    verify_unread as verify_unread,
+    verify_unread_card as verify_unread_card,
 )
 from kiosk.rules.blackjack.decisions import (
-    _QUIET as _QUIET,
     Refusal as Refusal,
-    _clause as _clause,
-    _decision_refusal as _decision_refusal,
-    _double_refusal as _double_refusal,
-    _pair as _pair,
-    _pay_refusal as _pay_refusal,
-    _players_refusal as _players_refusal,
-    _raise as _raise,
-    _split_refusal as _split_refusal,
-    _surrender_refusal as _surrender_refusal,
-    _turn as _turn,
     can_double as can_double,
     can_pay_blackjack as can_pay_blackjack,
     can_split as can_split,
@@ -87,24 +74,7 @@ from kiosk.rules.blackjack.decisions import (
     verify_surrender as verify_surrender,
 )
 from kiosk.rules.blackjack.fold import (
-    _adjust as _adjust,
-    _after_check as _after_check,
-    _after_hand_change as _after_hand_change,
-    _after_initial_deal as _after_initial_deal,
-    _deal as _deal,
-    _enter_dealer as _enter_dealer,
-    _enter_play as _enter_play,
-    _hand as _hand,
-    _hand_replace as _hand_replace,
-    _next_round as _next_round,
-    _replace as _replace,
-    _set_bets as _set_bets,
-    _split as _split,
     apply as apply,
-)
-from kiosk.rules.blackjack.helpers import (
-    _m as _m,
-    _round_started as _round_started,
 )
 from kiosk.rules.blackjack.house import BlackjackRules
 from kiosk.rules.blackjack.insurance import (
@@ -119,8 +89,8 @@ from kiosk.rules.blackjack.insurance import (
     take_even_money as take_even_money,
     verify_check_blackjacks as verify_check_blackjacks,
     verify_close_insurance as verify_close_insurance,
-    verify_even_money as verify_even_money,
-    verify_insurance as verify_insurance,
+    verify_insure as verify_insure,
+    verify_take_even_money as verify_take_even_money,
 )
 from kiosk.rules.blackjack.operations import (  # the records, re-exported: bj.CardDealt
     BetPlaced as BetPlaced,
@@ -152,13 +122,11 @@ from kiosk.rules.blackjack.operations import (  # the records, re-exported: bj.C
     TableOpened as TableOpened,
 )
 from kiosk.rules.blackjack.payouts import (
-    _returned as _returned,
     can_confirm_payouts as can_confirm_payouts,
     can_void_round as can_void_round,
     confirm_payouts as confirm_payouts,
     settlement as settlement,
-    verify_complete as verify_complete,
-    verify_void as verify_void,
+    verify_confirm_payouts as verify_confirm_payouts,
     verify_void_round as verify_void_round,
     void_needs_inspector as void_needs_inspector,
     void_returns as void_returns,
@@ -177,7 +145,6 @@ from kiosk.rules.blackjack.preparation import (
     verify_shuffle as verify_shuffle,
 )
 from kiosk.rules.blackjack.state import (
-    _FRESH_PREP as _FRESH_PREP,
     DEALER as DEALER,
     NOBODY as NOBODY,
     BlackjackState as BlackjackState,
@@ -189,12 +156,6 @@ from kiosk.rules.blackjack.state import (
     Stake as Stake,
 )
 from kiosk.rules.blackjack.turns import (
-    _blackjack_waits as _blackjack_waits,
-    _dealer_needs as _dealer_needs,
-    _initial_target as _initial_target,
-    _needs_pay as _needs_pay,
-    _next_turn as _next_turn,
-    _no_target_reason as _no_target_reason,
     burn_due as burn_due,
     card_due_without_decision as card_due_without_decision,
     card_target as card_target,
@@ -209,10 +170,6 @@ from kiosk.rules.blackjack.words import (
     format_ratio_words as format_ratio_words,
     legal_actions as legal_actions,
     next_step as next_step,
-    verify_confirm_payouts as verify_confirm_payouts,
-    verify_deal_card as verify_deal_card,
-    verify_insure as verify_insure,
-    verify_take_even_money as verify_take_even_money,
 )
 from kiosk.rules.cards import Card
 from kiosk.rules.operations import Operation

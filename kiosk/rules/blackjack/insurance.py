@@ -42,7 +42,7 @@ def max_insurance(state: BlackjackState, box: int, player: str) -> int:
     return state.stake_of(box, player) // 2 // chip * chip
 
 
-def verify_insurance(state: BlackjackState, box: int, player: str, amount: int) -> None:
+def verify_insure(state: BlackjackState, box: int, player: str, amount: int) -> None:
     if state.phase is not Phase.INSURANCE:
         raise NotAllowed.of("Insurance is offered only when the dealer's first card is an ace",
                          clause="4.7")
@@ -66,15 +66,15 @@ def verify_insurance(state: BlackjackState, box: int, player: str, amount: int) 
 def can_insure(state: BlackjackState, box: int, player: str, amount: int | None = None) -> bool:
     if amount is None:
         amount = max_insurance(state, box, player)
-    return allowed(verify_insurance, state, box, player, amount)
+    return allowed(verify_insure, state, box, player, amount)
 
 
 def insure(state: BlackjackState, box: int, player: str, amount: int) -> InsuranceTaken:
-    verify_insurance(state, box, player, amount)
+    verify_insure(state, box, player, amount)
     return InsuranceTaken(state.round, box, player, amount)
 
 
-def verify_even_money(state: BlackjackState, box: int, player: str) -> None:
+def verify_take_even_money(state: BlackjackState, box: int, player: str) -> None:
     if state.phase is not Phase.INSURANCE or not state.rules.even_money:
         raise NotAllowed.of("Even money is offered only on a blackjack against a dealer ace",
                             clause="4.7")
@@ -87,12 +87,12 @@ def verify_even_money(state: BlackjackState, box: int, player: str) -> None:
 
 
 def can_take_even_money(state: BlackjackState, box: int, player: str) -> bool:
-    return allowed(verify_even_money, state, box, player)
+    return allowed(verify_take_even_money, state, box, player)
 
 
 def take_even_money(state: BlackjackState, box: int, player: str) -> EvenMoneyTaken:
     """Rule 4.7: even money, paid 1:1 straight away instead of waiting for the dealer."""
-    verify_even_money(state, box, player)
+    verify_take_even_money(state, box, player)
     stake = sum(b.stake for b in state.hand(box, 1).bets if b.player == player and b.active)
     paid = st.win(box, 1, player, BetKind.HAND, stake, Fraction(1), state.rules.chips,
                   Outcome.EVEN_MONEY)

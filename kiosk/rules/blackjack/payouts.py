@@ -69,7 +69,7 @@ def settlement(state: BlackjackState) -> tuple[Settlement, ...]:
     return tuple(out)
 
 
-def verify_complete(state: BlackjackState) -> None:
+def verify_confirm_payouts(state: BlackjackState) -> None:
     if state.phase is not Phase.PAYING:
         raise NotAllowed.of("The round is not complete yet", clause="4.2")
     if state.pending is not None:
@@ -77,18 +77,18 @@ def verify_complete(state: BlackjackState) -> None:
 
 
 def can_confirm_payouts(state: BlackjackState) -> bool:
-    return allowed(verify_complete, state)
+    return allowed(verify_confirm_payouts, state)
 
 
 def confirm_payouts(state: BlackjackState) -> RoundSettled:
-    verify_complete(state)
+    verify_confirm_payouts(state)
     return RoundSettled(
         round=state.round, dealer_cards=state.dealer,
         hands=tuple((h.box, h.number, h.cards) for h in state.hands),
         settlements=settlement(state), paid_earlier=state.paid)
 
 
-def verify_void(state: BlackjackState, reason: str, inspector: str = "") -> None:
+def verify_void_round(state: BlackjackState, reason: str, inspector: str = "") -> None:
     if state.phase is Phase.BETTING and not state.stakes:
         raise NotAllowed.of("There is no round in play to void")
     if not reason.strip():
@@ -104,19 +104,16 @@ def void_needs_inspector(state: BlackjackState) -> bool:
     return state.phase in (Phase.DEALER, Phase.PAYING)
 
 
-verify_void_round = verify_void
-
-
 def can_void_round(state: BlackjackState, reason: str = "reason to be given",
                    inspector: str = "inspector to be named") -> bool:
     """Whether a round is in play that could be voided (the reason, and an inspector when
     `void_needs_inspector`, may be given after)."""
-    return allowed(verify_void, state, reason, inspector)
+    return allowed(verify_void_round, state, reason, inspector)
 
 
 def void_round(state: BlackjackState, reason: str, by: str = "", inspector: str = ""
                ) -> RoundVoided:
-    verify_void(state, reason, inspector)
+    verify_void_round(state, reason, inspector)
     return RoundVoided(round=state.round, reason=reason.strip(), by=by,
                        inspector=inspector.strip(), returned=void_returns(state))
 

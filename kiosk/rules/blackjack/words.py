@@ -11,12 +11,11 @@ from kiosk.rules.blackjack.betting import verify_close_betting, verify_place_bet
 from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.dealing import (
     _verify_target,
-    verify_accept_queried,
+    verify_accept_queried_card,
     verify_burn,
-    verify_card,
     verify_cut_card_out,
-    verify_set_aside,
-    verify_unread,
+    verify_set_aside_card,
+    verify_unread_card,
 )
 from kiosk.rules.blackjack.decisions import (
     _decision_refusal,
@@ -34,11 +33,11 @@ from kiosk.rules.blackjack.insurance import (
     max_insurance,
     verify_check_blackjacks,
     verify_close_insurance,
-    verify_even_money,
-    verify_insurance,
+    verify_insure,
+    verify_take_even_money,
 )
 from kiosk.rules.blackjack.operations import CardSource
-from kiosk.rules.blackjack.payouts import verify_complete, verify_void
+from kiosk.rules.blackjack.payouts import verify_confirm_payouts, verify_void_round
 from kiosk.rules.blackjack.preparation import prep_now, verify_shuffle
 from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase, hand_words
 from kiosk.rules.blackjack.turns import _initial_target, _needs_pay
@@ -181,11 +180,11 @@ def legal_actions(state: BlackjackState) -> frozenset[str]:
     checks: dict[str, tuple[Any, tuple[Any, ...]]] = {
         "shuffle": (verify_shuffle, ()),
         "close_betting": (verify_close_betting, ()),
-        "confirm_payouts": (verify_complete, ()),
-        "void_round": (verify_void, ("reason to be given", "inspector to be named")),
-        "unread_card": (verify_unread, ()),
-        "accept_queried_card": (verify_accept_queried, ("inspector",)),
-        "set_aside_card": (verify_set_aside, ()),
+        "confirm_payouts": (verify_confirm_payouts, ()),
+        "void_round": (verify_void_round, ("reason to be given", "inspector to be named")),
+        "unread_card": (verify_unread_card, ()),
+        "accept_queried_card": (verify_accept_queried_card, ("inspector",)),
+        "set_aside_card": (verify_set_aside_card, ()),
         "check_blackjacks": (verify_check_blackjacks, ()),
         "close_insurance": (verify_close_insurance, ()),
         "stand": (verify_stand, ()),
@@ -212,22 +211,10 @@ def legal_actions(state: BlackjackState) -> frozenset[str]:
         out.add("deal_card")
     seated = {(s.box, s.player) for s in state.stakes} | {
         (h.box, b.player) for h in state.hands for b in h.bets}
-    if any(allowed(verify_insurance, state, box, player, max_insurance(state, box, player))
+    if any(allowed(verify_insure, state, box, player, max_insurance(state, box, player))
            for box, player in seated):
         out.add("insure")
-    if any(allowed(verify_even_money, state, box, player) for box, player in seated):
+    if any(allowed(verify_take_even_money, state, box, player) for box, player in seated):
         out.add("take_even_money")
     return frozenset(out)
 
-
-# One name for each act in every game: verify_x, can_x (the same arguments) and x.
-verify_deal_card = verify_card
-
-
-verify_insure = verify_insurance
-
-
-verify_take_even_money = verify_even_money
-
-
-verify_confirm_payouts = verify_complete

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kiosk.rules.registry import ConfigSection, GameSpec, Places, records_in, rules_but
-from kiosk.rules.roulette import audit, config, engine as rl
+from kiosk.rules.roulette import audit, config, engine as rl, operations
 
 SPEC = GameSpec(
     name=rl.GAME,
@@ -11,7 +11,7 @@ SPEC = GameSpec(
     aliases=("american-roulette",),
     rule_sections="2, 3.1-3.5",
     engine=rl.Roulette(),
-    records=records_in(rl),
+    records=records_in(operations),
     config=ConfigSection(config.SECTION, config.parse, config.EXAMPLE),
     places=Places("colours", lambda rules: rules.colours),
     devices=("wheel",),

@@ -540,7 +540,7 @@ class BlackjackDealer(DealerScreen):
             title=_("Insurance on box %(box)s, player %(player)s: up to %(amount)s") % {
                 "box": box, "player": player, "amount": money(most, cur)},
             most=most, currency=cur, chips=self._chips(),
-            refusal=lambda amount: allowed(bj.verify_insurance, self.session.state, box,
+            refusal=lambda amount: allowed(bj.verify_insure, self.session.state, box,
                                             player, amount)[1],
             on_done=lambda amount: self.insure(box, player, amount)).open()
 
@@ -855,8 +855,8 @@ class BlackjackDealer(DealerScreen):
             return
         shown = f"{p.card.name.capitalize()}: " if p.card is not None else ""
         self.query_text = f"{shown}{p.message}"
-        self.can_set_aside = bj.can_set_aside(state)
-        self.can_accept = allowed(bj.verify_accept_queried, state, "inspector")[0]
+        self.can_set_aside = bj.can_set_aside_card(state)
+        self.can_accept = allowed(bj.verify_accept_queried_card, state, "inspector")[0]
 
     def _show_primary(self, state: bj.BlackjackState) -> None:
         phase = state.phase
@@ -887,8 +887,8 @@ class BlackjackDealer(DealerScreen):
         if hasattr(widget, "less") and hasattr(widget, "player"):  # an insurance button
             box, player = int(widget.box), str(widget.player)
             if not widget.less and self._took_even_money(s, box, player):
-                return refusal(bj.verify_even_money, s, box, player)
-            return refusal(bj.verify_insurance, s, box, player,
+                return refusal(bj.verify_take_even_money, s, box, player)
+            return refusal(bj.verify_insure, s, box, player,
                            bj.max_insurance(s, box, player))
         box, player = int(self.selected_box), str(self.player)
         cutter, at, back = self._cutter(), self.cut_at, self.from_back
@@ -896,7 +896,7 @@ class BlackjackDealer(DealerScreen):
         primary = {bj.Phase.BETTING: bj.verify_close_betting,
                    bj.Phase.CHECK: bj.verify_check_blackjacks,
                    bj.Phase.INSURANCE: bj.verify_close_insurance,
-                   bj.Phase.PAYING: bj.verify_complete}
+                   bj.Phase.PAYING: bj.verify_confirm_payouts}
         words: dict[str, Callable[[], str]] = {
             "stand": lambda: refusal(bj.verify_stand, s),
             "double": lambda: refusal(bj.verify_double, s),
@@ -905,7 +905,7 @@ class BlackjackDealer(DealerScreen):
             "pay_blackjack": lambda: refusal(bj.verify_pay_blackjack, s),
             "burned": lambda: refusal(bj.verify_burn, s, None) or _("No card is to be "
                                                                   "burned now"),
-            "void": lambda: refusal(bj.verify_void, s, "a reason", "an inspector"),
+            "void": lambda: refusal(bj.verify_void_round, s, "a reason", "an inspector"),
             "primary": lambda: (refusal(primary[s.phase], s) if s.phase in primary else
                                 _("The players decide first: %(step)s") % {"step": self.step}
                                 if s.phase is bj.Phase.PLAYING else
@@ -928,8 +928,8 @@ class BlackjackDealer(DealerScreen):
                                  "bet behind it") % {"box": box}),
             "draw": lambda: refusal(bj.verify_stand, s) or _("This hand takes no more "
                                                              "cards"),
-            "set_aside": lambda: refusal(bj.verify_set_aside, s),
-            "accept": lambda: refusal(bj.verify_accept_queried, s, "inspector"),
+            "set_aside": lambda: refusal(bj.verify_set_aside_card, s),
+            "accept": lambda: refusal(bj.verify_accept_queried_card, s, "inspector"),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "
                                   "for one"),
             "new_shoe": lambda: _("A new shoe is shuffled between rounds, once the cutting "

@@ -217,7 +217,7 @@ def keyed_allowed(state: bj.BlackjackState, card: Card) -> bool:
 
 def keyed_refused(state: bj.BlackjackState, card: Card) -> str:
     """The engine's sentence refusing `card` keyed in now ("" when it takes it)."""
-    return refusal(bj.verify_card, state, card, bj.CardSource.KEYED)
+    return refusal(bj.verify_deal_card, state, card, bj.CardSource.KEYED)
 
 
 def due_words(state: bj.BlackjackState) -> str:

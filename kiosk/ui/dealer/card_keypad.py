@@ -16,13 +16,11 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from kiosk.i18n import N_, _
-from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import RANKS, SUITS, Card, Rank, Suit
 from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
-from kiosk.ui.dealer.base import refusal
 from kiosk.ui.widgets import SaysWhyHere, TableButton
 
 Builder.load_file(str(Path(__file__).with_name("card_keypad.kv")))
@@ -43,18 +41,17 @@ class CardKeypad(SaysWhyHere, ModalView):  # type: ignore[misc]
     unit = NumericProperty(1.0)
 
     def __init__(self, state_of: Callable[[], Any], on_card: Callable[[Card], None], *,
-                 allowed: Callable[[Any, Card], bool] | None = None,
-                 due: Callable[[Any], str] | None = None,
-                 refused: Callable[[Any, Card], str] | None = None, **kwargs: Any) -> None:
+                 allowed: Callable[[Any, Card], bool], due: Callable[[Any], str],
+                 refused: Callable[[Any, Card], str], **kwargs: Any) -> None:
         """`allowed(state, card)`: whether the game would take the card keyed in now;
         `due(state)`: whose card it is, in the dealer's words ("the Player"; "" when none
         is due); `refused(state, card)`: the rules' sentence refusing the card ("" when
-        they take it). Punto banco's by default; each game's screen passes its own."""
+        they take it). Each game's screen passes its own: the keypad names no game."""
         self.state_of = state_of
         self.on_card = on_card
-        self.allowed = allowed or _punto_banco_allowed
-        self.due = due or _punto_banco_due
-        self.refused = refused or _punto_banco_refused
+        self.allowed = allowed
+        self.due = due
+        self.refused = refused
         super().__init__(**kwargs)
         from kivy.core.window import Window
 
@@ -125,18 +122,3 @@ class CardKeypad(SaysWhyHere, ModalView):  # type: ignore[misc]
         self.dismiss()
         self.on_card(card)
 
-
-def _punto_banco_allowed(state: pb.PuntoBancoState, card: Card) -> bool:
-    return pb.can_deal_card(state, card, pb.CardSource.KEYED)
-
-
-def _punto_banco_refused(state: pb.PuntoBancoState, card: Card) -> str:
-    return refusal(pb.verify_card, state, card, pb.CardSource.KEYED)
-
-
-def _punto_banco_due(state: pb.PuntoBancoState) -> str:
-    hand = pb.next_hand(state)
-    if hand is None:
-        return ""
-    # TRANSLATORS: whose card the card keypad asks for: "Key in the card for the Player".
-    return _("the Player") if hand is pb.Hand.PLAYER else _("the Banker")

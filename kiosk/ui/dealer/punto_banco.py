@@ -176,7 +176,8 @@ class PuntoBancoDealer(DealerScreen):
         self.act(lambda s: pb.shuffle(s, "hand"))
 
     def open_keypad(self) -> None:
-        CardKeypad(state_of=lambda: self.session.state, on_card=self.key_card).open()
+        CardKeypad(state_of=lambda: self.session.state, on_card=self.key_card,
+                   allowed=keyed_allowed, due=due_words, refused=keyed_refused).open()
 
     def key_card(self, card: Card) -> None:
         self.act(lambda s: pb.deal_card(s, card, pb.CardSource.KEYED))
@@ -208,14 +209,14 @@ class PuntoBancoDealer(DealerScreen):
             if s.phase is pb.Phase.DEALING:
                 return _("The cards are still coming: the coup is complete when the rules "
                          "say")
-            return refusal(pb.verify_complete if s.phase is pb.Phase.PAYING
+            return refusal(pb.verify_confirm_payouts if s.phase is pb.Phase.PAYING
                            else pb.verify_close_betting, s)
         if name == "new_shoe":
             return refusal(pb.verify_shuffle, s) or _(
                 "A new shoe starts before the first coup, once the cutting card is out, or "
                 "between coups with no bets down")
         words: dict[str, Callable[[], str]] = {
-            "void": lambda: refusal(pb.verify_void, s, "a reason"),
+            "void": lambda: refusal(pb.verify_void_round, s, "a reason"),
             "collect": lambda: refusal(pb.verify_collect_commission, s, area),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "
                                   "for one"),
@@ -314,3 +315,23 @@ class PuntoBancoDealer(DealerScreen):
         self.can_accept = state.pending is not None and state.pending.reason == "impossible"
         self.show_inspector()
         self.show_alerts()
+
+
+# The card keypad's questions, in punto banco's words (kiosk/ui/dealer/card_keypad.py).
+
+
+def keyed_allowed(state: pb.PuntoBancoState, card: Card) -> bool:
+    """Whether the engine would take `card` keyed in now (the card keypad greys the rest)."""
+    return pb.can_deal_card(state, card, pb.CardSource.KEYED)
+
+
+def keyed_refused(state: pb.PuntoBancoState, card: Card) -> str:
+    return refusal(pb.verify_deal_card, state, card, pb.CardSource.KEYED)
+
+
+def due_words(state: pb.PuntoBancoState) -> str:
+    hand = pb.next_hand(state)
+    if hand is None:
+        return ""
+    # TRANSLATORS: whose card the card keypad asks for: "Key in the card for the Player".
+    return _("the Player") if hand is pb.Hand.PLAYER else _("the Banker")

@@ -164,7 +164,7 @@ def command(line: str) -> Callable[[pb.PuntoBancoState], Operation] | None:
     if verb == "accept" and args:
         return lambda s: pb.accept_queried_card(s, " ".join(args))
     if verb == "void" and args:
-        return lambda s: pb.void_coup(s, " ".join(args))
+        return lambda s: pb.void_round(s, " ".join(args))
     if verb == "confirm":
         return pb.confirm_payouts
     if verb == "collect" and len(args) == 1:

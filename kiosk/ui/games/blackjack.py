@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
+import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,6 +21,10 @@ from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.ui import headless
 from kiosk.ui.launcher import KioskOptions
+
+if TYPE_CHECKING:
+    from kiosk.rules.blackjack.house import BlackjackRules
+    from kiosk.rules.blackjack.simulation import Tally
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +194,47 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
 # --- `tableside odds ...` (kiosk/cli.py finds it through the registry) ------------------------
 
 
+def _simulate(args: tuple[BlackjackRules, int, int]) -> Tally:
+    """One worker's batch: `rounds` rounds from a shoe shuffled by `random.Random(seed)`."""
+    from kiosk.rules.blackjack.simulation import Simulator, strategy_for
+
+    rules, seed, rounds = args
+    return Simulator(rules, strategy_for(rules), random.Random(seed)).run(rounds)
+
+
+def estimate(rules: BlackjackRules, *, target: float = 0.001, max_seconds: float = 540.0,
+             workers: int = 2, chunk: int = 20_000, seed: int = 1,
+             progress: Callable[[Tally, float], None] | None = None,
+             max_rounds: int | None = None) -> tuple[Tally, float]:
+    """Simulate until the 95% half-width is within `target` (0.001 = 0.1%), time runs out,
+    or `max_rounds` rounds are played; returns the tally and the seconds taken. The engine
+    plays in `workers` processes (`kiosk.rules.blackjack.simulation`)."""
+    from kiosk.rules.blackjack.simulation import Tally
+
+    start = time.perf_counter()
+    total = Tally(unit=rules.minimum)
+    next_seed = seed * 10_000
+    if max_rounds is not None:
+        chunk = max(1, min(chunk, -(-max_rounds // workers)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        while True:
+            batch = [(rules, next_seed + i, chunk) for i in range(workers)]
+            next_seed += workers
+            for t in pool.map(_simulate, batch):
+                total = total + t
+            elapsed = time.perf_counter() - start
+            if progress is not None:
+                progress(total, elapsed)
+            if total.half_width <= target:
+                break
+            if max_rounds is not None and total.rounds >= max_rounds:
+                break
+            per_batch = elapsed / (total.rounds / (chunk * workers))
+            if elapsed + per_batch > max_seconds:
+                break
+    return total, time.perf_counter() - start
+
+
 @click.command("blackjack")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
               help="the table's configuration (game blackjack or touch-21); default: the "
@@ -209,7 +257,6 @@ def odds_command(config_path: str | None, touch: bool, target: float, max_second
     """The house edge of the configured blackjack rules: the engine itself plays seven boxes
     of basic strategy (computed for those rules) until the 95% interval is within --target,
     beside the combinatorial figure for the same strategy (docs/blackjack-odds.md)."""
-    from kiosk.house_edge import estimate
     from kiosk.program import refuse
     from kiosk.rules.blackjack.analysis import house_edge
     from kiosk.rules.blackjack.house import BlackjackRules

@@ -36,6 +36,7 @@ from kiosk.ui import theme
 from kiosk.ui.card_face import CARD_ASPECT, CardFace
 from kiosk.ui.signage import common  # noqa: F401  (the limit lines the .kv uses)
 from kiosk.ui.signage.link import LINK_WORDS, Link, link_words
+from kiosk.ui.signage.punto_banco_roads import DERIVED_COLOUR, RoadsView
 from kiosk.ui.signage.punto_banco_words import (  # noqa: F401  (the sign's words, re-exported)
     HAND_COLOURS,
     KIND_COLOURS,
@@ -53,7 +54,6 @@ from kiosk.ui.signage.punto_banco_words import (  # noqa: F401  (the sign's word
     shoe_words,
     tally,
 )
-from kiosk.ui.signage.roads_view import DERIVED_COLOUR, RoadsView
 from kiosk.ui.text_label import TextLabel  # noqa: F401  (registers the class the .kv uses)
 
 KV = Path(__file__).with_suffix(".kv")

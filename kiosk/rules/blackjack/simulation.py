@@ -4,8 +4,10 @@ Every round goes through the same verify + Operation + apply path the table runs
 bet the table minimum, each plays the basic strategy computed for the house's rules
 (kiosk/rules/blackjack/strategy.py), insurance and even money are declined, the shoe is cut
 with the cutting card a quarter from the back, and the cutting card brings the shuffle at the
-end of its round (rule 4.1.3, shuffle and cut). Not part of kiosk/rules: it draws cards from a
-seeded random shoe.
+end of its round (rule 4.1.3, shuffle and cut). Pure as the rest of the rules: the shoe is
+shuffled with the random source the caller gives (`Uniform`, a seeded `random.Random`), and
+the clock and the worker processes of `tableside odds blackjack` live with that command
+(`kiosk/ui/games/blackjack.py`).
 
 The edge is the players' loss per unit of initial bet. Boxes in one round share the dealer's
 hand, so the round (all seven boxes) is the sample for the confidence interval.
@@ -14,10 +16,7 @@ hand, so the round (all seven boxes) is the sample for the confidence interval.
 from __future__ import annotations
 
 import math
-import random
-import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -29,6 +28,12 @@ from kiosk.rules.cards import Card, deck
 from kiosk.rules.operations import Operation
 
 Z95 = 1.959964  # two-sided 95% normal quantile
+
+
+class Uniform(Protocol):
+    """A source of uniform numbers in [0, 1): `random.Random(seed)`, as the caller chooses."""
+
+    def random(self) -> float: ...
 
 
 class Decider(Protocol):
@@ -188,7 +193,7 @@ class DealerFinals:
         return tuple(out)
 
 
-def shuffled(decks: int, rng: random.Random) -> list[Card]:
+def shuffled(decks: int, rng: Uniform) -> list[Card]:
     """A shuffled shoe for the simulation: Fisher-Yates on `rng.random()` (its bias, under
     one in 2^50, is far below the simulation's noise; `random.shuffle` costs ten times more)."""
     cards = [c for _ in range(decks) for c in deck()]
@@ -202,16 +207,15 @@ def shuffled(decks: int, rng: random.Random) -> list[Card]:
 class Simulator:
     """Plays rounds of `rules` through the engine with `strategy` (a basic strategy)."""
 
-    def __init__(self, rules: BlackjackRules, strategy: Decider, seed: int, boxes: int = 7
+    def __init__(self, rules: BlackjackRules, strategy: Decider, rng: Uniform, boxes: int = 7
                  ) -> None:
         self.rules = rules
         self.strategy = strategy
-        self.seed = seed
         self.boxes = boxes
         self.shuffles = 0
         self.ops = 0
         self.state = bj.initial_state(rules, "SIM")
-        self.rng = random.Random(seed)
+        self.rng = rng
         self.cards = shuffled(rules.decks, self.rng)
         self.position = 0
         self.size = 52 * rules.decks
@@ -398,37 +402,3 @@ def strategy_for(rules: BlackjackRules) -> Decider:
 
     return basic_strategy(rules)
 
-
-def _work(args: tuple[BlackjackRules, int, int]) -> Tally:
-    rules, seed, rounds = args
-    return Simulator(rules, strategy_for(rules), seed).run(rounds)
-
-
-def estimate(rules: BlackjackRules, *, target: float = 0.001, max_seconds: float = 540.0,
-             workers: int = 2, chunk: int = 20_000, seed: int = 1,
-             progress: Callable[[Tally, float], None] | None = None,
-             max_rounds: int | None = None) -> tuple[Tally, float]:
-    """Simulate until the 95% half-width is within `target` (0.001 = 0.1%), time runs out,
-    or `max_rounds` rounds are played; returns the tally and the seconds taken."""
-    start = time.perf_counter()
-    total = Tally(unit=rules.minimum)
-    next_seed = seed * 10_000
-    if max_rounds is not None:
-        chunk = max(1, min(chunk, -(-max_rounds // workers)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        while True:
-            batch = [(rules, next_seed + i, chunk) for i in range(workers)]
-            next_seed += workers
-            for t in pool.map(_work, batch):
-                total = total + t
-            elapsed = time.perf_counter() - start
-            if progress is not None:
-                progress(total, elapsed)
-            if total.half_width <= target:
-                break
-            if max_rounds is not None and total.rounds >= max_rounds:
-                break
-            per_batch = elapsed / (total.rounds / (chunk * workers))
-            if elapsed + per_batch > max_seconds:
-                break
-    return total, time.perf_counter() - start
