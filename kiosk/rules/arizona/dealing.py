@@ -48,6 +48,23 @@ def shoe_card(state: ArizonaState, card: Card) -> Operation:
     return CardDealt(box, slot, card)
 
 
+def verify_deal_card(state: ArizonaState, card: Card) -> None:
+    """A card keyed in by the dealer (no shoe, or a card the shoe could not read) is dealt
+    as the shoe's would be, to the next place of rule 6.2's order."""
+    verify_shoe_card(state, card)
+
+
+def can_deal_card(state: ArizonaState, card: Card) -> bool:
+    return allowed(verify_deal_card, state, card)
+
+
+def deal_card(state: ArizonaState, card: Card) -> CardDealt:
+    verify_deal_card(state, card)
+    place = next_place(state)
+    assert place is not None
+    return CardDealt(place[0], place[1], card)
+
+
 def holds_cards(state: ArizonaState) -> bool:
     return False
 
@@ -79,6 +96,10 @@ def verify_burn(state: ArizonaState, card: Card | None) -> None:
     if state.dealt and state.phase is not Phase.BETTING:
         raise NotAllowed.of("The hand is being played: shuffle before the next one",
                             clause="6.5")
+
+
+def can_burn(state: ArizonaState, card: Card | None) -> bool:
+    return allowed(verify_burn, state, card)
 
 
 def burn(state: ArizonaState, card: Card | None) -> Burned:

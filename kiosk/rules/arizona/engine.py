@@ -1,28 +1,5 @@
-"""Arizona Hold'em as a `kiosk.rules.game.Game` that deals from a card shoe (section 6).
-
-One hand, from the antes to the payouts:
-
->>> from kiosk.rules.cards import Card
->>> from kiosk.rules.arizona.config import ArizonaRules
->>> game = ArizonaHoldem()
->>> rules = ArizonaRules(minimum=1_000, maximum=10_000, boxes=2)
->>> state = game.initial_state(rules, "AZ-1")
->>> def do(op):
-...     global state
-...     state = game.apply(state, op)
->>> do(game.open_table(rules, "AZ-1")); do(shuffle(state))
->>> do(place_bet(state, 1, 1_000)); do(place_bet(state, 2, 2_000)); do(close_betting(state))
->>> str(game.next_step(state))
-'Deal a card face down to box 1'
->>> for code in ["TS", "2C", "TD", "9H", "4C", "KD", "3S", "7D"]:
-...     do(game.shoe_card(state, Card.parse(code)))
->>> str(game.next_step(state))
-'Box 1: raise in circle 1, or check'
->>> do(raise_bet(state, 1, 1)); do(check(state, 2, 1)); do(turn_community(state))
->>> do(check(state, 1, 2)); do(raise_bet(state, 2, 2)); do(turn_community(state))
->>> [(b.box, b.hand, b.odds, b.net) for b in confirm_payouts(state).boxes]
-[(1, 'a pair of tens', 1, 2000), (2, 'king high', None, -4000)]
-"""
+"""Arizona Hold'em's public API and its `kiosk.rules.game.Game` that deals from a card shoe
+(section 6); the package's docstring plays one hand."""
 
 from __future__ import annotations
 
@@ -45,14 +22,18 @@ from kiosk.rules.arizona.betting import (
 from kiosk.rules.arizona.config import ArizonaRules
 from kiosk.rules.arizona.dealing import (
     burn,
+    can_burn,
+    can_deal_card,
     can_misdeal,
     can_shoe_card,
     cut_card_out,
     cut_card_words,
+    deal_card,
     misdeal,
     shoe_card,
     unread_card,
     verify_burn,
+    verify_deal_card,
     verify_misdeal,
     verify_shoe_card,
 )
@@ -78,12 +59,21 @@ from kiosk.rules.arizona.raises import (
     verify_turn_community,
 )
 from kiosk.rules.arizona.state import ArizonaState, Phase
-from kiosk.rules.arizona.words import next_step
+from kiosk.rules.arizona.words import legal_actions, next_step
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import Said
 from kiosk.rules.operations import Operation
 
 NAME = "arizona"
+
+
+def initial_state(rules: ArizonaRules, table_id: str) -> ArizonaState:
+    return ArizonaState(rules, table_id)
+
+
+def open_table(rules: ArizonaRules, table_id: str) -> ArizonaOpened:
+    """The journal's first record of an Arizona Hold'em table."""
+    return ArizonaOpened(NAME, table_id, rules)
 
 
 class ArizonaHoldem:
@@ -92,10 +82,10 @@ class ArizonaHoldem:
     name = NAME
 
     def initial_state(self, rules: Any, table_id: str) -> ArizonaState:
-        return ArizonaState(rules, table_id)
+        return initial_state(rules, table_id)
 
     def open_table(self, rules: Any, table_id: str) -> Operation:
-        return ArizonaOpened(self.name, table_id, rules)
+        return open_table(rules, table_id)
 
     def apply(self, state: ArizonaState, op: Operation) -> ArizonaState:
         return apply(state, op)
@@ -153,13 +143,55 @@ class ArizonaHoldem:
 
 
 __all__ = [
-    "NAME", "ArizonaHoldem", "ArizonaRules", "ArizonaState", "Phase", "apply", "burn",
-    "can_check", "can_close_betting", "can_confirm_payouts", "can_misdeal", "can_place_bet",
-    "can_raise_bet", "can_remove_bet", "can_shoe_card", "can_shuffle", "can_turn_community",
-    "can_void_round", "check", "close_betting", "confirm_payouts", "cut_card_out", "misdeal",
-    "next_step", "place_bet", "raise_bet", "remove_bet", "shoe_card", "shuffle",
-    "turn_community", "unread_card", "verify_burn", "verify_check", "verify_close_betting",
-    "verify_confirm_payouts", "verify_misdeal", "verify_place_bet", "verify_raise_bet",
-    "verify_remove_bet", "verify_shoe_card", "verify_shuffle", "verify_turn_community",
-    "verify_void_round", "void_round",
+    "NAME",
+    "ArizonaHoldem",
+    "ArizonaRules",
+    "ArizonaState",
+    "Phase",
+    "apply",
+    "burn",
+    "can_burn",
+    "can_check",
+    "can_close_betting",
+    "can_confirm_payouts",
+    "can_deal_card",
+    "can_misdeal",
+    "can_place_bet",
+    "can_raise_bet",
+    "can_remove_bet",
+    "can_shoe_card",
+    "can_shuffle",
+    "can_turn_community",
+    "can_void_round",
+    "check",
+    "close_betting",
+    "confirm_payouts",
+    "cut_card_out",
+    "deal_card",
+    "initial_state",
+    "legal_actions",
+    "misdeal",
+    "next_step",
+    "open_table",
+    "place_bet",
+    "raise_bet",
+    "remove_bet",
+    "shoe_card",
+    "shuffle",
+    "turn_community",
+    "unread_card",
+    "verify_burn",
+    "verify_check",
+    "verify_close_betting",
+    "verify_confirm_payouts",
+    "verify_deal_card",
+    "verify_misdeal",
+    "verify_place_bet",
+    "verify_raise_bet",
+    "verify_remove_bet",
+    "verify_shoe_card",
+    "verify_shuffle",
+    "verify_turn_community",
+    "verify_void_round",
+    "void_round",
 ]

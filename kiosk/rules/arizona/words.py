@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from kiosk.rules.arizona.betting import (
+    verify_close_betting,
+    verify_place_bet,
+    verify_remove_bet,
+    verify_shuffle,
+)
+from kiosk.rules.arizona.dealing import verify_burn, verify_misdeal
 from kiosk.rules.arizona.operations import COMMUNITY
+from kiosk.rules.arizona.payouts import verify_confirm_payouts, verify_void_round
+from kiosk.rules.arizona.raises import verify_check, verify_raise_bet, verify_turn_community
 from kiosk.rules.arizona.state import ArizonaState, Phase, circle_in_play, deciding, next_place
-from kiosk.rules.errors import Said
+from kiosk.rules.errors import Said, allowed
 
 
 def next_step(state: ArizonaState) -> Said:
@@ -34,3 +43,33 @@ def next_step(state: ArizonaState) -> Said:
             return (Said.words("Turn the first community card") if circle == 1
                     else Said.words("Turn the second community card"))
     return Said.words("Reveal the hands left to right, pay and confirm")
+
+
+def legal_actions(state: ArizonaState) -> frozenset[str]:
+    """The dealer's acts allowed now, by name (the dealer screen enables its buttons from
+    it): `place_bet` means some box may take an ante, `deal_card` that a card may be keyed,
+    `raise_bet` and `check` that the player whose turn it is may decide."""
+    out = {name for name, ok in (
+        ("shuffle", allowed(verify_shuffle, state)),
+        ("close_betting", allowed(verify_close_betting, state)),
+        ("confirm_payouts", allowed(verify_confirm_payouts, state)),
+        ("void_round", allowed(verify_void_round, state, "reason to be given")),
+        ("misdeal", allowed(verify_misdeal, state)),
+        ("turn_community", allowed(verify_turn_community, state)),
+        ("burn", allowed(verify_burn, state, None)),
+    ) if ok}
+    rules = state.rules
+    if any(allowed(verify_place_bet, state, box, rules.minimum)
+           for box in range(1, rules.boxes + 1)):
+        out.add("place_bet")
+    if any(allowed(verify_remove_bet, state, box) for box in state.boxes):
+        out.add("remove_bet")
+    if state.phase is Phase.DEALING and state.shuffled:
+        out.add("deal_card")
+    turn, circle = deciding(state), circle_in_play(state)
+    if turn is not None and circle is not None:
+        if allowed(verify_raise_bet, state, turn, circle):
+            out.add("raise_bet")
+        if allowed(verify_check, state, turn, circle):
+            out.add("check")
+    return frozenset(out)

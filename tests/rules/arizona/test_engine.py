@@ -193,3 +193,43 @@ def test_limits_of_rule_2_2_on_the_ante():
     with pytest.raises(NotAllowed, match="under the table minimum of R10"):
         az.verify_close_betting(t.state)
     assert GAME.table_maximum(RULES) == 30_000  # an ante and its two raises
+
+
+def test_the_packages_docstrings_play_a_hand_and_their_examples_hold():
+    import doctest
+
+    import kiosk.rules.arizona
+    from kiosk.rules.arizona import hands, paytable
+
+    for module in (kiosk.rules.arizona, hands, paytable):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_same_verbs_every_verify_has_its_can_and_its_act_with_the_same_arguments():
+    import inspect
+
+    acts = {n: f for n, f in vars(az).items()
+            if not n.startswith("_") and callable(f) and not inspect.isclass(f)}
+    verbs = [n[len("verify_"):] for n in acts if n.startswith("verify_")]
+    assert [v for v in verbs if f"can_{v}" not in acts or v not in acts] == []
+    for v in verbs:
+        assert list(inspect.signature(acts[f"can_{v}"]).parameters) == list(
+            inspect.signature(acts[f"verify_{v}"]).parameters), v
+    for name in ("initial_state", "open_table", "apply", "next_step", "legal_actions",
+                 "place_bet", "close_betting", "confirm_payouts", "void_round", "shuffle",
+                 "remove_bet", "shoe_card", "deal_card", "unread_card", "burn",
+                 "cut_card_out"):
+        assert callable(acts.get(name)), name
+
+
+def test_legal_actions_follow_the_hand():
+    t = Table()
+    assert az.legal_actions(t.state) == {"place_bet", "shuffle", "burn"}
+    t.hand({1: 1_000, 2: 1_000})
+    assert az.legal_actions(t.state) == {"deal_card", "void_round", "shuffle", "burn"}
+    t.deal("AS KD 2C 3C 4C 5C 6C 7C")
+    assert az.legal_actions(t.state) == {"raise_bet", "check", "misdeal", "void_round"}
+    t.do(az.check(t.state, 1, 1))
+    t.do(az.check(t.state, 2, 1))
+    assert az.legal_actions(t.state) == {"turn_community", "void_round"}
