@@ -70,6 +70,8 @@ class Alert:
 Listener = Callable[[Any, Operation | None], None]
 
 _FACT_EVENTS = (HELD, RELEASED, SET_ASIDE)  # reports that are facts: never coalesced
+_LOGGED = ("bad_input",)  # reports with no alert that the technician's log shows (an alert
+# is logged by `alert`)
 
 
 def spec_for(game: GameSpec | Game[Any], rules: Any, table_id: str) -> GameSpec:
@@ -100,6 +102,7 @@ class TableSession(Generic[S]):
         self.clock = clock
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
+        self._rejects: dict[tuple[str, str], int] = {}  # (device, kind) -> bad inputs seen
         try:
             self.folded = fold_journal(journal)
         except FoldError as exc:  # the table cannot resume past a row it cannot fold
@@ -376,14 +379,40 @@ class TableSession(Generic[S]):
                         Said.words("The %(device)s restarted", device=_device_name(device)),
                         _CHECK_THE_CARDS)
         elif isinstance(event, ev.BadInput):
-            self.bad_input += 1
-            log.info("bad input from %s: %s %r", device, event.reason, event.raw)
+            self._on_bad_input(device, event)
         elif isinstance(event, ev.ShoeStateChanged):
             self.report(device, "state", str(event.state))
         elif isinstance(event, ev.ShufflerStateChanged | ev.ShuffleCount | ev.ShufflerFault
                         | ev.CardsDamaged):
             self._on_shuffler_event(device, event)
         # Heartbeats only keep the link alive (the driver watches them).
+
+    def _on_bad_input(self, device: str, event: ev.BadInput) -> None:
+        """Bytes the driver could not take. A card frame that arrived intact but names no
+        card as the spec writes it, or a repeated seq with other content, is a card that may
+        have left the shoe: a STOP alert and a report. Any other reject (noise, a bad
+        checksum) goes on record in the link's report with the count of each kind so far;
+        a card lost that way shows as a gap in the sequence (`FramesLost`)."""
+        self.bad_input += 1
+        self._rejects[(device, str(event.kind))] = self._rejects.get(
+            (device, str(event.kind)), 0) + 1
+        raw = str(event.raw)[2:-1]  # the bytes as text, control bytes escaped
+        name = _device_name(device)
+        if event.kind is ev.BadKind.BAD_CARD:
+            self.report(device, "card_unknown", f"{event.reason}: {raw}", Severity.STOP,
+                        Said.words("The %(device)s sent a card the table does not know: "
+                                   "%(frame)s", device=name, frame=raw),
+                        _CHECK_THE_CARDS)
+        elif event.kind is ev.BadKind.REPEAT_DIFFERS:
+            self.report(device, "repeat_differs", f"{event.reason}: {raw}", Severity.STOP,
+                        Said.words("The %(device)s sent two messages under one number: "
+                                   "%(frame)s", device=name, frame=raw),
+                        _CHECK_THE_CARDS)
+        else:
+            counts = ", ".join(f"{n} {kind}" for (d, kind), n in sorted(self._rejects.items())
+                               if d == device)
+            self.report(device, "bad_input", f"{event.kind}: {event.reason}: {raw} "
+                        f"(so far: {counts})")
 
     def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
         if isinstance(event, ev.CardRead):
@@ -507,6 +536,8 @@ class TableSession(Generic[S]):
             detail = f"{detail} ({count - 1} more like it in the minute before)"
         self._quiet[key] = (now, 0, detail)
         self.record(DeviceReport(device, event, detail, count))
+        if severity is None and event in _LOGGED:  # for the technician (journalctl)
+            log.warning("%s %s: %s", device, event, detail)
         if severity is not None:
             self.alert(severity, message or detail, way_forward)
 

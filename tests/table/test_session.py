@@ -219,8 +219,10 @@ def test_device_trouble_is_recorded_and_never_raises(tmp_path: Path) -> None:
     s.on_device_event(ev.DeviceOffline(device="SHOE", seq=None, silent_seconds=6.0))
     s.on_device_event(ev.DeviceOnline(device="SHOE", seq=None))
     reports = [e.payload for e in s.journal.entries() if e.kind == "device_report"]
-    assert [r["event"] for r in reports] == ["frames_lost", "offline", "online"]
-    assert reports[0]["detail"] == "2 frame(s) lost between 10 and 12"
+    # The noise is on record too (the link's report, with its count so far).
+    assert [r["event"] for r in reports] == ["bad_input", "frames_lost", "offline", "online"]
+    assert reports[0]["detail"] == "noise: noise: \\x00garbage (so far: 1 noise)"
+    assert reports[1]["detail"] == "2 frame(s) lost between 10 and 12"
     assert s.bad_input == 1
     assert any("lost 2 message" in a.message for a in s.alerts)
 
