@@ -133,6 +133,7 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
     session, journal = open_session(cfg)
     console = game_console(session)
     shoe = SimulatedShoe(cfg.rules.decks, seed)
+    session.simulated.add("shoe")  # the demo's cards are the simulator's, and say so
     reader = ShoeReader(shoe.path, "line", session.on_device_event)
     reader_task = asyncio.create_task(reader.run())
     beat = asyncio.create_task(shoe.heartbeat())
@@ -241,9 +242,10 @@ async def run_console(cfg: TableConfig) -> None:
     console = game_console(session)
     shoe: SimulatedShoe | None = None
     url, dialect = cfg.shoe.port, cfg.shoe.dialect
-    if url == "simulated":
+    if url == "simulated":  # only when the file says so (kiosk/config.py)
         shoe = SimulatedShoe(cfg.rules.decks, seed=int.from_bytes(os.urandom(4), "big"))
         url, dialect = shoe.path, "line"
+        session.simulated.add("shoe")
     reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
     others = other_links(cfg, session)
     reader_task = asyncio.create_task(reader.run())
@@ -253,7 +255,8 @@ async def run_console(cfg: TableConfig) -> None:
         if shoe:
             await reader.wait_connected(5)
             shoe.open()
-        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {url}")
+        where = "SIMULATED SHOE" if shoe else url
+        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {where}")
         click.echo(console.status(session))
         async for line in typed_lines():
             if line.strip().lower() in ("quit", "exit"):
@@ -336,5 +339,7 @@ def _demo_config(journal: Path, game: str = "") -> TableConfig:
 
     spec = GAMES.get(game or GAMES.names()[0])
     name = " ".join(w.capitalize() for w in spec.title.split())
+    # The demo's devices are simulated, and its file says so: only such a file runs them.
+    devices = "".join(f'[devices.{role}]\nport = "simulated"\n' for role in spec.devices)
     return parse(f'[table]\nid = "DEMO-1"\nname = "{name} demo"\ngame = "{spec.name}"\n'
-                 f'journal = "{journal}"\n[chips]\nsmallest = 5\n')
+                 f'journal = "{journal}"\n[chips]\nsmallest = 5\n{devices}')

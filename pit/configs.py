@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.serialization import (
     load_pem_private_key,
 )
 
-from kiosk.config import ConfigError, TableConfig, parse, with_pit
+from kiosk.config import DEVICE_ROLES, ConfigError, TableConfig, parse, with_pit
 from kiosk.sync.pit_config import SignedConfig, public_key_hex
 from pit.store import PitStore, UnknownTable
 
@@ -86,7 +86,9 @@ def check_body(body: str) -> TableConfig:
     file (`kiosk.config.with_pit`); `BadConfig` with the reason."""
     if len(body.encode("utf-8")) > MAX_BODY:
         raise BadConfig(f"the configuration is over {MAX_BODY // 1024} KiB")
-    skeleton = parse('[table]\nid = "T"\n')
+    # Every device where a table's own file says it is: the body is what is checked here.
+    devices = "".join(f'[devices.{role}]\nport = "simulated"\n' for role in DEVICE_ROLES)
+    skeleton = parse('[table]\nid = "T"\n' + devices)
     try:
         return with_pit(skeleton, body, "the configuration")
     except ConfigError as exc:

@@ -11,6 +11,7 @@ journaled as a device report and shown to the dealer with a way forward.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -99,6 +100,9 @@ class TableSession(Generic[S]):
         # fills it for each device it opened a link to.
         self.device_commands: dict[str, Callable[[str], bool]] = {}
         self.bad_input = 0
+        # The roles whose device is the simulator (`port = "simulated"`): the launcher says
+        # so, and every card from a simulated shoe goes on record as "simulated".
+        self.simulated: set[str] = set()
         self.clock = clock
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
@@ -478,7 +482,7 @@ class TableSession(Generic[S]):
     def _shoe_card(self, shoe: DealsFromShoe[S], card: Card,
                    before: Operation | None = None) -> None:
         try:
-            op = self.perform(lambda s: shoe.shoe_card(s, card), before)
+            op = self.perform(lambda s: self._from_simulator(shoe.shoe_card(s, card)), before)
         except NotAllowed as exc:
             # The card has physically left the shoe: record that it was refused and why
             # (a noisy line's cards once a minute, with their count).
@@ -498,6 +502,15 @@ class TableSession(Generic[S]):
                        Said.words("Key in the right card if the shoe misread it, void the "
                                   "%(round)s, or call the inspector to accept it",
                                   round=self._round_word()))
+
+    def _from_simulator(self, op: Operation) -> Operation:
+        """A card the simulated shoe dealt, on record as `"source": "simulated"`, never as
+        the shoe's: a journal shows whether real cards were dealt."""
+        source = getattr(op, "source", None)
+        if "shoe" not in self.simulated or not isinstance(source, StrEnum) or source != "shoe":
+            return op
+        simulated: Any = type(source)("simulated")
+        return dataclasses.replace(op, **{"source": simulated})
 
     def _round_word(self) -> str:
         """What the game calls a round ("coup"), a `Said` the screens translate."""
