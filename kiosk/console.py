@@ -262,11 +262,14 @@ async def run_console(cfg: TableConfig) -> None:
             if line.strip().lower() in ("quit", "exit"):
                 break
             text = line.strip()
+            session.retry_journal(now=True)  # a full disk: tried again at every command
             if text in ("help", "?"):
                 click.echo(console.help)
                 continue
             if text == "status":
                 click.echo(console.status(session))
+                click.echo(_stopped(session))
+                await _deal_on(session, console, shoe)  # space came back: the coup goes on
                 continue
             try:
                 action = console.command(text)
@@ -275,11 +278,10 @@ async def run_console(cfg: TableConfig) -> None:
                             and demo_play(session.spec).new_shoe_wanted(session.state)):
                         shoe.new_shoe()
                     session.perform(action)
-                    if shoe and console.dealing(session.state):
-                        await console.deal(session, shoe, 0.3)
+                await _deal_on(session, console, shoe)
             except (TablesideError, click.BadParameter, ValueError) as exc:
                 click.echo(f"  refused: {exc}")
-            click.echo(f"Next: {session.next_step()}")
+            click.echo(_stopped(session) or f"Next: {session.next_step()}")
     finally:
         if beat:
             beat.cancel()
@@ -291,7 +293,41 @@ async def run_console(cfg: TableConfig) -> None:
         if shoe:
             shoe.close()
         session.flush_reports()
+        if session.unrecorded:  # said, never dropped silently (the log has them too)
+            click.echo(f"  NOT RECORDED: {', '.join(c.code for _d, c in session.unrecorded)} "
+                       f"left the shoe while the journal could not be written", err=True)
         journal.close()
+
+
+def _stopped(session: Session) -> str:
+    """What `status` adds while the journal cannot be written ("" while it can)."""
+    if not session.halted:
+        return ""
+    waiting = ", ".join(c.code for _d, c in session.unrecorded) or "none"
+    return (f"STOPPED: the journal cannot be written; no cards are dealt. Waiting to be "
+            f"recorded: {waiting}.\n  {session.halted}")
+
+
+async def _deal_on(session: Session, console: GameConsole, shoe: SimulatedShoe | None
+                   ) -> None:
+    """The simulated shoe deals while the coup wants cards, and stops at once when the
+    journal cannot record them (the dealer's commands are read again then)."""
+    if shoe is None or session.halted or session.unrecorded:
+        return
+    if not console.dealing(session.state):
+        return
+    dealing = asyncio.create_task(console.deal(session, shoe, 0.3))
+    try:
+        while not dealing.done():
+            await asyncio.wait({dealing}, timeout=0.02)
+            if session.halted:
+                dealing.cancel()
+                break
+    finally:
+        await asyncio.gather(dealing, return_exceptions=True)
+    failed = None if dealing.cancelled() else dealing.exception()
+    if failed is not None:  # a refusal while dealing (a keyed card): said like any other
+        raise failed
 
 
 async def typed_lines() -> AsyncIterator[str]:

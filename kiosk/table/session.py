@@ -27,7 +27,7 @@ from kiosk.rules.errors import NotAllowed, Said, Sentence, TablesideError
 from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableRecord
 from kiosk.rules.registry import GAMES, GameSpec
-from kiosk.store.journal import Journal, JournalError
+from kiosk.store.journal import Journal, JournalError, JournalWriteError
 from kiosk.table.fold import FoldError, step
 from kiosk.table.records import (
     HELD,
@@ -44,6 +44,10 @@ __all__ = ["DeviceReport", "InspectorAttended", "InspectorCalled", "Severity", "
 
 log = logging.getLogger(__name__)
 S = TypeVar("S")
+
+RETRY_SECONDS = 1.0
+"""While the journal cannot be written, a write is tried again at most this often (a device's
+event or a dealer's command tries it)."""
 
 COALESCE_SECONDS = 60.0
 """Reports of one kind from one device within this long are one journal record with a count
@@ -103,6 +107,13 @@ class TableSession(Generic[S]):
         # The roles whose device is the simulator (`port = "simulated"`): the launcher says
         # so, and every card from a simulated shoe goes on record as "simulated".
         self.simulated: set[str] = set()
+        # Why the journal cannot be written ("" while it can): the table stops dealing on the
+        # first failed write, and the shoe cards that come out meanwhile wait in `unrecorded`
+        # (device, card), in order, to be recorded once it can write again (`retry_journal`).
+        self.halted = ""
+        self.unrecorded: list[tuple[str, Card]] = []
+        self._retry_at = 0.0
+        self._retrying = False
         self.clock = clock
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
@@ -190,7 +201,12 @@ class TableSession(Generic[S]):
 
         If the journal cannot write (a full disk), the error propagates with state unchanged,
         so nothing is shown that is not on record. Held cards dealt after the action are
-        not the action's business: a failure there is an alert, the card stays held."""
+        not the action's business: a failure there is an alert, the card stays held.
+
+        While the journal could not write (`halted`), it is tried again first: its failure
+        and the cards that waited go on record before this action."""
+        if self.halted and not self._retrying:
+            self.retry_journal(now=True)
         op = action(self.state)
         rows = [op] if before is None else [before, op]
         folded = self.folded
@@ -200,7 +216,11 @@ class TableSession(Generic[S]):
         except FoldError as exc:  # the game built a record its own fold refuses: a bug
             raise TablesideError(f"not recorded: {exc}") from exc
         held_before = self.held_cards
-        self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
+        try:
+            self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
+        except JournalWriteError as exc:
+            self._write_failed(exc)
+            raise
         self.folded = folded
         if folded.seq - self._snapshot_at >= SNAPSHOT_EVERY:
             self._snapshot()
@@ -212,6 +232,60 @@ class TableSession(Generic[S]):
         if self.held_cards and not self._releasing:
             self._try_release()
         return op
+
+    def _write_failed(self, exc: JournalWriteError) -> None:
+        """The first failed write stops the table dealing: one STOP alert, in the log too.
+        The table keeps answering; nothing that is not on record is shown as done."""
+        self._retry_at = self.clock() + RETRY_SECONDS
+        if self.halted:
+            return
+        self.halted = str(exc)
+        log.error("the journal cannot be written: %s", exc)
+        self.alert(Severity.STOP, Said.words(
+            "The journal cannot be written: the table stops dealing (%(why)s)",
+            why=exc.failure.value.replace("_", " ")),
+            Said.words("Deal no more cards; free space or call a technician. Cards already "
+                       "out are kept and recorded once it writes again"))
+
+    def retry_journal(self, *, now: bool = False) -> bool:
+        """While the journal cannot be written: try again (at most every RETRY_SECONDS unless
+        `now`). The failure goes on record first, then the cards that waited, in order.
+        True when the journal writes (again)."""
+        if not self.halted:
+            return True
+        if self._retrying or (not now and self.clock() < self._retry_at):
+            return False
+        self._retry_at = self.clock() + RETRY_SECONDS
+        waiting = ", ".join(c.code for _d, c in self.unrecorded) or "none"
+        report = DeviceReport("JOURNAL", "write_failed",
+                              f"{self.halted}; cards kept meanwhile: {waiting}")
+        self._retrying = True  # the report before any card, held ones included
+        try:
+            self.perform(lambda _s: report)
+        except JournalWriteError:
+            return False
+        except Exception:  # a closed journal, a bug: the table stays stopped, and says why
+            log.exception("retrying the journal")
+            return False
+        finally:
+            self._retrying = False
+        self.halted = ""
+        cards, self.unrecorded = self.unrecorded, []
+        self.alert(Severity.INFO, Said.words(
+            "The journal writes again: %(n)s card(s) that waited are recorded now",
+            n=len(cards)))
+        shoe = self._shoe()
+        self._retrying = True
+        try:
+            for i, (device, card) in enumerate(cards):
+                if shoe is not None:
+                    self._on_card_read(shoe, device, card)
+                if self.halted:  # full again: the rest wait, in order, behind it
+                    self.unrecorded.extend(cards[i + 1:])
+                    return False
+        finally:
+            self._retrying = False
+        return True
 
     def _snapshot(self) -> None:
         """The folded table on record, so the next start folds only the rows after it. A
@@ -314,6 +388,8 @@ class TableSession(Generic[S]):
 
     def on_device_event(self, event: Any) -> None:
         """Handle one typed event from a driver. Never raises."""
+        if self.halted:  # a heartbeat a second: the journal is tried again
+            self.retry_journal()
         try:
             self._on_device_event(event)
         except TablesideError as exc:
@@ -420,32 +496,49 @@ class TableSession(Generic[S]):
 
     def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
         if isinstance(event, ev.CardRead):
-            if self.held_cards or shoe.holds_cards(self.state):
-                why: str = Said.words("it waits for the card before it")
-                try:  # the rule that holds it, in the game's words
-                    shoe.verify_shoe_card(self.state, event.card)
-                except NotAllowed as exc:
-                    why = Said(str(exc), exc.sentence)
-                # On record before anything else: the card has left the shoe.
-                self.record(DeviceReport(device, HELD, event.card.code))
-                held = self.held_cards
-                if len(held) == 1:
-                    self.alert(Severity.WARNING, Said.words(
-                        "%(card)s held: %(why)s", card=event.card.name.capitalize(), why=why))
-                elif held:  # one alert that counts them, not the same words again
-                    self.alert(Severity.WARNING, Said.words(
-                        "%(n)s cards held, dealt in order once the screen's step is done: "
-                        "%(cards)s", n=len(held), cards=", ".join(c.code for c in held)))
-                return
-            self._shoe_card(shoe, event.card)
+            self._on_card_read(shoe, device, event.card)
         elif isinstance(event, ev.CardUnread):
             self._device_action(device, "unread", shoe.unread_card,
                                 "Key in the card from its face")
         elif isinstance(event, ev.CardBurned):
             self._device_action(device, "burn", lambda s: shoe.burn(s, event.card), "")
-        elif isinstance(event, ev.CutCardOut):
-            if self._device_action(device, "cut", shoe.cut_card_out, ""):
-                self.alert(Severity.INFO, shoe.cut_card_words(self.state))
+        elif isinstance(event, ev.CutCardOut) and self._device_action(
+                device, "cut", shoe.cut_card_out, ""):
+            self.alert(Severity.INFO, shoe.cut_card_words(self.state))
+
+    def _on_card_read(self, shoe: DealsFromShoe[S], device: str, card: Card) -> None:
+        """A card left the shoe: dealt, held or refused on record. While the journal cannot
+        write, it waits in `unrecorded` (never dropped), behind any card already waiting."""
+        if self.halted or (self.unrecorded and not self._retrying):
+            self.unrecorded.append((device, card))
+            log.error("card %s kept in memory: the journal cannot be written", card.code)
+            self._notify(None)
+            return
+        try:
+            self._card_read(shoe, device, card)
+        except JournalWriteError:  # halted now (perform said so): the card waits
+            self.unrecorded.append((device, card))
+            log.error("card %s kept in memory: the journal cannot be written", card.code)
+
+    def _card_read(self, shoe: DealsFromShoe[S], device: str, card: Card) -> None:
+        if self.held_cards or shoe.holds_cards(self.state):
+            why: str = Said.words("it waits for the card before it")
+            try:  # the rule that holds it, in the game's words
+                shoe.verify_shoe_card(self.state, card)
+            except NotAllowed as exc:
+                why = Said(str(exc), exc.sentence)
+            # On record before anything else: the card has left the shoe.
+            self.record(DeviceReport(device, HELD, card.code))
+            held = self.held_cards
+            if len(held) == 1:
+                self.alert(Severity.WARNING, Said.words(
+                    "%(card)s held: %(why)s", card=card.name.capitalize(), why=why))
+            elif held:  # one alert that counts them, not the same words again
+                self.alert(Severity.WARNING, Said.words(
+                    "%(n)s cards held, dealt in order once the screen's step is done: "
+                    "%(cards)s", n=len(held), cards=", ".join(c.code for c in held)))
+            return
+        self._shoe_card(shoe, card)
 
     def _on_shuffler_event(self, device: str, event: Any) -> None:
         """The shuffler's reports are on record and shown (rule: the mini baccarat shuffler
@@ -555,11 +648,21 @@ class TableSession(Generic[S]):
             self.alert(severity, message or detail, way_forward)
 
     def flush_reports(self) -> None:
-        """Put on record the reports still being counted (at close)."""
-        for (device, event), (_since, count, detail) in list(self._quiet.items()):
-            if count:
-                self._quiet[(device, event)] = (self.clock(), 0, detail)
-                self.record(DeviceReport(device, event, f"{detail} (repeated)", count))
+        """Put on record the reports still being counted (at close). With a journal that
+        cannot write, what is lost is said in the log, card by card: never silently."""
+        if self.halted:
+            self.retry_journal(now=True)
+        try:
+            for (device, event), (_since, count, detail) in list(self._quiet.items()):
+                if count:
+                    self._quiet[(device, event)] = (self.clock(), 0, detail)
+                    self.record(DeviceReport(device, event, f"{detail} (repeated)", count))
+        except JournalWriteError as exc:
+            log.error("reports not recorded at close: %s", exc)
+        if self.unrecorded:
+            log.error("closing with %d card(s) out of the shoe that the journal could not "
+                      "record: %s", len(self.unrecorded),
+                      ", ".join(f"{c.code} from {d}" for d, c in self.unrecorded))
 
     def _notify(self, op: Operation | None) -> None:
         for listener in list(self.listeners):

@@ -149,6 +149,10 @@ class SimulatedDealer:
         while True:
             await asyncio.sleep(self.pace)
             before = self.session.state
+            if self.session.halted or self.session.unrecorded:
+                # The journal cannot record cards: no more come out until it can (the
+                # session tries it again with each heartbeat of the shoe).
+                continue
             if self.session.held_cards or not self.card_due(before):
                 continue
             if self.shoe.pull() is None:

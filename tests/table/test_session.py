@@ -59,8 +59,13 @@ def test_full_disk_keeps_state_and_journal_consistent(tmp_path: Path) -> None:
         s.perform(lambda st: pb.void_coup(st, big))
     assert s.state == before_state
     conn.execute("PRAGMA max_page_count = 1073741823")
+    assert s.halted  # the table stops dealing until the journal writes again
     s.perform(lambda st: pb.void_coup(st, "disk freed"))
-    assert s.journal.count() == before_rows + 1
+    # The failure goes on record first, then the action.
+    assert s.journal.count() == before_rows + 2 and not s.halted
+    failed = list(s.journal.entries())[-2].payload
+    assert (failed["device"], failed["event"]) == ("JOURNAL", "write_failed")
+    assert failed["detail"].endswith("; cards kept meanwhile: none")
     assert s.journal.verify().ok
 
 
