@@ -141,3 +141,50 @@ def test_a_full_disk_stops_the_dealing_and_the_console_still_answers(
     second = [i for i, e in enumerate(rows) if e.kind == "punto_banco.card_dealt"][1]
     assert failed < second  # the failure on record before the card it held back
     assert f"cards kept meanwhile: {dealt[1]}" in rows[failed].payload["detail"]
+
+
+def test_the_screens_simulated_dealer_pulls_no_card_while_the_journal_cannot_write(
+        small_disk: Path) -> None:
+    """The dealer screen's simulated shoe (kiosk/ui/launcher.py) stops too, and a card that
+    comes out of a real shoe meanwhile waits and goes on record, in order, once it can."""
+    from hardware import events as ev
+    from kiosk.rules.cards import Card
+    from kiosk.ui.launcher import SimulatedDealer
+    from tests.table.helpers import open_session
+
+    s = open_session(small_disk / "PB-01.db")
+    s.perform(pb.shuffle)
+    s.perform(lambda st: pb.place_bet(st, "1", pb.BetKind.BANKER, 10_000))
+    s.perform(pb.close_betting)
+    s.on_device_event(ev.CardRead(device="SHOE", seq=1, card=Card.parse("4H")))
+    filler = fill(small_disk)
+    for seq, code in ((2, "3C"), (3, "KD")):  # out of a real shoe while the disk is full
+        s.on_device_event(ev.CardRead(device="SHOE", seq=seq, card=Card.parse(code)))
+    assert s.halted and [c.code for _d, c in s.unrecorded] == ["3C", "KD"]
+    assert len(s.state.player_cards) + len(s.state.banker_cards) == 1
+
+    class Shoe:
+        pulled = 0
+
+        def pull(self) -> Card | None:
+            self.pulled += 1
+            return None
+
+    shoe = Shoe()
+
+    async def deal_a_while() -> None:
+        task = asyncio.create_task(SimulatedDealer(s, shoe, 0.01, lambda _st: True).run())
+        await asyncio.sleep(0.3)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(deal_a_while())
+    assert shoe.pulled == 0
+    filler.unlink()
+    assert s.retry_journal(now=True)
+    assert not s.halted and not s.unrecorded
+    dealt = [e.payload["card"] for e in s.journal.entries() if e.kind == "punto_banco.card_dealt"]
+    assert dealt == ["4H", "3C", "KD"]
+    asyncio.run(deal_a_while())
+    assert shoe.pulled > 0  # dealing goes on
+    s.journal.close()
