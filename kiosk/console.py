@@ -294,8 +294,8 @@ async def run_console(cfg: TableConfig) -> None:
             shoe.close()
         session.flush_reports()
         if session.unrecorded:  # said, never dropped silently (the log has them too)
-            click.echo(f"  NOT RECORDED: {', '.join(c.code for _d, c in session.unrecorded)} "
-                       f"left the shoe while the journal could not be written", err=True)
+            click.echo(f"  NOT RECORDED: {session.waiting()}: out of the shoe while the "
+                       f"journal could not be written", err=True)
         journal.close()
 
 
@@ -303,7 +303,7 @@ def _stopped(session: Session) -> str:
     """What `status` adds while the journal cannot be written ("" while it can)."""
     if not session.halted:
         return ""
-    waiting = ", ".join(c.code for _d, c in session.unrecorded) or "none"
+    waiting = session.waiting() or "none"
     return (f"STOPPED: the journal cannot be written; no cards are dealt. Waiting to be "
             f"recorded: {waiting}.\n  {session.halted}")
 

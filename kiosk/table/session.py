@@ -108,10 +108,11 @@ class TableSession(Generic[S]):
         # so, and every card from a simulated shoe goes on record as "simulated".
         self.simulated: set[str] = set()
         # Why the journal cannot be written ("" while it can): the table stops dealing on the
-        # first failed write, and the shoe cards that come out meanwhile wait in `unrecorded`
-        # (device, card), in order, to be recorded once it can write again (`retry_journal`).
+        # first failed write, and what the shoe does meanwhile (a card, a burn, the cutting
+        # card) waits in `unrecorded`, in order, to be recorded once it can write again
+        # (`retry_journal`).
         self.halted = ""
-        self.unrecorded: list[tuple[str, Card]] = []
+        self.unrecorded: list[ShoeEvent] = []
         self._retry_at = 0.0
         self._retrying = False
         self.clock = clock
@@ -256,9 +257,8 @@ class TableSession(Generic[S]):
         if self._retrying or (not now and self.clock() < self._retry_at):
             return False
         self._retry_at = self.clock() + RETRY_SECONDS
-        waiting = ", ".join(c.code for _d, c in self.unrecorded) or "none"
         report = DeviceReport("JOURNAL", "write_failed",
-                              f"{self.halted}; cards kept meanwhile: {waiting}")
+                              f"{self.halted}; cards kept meanwhile: {self.waiting() or 'none'}")
         self._retrying = True  # the report before any card, held ones included
         try:
             self.perform(lambda _s: report)
@@ -270,22 +270,26 @@ class TableSession(Generic[S]):
         finally:
             self._retrying = False
         self.halted = ""
-        cards, self.unrecorded = self.unrecorded, []
+        events, self.unrecorded = self.unrecorded, []
         self.alert(Severity.INFO, Said.words(
             "The journal writes again: %(n)s card(s) that waited are recorded now",
-            n=len(cards)))
+            n=len(events)))
         shoe = self._shoe()
         self._retrying = True
         try:
-            for i, (device, card) in enumerate(cards):
+            for i, event in enumerate(events):
                 if shoe is not None:
-                    self._on_card_read(shoe, device, card)
+                    self._on_shoe_event(shoe, event.device, event)
                 if self.halted:  # full again: the rest wait, in order, behind it
-                    self.unrecorded.extend(cards[i + 1:])
+                    self.unrecorded.extend(events[i + 1:])
                     return False
         finally:
             self._retrying = False
         return True
+
+    def waiting(self) -> str:
+        """What the shoe did that waits to be recorded, in words ("3C, burn, cutting card")."""
+        return ", ".join(_waiting_words(e) for e in self.unrecorded)
 
     def _snapshot(self) -> None:
         """The folded table on record, so the next start folds only the rows after it. A
@@ -495,8 +499,25 @@ class TableSession(Generic[S]):
                         f"(so far: {counts})")
 
     def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
+        """What the shoe did: dealt, held or refused on record. While the journal cannot
+        write, it waits in `unrecorded` (never dropped), behind anything already waiting."""
+        if self.halted or (self.unrecorded and not self._retrying):
+            self._keep(event)
+            return
+        try:
+            self._shoe_event(shoe, device, event)
+        except JournalWriteError:  # halted now (perform said so): it waits
+            self._keep(event)
+
+    def _keep(self, event: ShoeEvent) -> None:
+        self.unrecorded.append(event)
+        log.error("kept in memory, the journal cannot be written: %s from %s",
+                  _waiting_words(event), event.device)
+        self._notify(None)
+
+    def _shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
         if isinstance(event, ev.CardRead):
-            self._on_card_read(shoe, device, event.card)
+            self._card_read(shoe, device, event.card)
         elif isinstance(event, ev.CardUnread):
             self._device_action(device, "unread", shoe.unread_card,
                                 "Key in the card from its face")
@@ -505,20 +526,6 @@ class TableSession(Generic[S]):
         elif isinstance(event, ev.CutCardOut) and self._device_action(
                 device, "cut", shoe.cut_card_out, ""):
             self.alert(Severity.INFO, shoe.cut_card_words(self.state))
-
-    def _on_card_read(self, shoe: DealsFromShoe[S], device: str, card: Card) -> None:
-        """A card left the shoe: dealt, held or refused on record. While the journal cannot
-        write, it waits in `unrecorded` (never dropped), behind any card already waiting."""
-        if self.halted or (self.unrecorded and not self._retrying):
-            self.unrecorded.append((device, card))
-            log.error("card %s kept in memory: the journal cannot be written", card.code)
-            self._notify(None)
-            return
-        try:
-            self._card_read(shoe, device, card)
-        except JournalWriteError:  # halted now (perform said so): the card waits
-            self.unrecorded.append((device, card))
-            log.error("card %s kept in memory: the journal cannot be written", card.code)
 
     def _card_read(self, shoe: DealsFromShoe[S], device: str, card: Card) -> None:
         if self.held_cards or shoe.holds_cards(self.state):
@@ -660,9 +667,8 @@ class TableSession(Generic[S]):
         except JournalWriteError as exc:
             log.error("reports not recorded at close: %s", exc)
         if self.unrecorded:
-            log.error("closing with %d card(s) out of the shoe that the journal could not "
-                      "record: %s", len(self.unrecorded),
-                      ", ".join(f"{c.code} from {d}" for d, c in self.unrecorded))
+            log.error("closing with what the shoe did that the journal could not record: %s",
+                      self.waiting())
 
     def _notify(self, op: Operation | None) -> None:
         for listener in list(self.listeners):
@@ -670,6 +676,18 @@ class TableSession(Generic[S]):
                 listener(self.state, op)
             except Exception:  # a broken view must not stop the table
                 log.exception("listener %r failed", listener)
+
+
+ShoeEvent = ev.CardRead | ev.CardBurned | ev.CardUnread | ev.CutCardOut
+
+
+def _waiting_words(event: ShoeEvent) -> str:
+    """A shoe event kept while the journal cannot write, as the console and the log say it."""
+    if isinstance(event, ev.CardRead):
+        return event.card.code
+    if isinstance(event, ev.CardBurned):
+        return f"burn {event.card.code}" if event.card is not None else "burn"
+    return "unread card" if isinstance(event, ev.CardUnread) else "cutting card"
 
 
 _DEVICES = {"SHOE": Said.words("card shoe"), "SHUF": Said.words("shuffler"),

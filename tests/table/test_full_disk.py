@@ -108,7 +108,7 @@ def test_a_full_disk_stops_the_dealing_and_the_console_still_answers(
         s, shoe = sessions[0], shoes[0]
         assert "disk_full" in s.halted or "full" in s.halted.lower()
         # The card that could not be recorded waits; the one before it is on record.
-        assert [c.code for _d, c in s.unrecorded] == [shoe.sim.dealt[-1].card.code]
+        assert s.waiting() == shoe.sim.dealt[-1].card.code
         assert len(shoe.sim.dealt) == 2
         stops = [a for a in s.alerts if "journal cannot be written" in a.message]
         assert len(stops) == 1 and stops[0].severity.value == "stop"
@@ -160,7 +160,8 @@ def test_the_screens_simulated_dealer_pulls_no_card_while_the_journal_cannot_wri
     filler = fill(small_disk)
     for seq, code in ((2, "3C"), (3, "KD")):  # out of a real shoe while the disk is full
         s.on_device_event(ev.CardRead(device="SHOE", seq=seq, card=Card.parse(code)))
-    assert s.halted and [c.code for _d, c in s.unrecorded] == ["3C", "KD"]
+    s.on_device_event(ev.CardBurned(device="SHOE", seq=4, card=None))  # a burn waits too
+    assert s.halted and s.waiting() == "3C, KD, burn"
     assert len(s.state.player_cards) + len(s.state.banker_cards) == 1
 
     class Shoe:
@@ -185,6 +186,9 @@ def test_the_screens_simulated_dealer_pulls_no_card_while_the_journal_cannot_wri
     assert not s.halted and not s.unrecorded
     dealt = [e.payload["card"] for e in s.journal.entries() if e.kind == "punto_banco.card_dealt"]
     assert dealt == ["4H", "3C", "KD"]
+    # The burn after them is on record too: refused mid-coup, as it would have been then.
+    last = list(s.journal.entries())[-1].payload
+    assert (last["event"], last["device"]) == ("burn_refused", "SHOE")
     asyncio.run(deal_a_while())
     assert shoe.pulled > 0  # dealing goes on
     s.journal.close()
