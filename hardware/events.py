@@ -68,6 +68,7 @@ class BadKind(StrEnum):
     BAD_FIELDS = "wrong field count"
     BAD_CARD = "bad card code"
     BAD_VALUE = "bad value"
+    REPEAT_DIFFERS = "repeated seq, other content"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

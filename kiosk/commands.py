@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import os
 import signal
 import sqlite3
@@ -258,6 +259,11 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
     """Run the table from its configuration file: dealer screen, signage, shoe, panel, and
     the sync to the pit when [sync] names one."""
     from kiosk.ui.launcher import display_available
+
+    # The technician's log: warnings (a device's rejects, the dealer's alerts) on stderr,
+    # which systemd keeps in the journal (`journalctl -u tableside-dealer`), named and levelled.
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
 
     try:
         cfg = load_config(config_path)

@@ -413,6 +413,8 @@ def _read(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tabl
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
                          sync=_sync(reader, table_id, path), data=data)
     reader.check_unknown(spec)
+    if reader.missing:
+        raise ConfigError(reader.missing[0])
     return config
 
 
@@ -563,8 +565,10 @@ def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:
 
 
 def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
-    """`[devices.<role>]`: each device the table has; a role the game needs and the file does
-    not name is the simulator."""
+    """`[devices.<role>]`: each device the table has. A role the game needs must say where
+    its device is: a real table never runs on a simulator by accident, so a missing section
+    or port is a mistake in the file (the simulator only when it says `port = "simulated"`,
+    as `tableside demo`'s configuration does)."""
     devices = reader.section("devices", required=False)
     out = []
     for role, dialects in DEVICE_ROLES.items():
@@ -572,9 +576,21 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
         if not sec and role not in spec.devices:
             continue
         where = f"devices.{role}"
+        if "port" not in sec:
+            example = f'port = "/dev/tableside-{role}", or port = "simulated" for the simulator'
+            if not sec:
+                reader.missing.append(f"{reader.name}: [{where}] is missing: {spec.title} "
+                                      f"needs its {role}; say where it is ({example})")
+            else:
+                header = re.compile(rf"\s*\[\s*devices\s*\.\s*{re.escape(role)}\s*\]")
+                line = next((i + 1 for i, text in enumerate(reader.lines)
+                             if header.match(text)), None)
+                at = f"{reader.name}, line {line}" if line else reader.name
+                reader.missing.append(f"{at}: {where}: port is missing: say where the {role} "
+                                      f"is ({example})")
         out.append(DeviceConfig(
             role=role,
-            port=reader.text(sec, where, "port", "simulated"),
+            port=reader.text(sec, where, "port") if "port" in sec else "",
             dialect=reader.choice(sec, where, "dialect", list(dialects), dialects[0]),
             baudrate=reader.integer(sec, where, "baudrate", 9600, lo=BAUDRATES[0],
                                     hi=BAUDRATES[1]),
@@ -607,6 +623,8 @@ class _Reader:
     def __init__(self, data: dict[str, Any], text: str, name: str) -> None:
         self.data, self.lines, self.name = data, text.splitlines(), name
         self.read: dict[str, set[str]] = {}  # section path -> the keys looked up there
+        self.missing: list[str] = []  # what the file must say and does not (a device's port),
+        # refused after the keys it has are checked: a misspelt one is the likelier mistake
 
     def known(self, where: str, key: str) -> None:
         self.read.setdefault(where, set()).add(key)

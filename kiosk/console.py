@@ -133,6 +133,7 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
     session, journal = open_session(cfg)
     console = game_console(session)
     shoe = SimulatedShoe(cfg.rules.decks, seed)
+    session.simulated.add("shoe")  # the demo's cards are the simulator's, and say so
     reader = ShoeReader(shoe.path, "line", session.on_device_event)
     reader_task = asyncio.create_task(reader.run())
     beat = asyncio.create_task(shoe.heartbeat())
@@ -241,9 +242,10 @@ async def run_console(cfg: TableConfig) -> None:
     console = game_console(session)
     shoe: SimulatedShoe | None = None
     url, dialect = cfg.shoe.port, cfg.shoe.dialect
-    if url == "simulated":
+    if url == "simulated":  # only when the file says so (kiosk/config.py)
         shoe = SimulatedShoe(cfg.rules.decks, seed=int.from_bytes(os.urandom(4), "big"))
         url, dialect = shoe.path, "line"
+        session.simulated.add("shoe")
     reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
     others = other_links(cfg, session)
     reader_task = asyncio.create_task(reader.run())
@@ -253,17 +255,21 @@ async def run_console(cfg: TableConfig) -> None:
         if shoe:
             await reader.wait_connected(5)
             shoe.open()
-        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {url}")
+        where = "SIMULATED SHOE" if shoe else url
+        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {where}")
         click.echo(console.status(session))
         async for line in typed_lines():
             if line.strip().lower() in ("quit", "exit"):
                 break
             text = line.strip()
+            session.retry_journal(now=True)  # a full disk: tried again at every command
             if text in ("help", "?"):
                 click.echo(console.help)
                 continue
             if text == "status":
                 click.echo(console.status(session))
+                click.echo(_stopped(session))
+                await _deal_on(session, console, shoe)  # space came back: the coup goes on
                 continue
             try:
                 action = console.command(text)
@@ -272,11 +278,10 @@ async def run_console(cfg: TableConfig) -> None:
                             and demo_play(session.spec).new_shoe_wanted(session.state)):
                         shoe.new_shoe()
                     session.perform(action)
-                    if shoe and console.dealing(session.state):
-                        await console.deal(session, shoe, 0.3)
+                await _deal_on(session, console, shoe)
             except (TablesideError, click.BadParameter, ValueError) as exc:
                 click.echo(f"  refused: {exc}")
-            click.echo(f"Next: {session.next_step()}")
+            click.echo(_stopped(session) or f"Next: {session.next_step()}")
     finally:
         if beat:
             beat.cancel()
@@ -288,7 +293,41 @@ async def run_console(cfg: TableConfig) -> None:
         if shoe:
             shoe.close()
         session.flush_reports()
+        if session.unrecorded:  # said, never dropped silently (the log has them too)
+            click.echo(f"  NOT RECORDED: {session.waiting()}: out of the shoe while the "
+                       f"journal could not be written", err=True)
         journal.close()
+
+
+def _stopped(session: Session) -> str:
+    """What `status` adds while the journal cannot be written ("" while it can)."""
+    if not session.halted:
+        return ""
+    waiting = session.waiting() or "none"
+    return (f"STOPPED: the journal cannot be written; no cards are dealt. Waiting to be "
+            f"recorded: {waiting}.\n  {session.halted}")
+
+
+async def _deal_on(session: Session, console: GameConsole, shoe: SimulatedShoe | None
+                   ) -> None:
+    """The simulated shoe deals while the coup wants cards, and stops at once when the
+    journal cannot record them (the dealer's commands are read again then)."""
+    if shoe is None or session.halted or session.unrecorded:
+        return
+    if not console.dealing(session.state):
+        return
+    dealing = asyncio.create_task(console.deal(session, shoe, 0.3))
+    try:
+        while not dealing.done():
+            await asyncio.wait({dealing}, timeout=0.02)
+            if session.halted:
+                dealing.cancel()
+                break
+    finally:
+        await asyncio.gather(dealing, return_exceptions=True)
+    failed = None if dealing.cancelled() else dealing.exception()
+    if failed is not None:  # a refusal while dealing (a keyed card): said like any other
+        raise failed
 
 
 async def typed_lines() -> AsyncIterator[str]:
@@ -336,5 +375,7 @@ def _demo_config(journal: Path, game: str = "") -> TableConfig:
 
     spec = GAMES.get(game or GAMES.names()[0])
     name = " ".join(w.capitalize() for w in spec.title.split())
+    # The demo's devices are simulated, and its file says so: only such a file runs them.
+    devices = "".join(f'[devices.{role}]\nport = "simulated"\n' for role in spec.devices)
     return parse(f'[table]\nid = "DEMO-1"\nname = "{name} demo"\ngame = "{spec.name}"\n'
-                 f'journal = "{journal}"\n[chips]\nsmallest = 5\n')
+                 f'journal = "{journal}"\n[chips]\nsmallest = 5\n{devices}')

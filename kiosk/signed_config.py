@@ -23,7 +23,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from kiosk.config import ConfigError, TableConfig, parse, with_pit
+from kiosk.config import DEVICE_ROLES, ConfigError, TableConfig, parse, with_pit
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.registry import GameSpec, games
 from kiosk.store.canonical import canonical_json
@@ -113,6 +113,14 @@ MAX_PIT_BODY = 64 * 1024
 """The largest configuration the pit signs and a table reads, in bytes."""
 
 
+def _skeleton(game: str = "") -> TableConfig:
+    """A table of every default, each device where a table's own file says it is: at the pit
+    the body is what is checked."""
+    devices = "".join(f'[devices.{role}]\nport = "simulated"\n' for role in DEVICE_ROLES)
+    named = f'game = "{game}"\n' if game else ""
+    return parse(f'[table]\nid = "T"\n{named}{devices}')
+
+
 def check_body(body: str, over: TableConfig | None = None,
                name: str = "the pit's configuration") -> TableConfig:
     """The one check of a configuration from the pit, on both sides, by the same reading as
@@ -127,7 +135,7 @@ def check_body(body: str, over: TableConfig | None = None,
         raise ConfigError(f"{name}: over {MAX_PIT_BODY // 1024} KiB")
     if over is not None:
         return with_pit(over, body, name)
-    first = with_pit(parse('[table]\nid = "T"\n'), body, name)
+    first = with_pit(_skeleton(), body, name)
     data = tomllib.loads(body)  # read above: valid TOML
     table = data.get("table", {})
     if "game" in table:
@@ -142,7 +150,7 @@ def check_body(body: str, over: TableConfig | None = None,
         refusals = []
         for spec in specs:
             try:
-                with_pit(parse(f'[table]\nid = "T"\ngame = "{spec.name}"\n'), body, name)
+                with_pit(_skeleton(spec.name), body, name)
                 break
             except ConfigError as exc:
                 refusals.append(exc)

@@ -38,7 +38,7 @@ from hardware.events import (
     ShufflerState,
     ShufflerStateChanged,
 )
-from hardware.shoe.stats import ParserStats
+from hardware.shoe.stats import ParserStats, device_card
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import UnreadableInput
 
@@ -103,6 +103,8 @@ class LineParser:
         self._state = _State.GAP
         self._buf = bytearray()
         self._last_seq: dict[str, int] = {}
+        self._last_body: dict[str, bytes] = {}  # the frame last accepted, to tell a
+        # retransmission (the same bytes again) from a different frame under the same seq
         self._restarted = False  # the frame being decoded is a HELLO after a power-on
         self._decoders: dict[str, Callable[[str, int, list[str], bytes], DeviceEvent]] = {
             "HELLO": self._hello,
@@ -275,8 +277,15 @@ class LineParser:
             last = None
         if last is not None:
             if seq == last:
-                self.stats.duplicates += 1
-                return []
+                # Spec: a repeated `seq` is a retransmission, ignored; one that says something
+                # else is not (a card the shoe dealt would be lost): reported, never dropped.
+                if body == self._last_body.get(device):
+                    self.stats.duplicates += 1
+                    return []
+                return [self._bad(BadKind.REPEAT_DIFFERS, raw,
+                                  f"seq {seq} repeated with other content than "
+                                  f"{self._last_body.get(device, b'').decode('ascii')!r}",
+                                  device=device, seq=seq)]
             expected = (last + 1) % SEQ_MODULUS
             missing = (seq - expected) % SEQ_MODULUS
             if missing:
@@ -292,6 +301,7 @@ class LineParser:
                     )
                 )
         self._last_seq[device] = seq
+        self._last_body[device] = body
 
         if frame_type not in TYPES_BY_DEVICE[device]:
             events.append(
@@ -342,7 +352,7 @@ class LineParser:
 
     def _parse_card(self, device: str, seq: int, code: str, raw: bytes) -> Card | BadInput:
         try:
-            return Card.parse(code)
+            return device_card(code)
         except UnreadableInput as exc:
             return self._bad(BadKind.BAD_CARD, raw, str(exc), device=device, seq=seq)
 

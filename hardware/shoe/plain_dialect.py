@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from hardware.events import SHOE, BadInput, BadKind, CardRead, DeviceEvent
 from hardware.lines import LineFramer
-from hardware.shoe.stats import ParserStats
-from kiosk.rules.cards import Card
+from hardware.shoe.stats import ParserStats, device_card
 from kiosk.rules.errors import UnreadableInput
 
 MAX_LINE = 80
@@ -54,7 +53,7 @@ class PlainParser:
         if any(b < 0x20 or b > 0x7E for b in text):
             return self._bad(BadKind.MALFORMED, line, "control or non-ASCII byte in line")
         try:
-            card = Card.parse(text.decode("ascii"))
+            card = device_card(text.decode("ascii"))
         except UnreadableInput as exc:
             return self._bad(BadKind.BAD_CARD, line, str(exc))
         self.stats.frames += 1

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from hardware.events import BadKind, DeviceEvent
+from kiosk.rules.cards import Card
+from kiosk.rules.errors import UnreadableInput
 
 
 @dataclass
@@ -31,6 +33,18 @@ class ParserStats:
     @property
     def bad_total(self) -> int:
         return sum(self.bad.values())
+
+
+def device_card(code: str) -> Card:
+    """The card a device sent, by its exact code (spec: rank `A 2-9 T J Q K` then suit
+    `S H D C`, upper case). A dealer's keyed `as` may mean the ace of spades; a device's
+    `as` or ` KD` is not what the spec says, so it is refused (`UnreadableInput`) rather than
+    guessed at."""
+    card = Card.parse(code)  # the words of the refusal for codes that are no card at all
+    if card.code != code:
+        raise UnreadableInput(f"{code!r} is not a card code as the spec writes it "
+                              f"(upper case, no spaces, like {card.code})")
+    return card
 
 
 class DialectParser(Protocol):

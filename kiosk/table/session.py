@@ -11,6 +11,7 @@ journaled as a device report and shown to the dealer with a way forward.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -26,7 +27,7 @@ from kiosk.rules.errors import NotAllowed, Said, Sentence, TablesideError
 from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableRecord
 from kiosk.rules.registry import GAMES, GameSpec
-from kiosk.store.journal import Journal, JournalError
+from kiosk.store.journal import Journal, JournalError, JournalWriteError
 from kiosk.table.fold import FoldError, step
 from kiosk.table.records import (
     HELD,
@@ -43,6 +44,10 @@ __all__ = ["DeviceReport", "InspectorAttended", "InspectorCalled", "Severity", "
 
 log = logging.getLogger(__name__)
 S = TypeVar("S")
+
+RETRY_SECONDS = 1.0
+"""While the journal cannot be written, a write is tried again at most this often (a device's
+event or a dealer's command tries it)."""
 
 COALESCE_SECONDS = 60.0
 """Reports of one kind from one device within this long are one journal record with a count
@@ -70,6 +75,8 @@ class Alert:
 Listener = Callable[[Any, Operation | None], None]
 
 _FACT_EVENTS = (HELD, RELEASED, SET_ASIDE)  # reports that are facts: never coalesced
+_LOGGED = ("bad_input",)  # reports with no alert that the technician's log shows (an alert
+# is logged by `alert`)
 
 
 def spec_for(game: GameSpec | Game[Any], rules: Any, table_id: str) -> GameSpec:
@@ -97,9 +104,21 @@ class TableSession(Generic[S]):
         # fills it for each device it opened a link to.
         self.device_commands: dict[str, Callable[[str], bool]] = {}
         self.bad_input = 0
+        # The roles whose device is the simulator (`port = "simulated"`): the launcher says
+        # so, and every card from a simulated shoe goes on record as "simulated".
+        self.simulated: set[str] = set()
+        # Why the journal cannot be written ("" while it can): the table stops dealing on the
+        # first failed write, and what the shoe does meanwhile (a card, a burn, the cutting
+        # card) waits in `unrecorded`, in order, to be recorded once it can write again
+        # (`retry_journal`).
+        self.halted = ""
+        self.unrecorded: list[ShoeEvent] = []
+        self._retry_at = 0.0
+        self._retrying = False
         self.clock = clock
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
+        self._rejects: dict[tuple[str, str], int] = {}  # (device, kind) -> bad inputs seen
         try:
             self.folded = fold_journal(journal)
         except FoldError as exc:  # the table cannot resume past a row it cannot fold
@@ -183,7 +202,12 @@ class TableSession(Generic[S]):
 
         If the journal cannot write (a full disk), the error propagates with state unchanged,
         so nothing is shown that is not on record. Held cards dealt after the action are
-        not the action's business: a failure there is an alert, the card stays held."""
+        not the action's business: a failure there is an alert, the card stays held.
+
+        While the journal could not write (`halted`), it is tried again first: its failure
+        and the cards that waited go on record before this action."""
+        if self.halted and not self._retrying:
+            self.retry_journal(now=True)
         op = action(self.state)
         rows = [op] if before is None else [before, op]
         folded = self.folded
@@ -193,7 +217,11 @@ class TableSession(Generic[S]):
         except FoldError as exc:  # the game built a record its own fold refuses: a bug
             raise TablesideError(f"not recorded: {exc}") from exc
         held_before = self.held_cards
-        self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
+        try:
+            self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
+        except JournalWriteError as exc:
+            self._write_failed(exc)
+            raise
         self.folded = folded
         if folded.seq - self._snapshot_at >= SNAPSHOT_EVERY:
             self._snapshot()
@@ -205,6 +233,63 @@ class TableSession(Generic[S]):
         if self.held_cards and not self._releasing:
             self._try_release()
         return op
+
+    def _write_failed(self, exc: JournalWriteError) -> None:
+        """The first failed write stops the table dealing: one STOP alert, in the log too.
+        The table keeps answering; nothing that is not on record is shown as done."""
+        self._retry_at = self.clock() + RETRY_SECONDS
+        if self.halted:
+            return
+        self.halted = str(exc)
+        log.error("the journal cannot be written: %s", exc)
+        self.alert(Severity.STOP, Said.words(
+            "The journal cannot be written: the table stops dealing (%(why)s)",
+            why=exc.failure.value.replace("_", " ")),
+            Said.words("Deal no more cards; free space or call a technician. Cards already "
+                       "out are kept and recorded once it writes again"))
+
+    def retry_journal(self, *, now: bool = False) -> bool:
+        """While the journal cannot be written: try again (at most every RETRY_SECONDS unless
+        `now`). The failure goes on record first, then the cards that waited, in order.
+        True when the journal writes (again)."""
+        if not self.halted:
+            return True
+        if self._retrying or (not now and self.clock() < self._retry_at):
+            return False
+        self._retry_at = self.clock() + RETRY_SECONDS
+        report = DeviceReport("JOURNAL", "write_failed",
+                              f"{self.halted}; cards kept meanwhile: {self.waiting() or 'none'}")
+        self._retrying = True  # the report before any card, held ones included
+        try:
+            self.perform(lambda _s: report)
+        except JournalWriteError:
+            return False
+        except Exception:  # a closed journal, a bug: the table stays stopped, and says why
+            log.exception("retrying the journal")
+            return False
+        finally:
+            self._retrying = False
+        self.halted = ""
+        events, self.unrecorded = self.unrecorded, []
+        self.alert(Severity.INFO, Said.words(
+            "The journal writes again: %(n)s card(s) that waited are recorded now",
+            n=len(events)))
+        shoe = self._shoe()
+        self._retrying = True
+        try:
+            for i, event in enumerate(events):
+                if shoe is not None:
+                    self._on_shoe_event(shoe, event.device, event)
+                if self.halted:  # full again: the rest wait, in order, behind it
+                    self.unrecorded.extend(events[i + 1:])
+                    return False
+        finally:
+            self._retrying = False
+        return True
+
+    def waiting(self) -> str:
+        """What the shoe did that waits to be recorded, in words ("3C, burn, cutting card")."""
+        return ", ".join(_waiting_words(e) for e in self.unrecorded)
 
     def _snapshot(self) -> None:
         """The folded table on record, so the next start folds only the rows after it. A
@@ -307,6 +392,8 @@ class TableSession(Generic[S]):
 
     def on_device_event(self, event: Any) -> None:
         """Handle one typed event from a driver. Never raises."""
+        if self.halted:  # a heartbeat a second: the journal is tried again
+            self.retry_journal()
         try:
             self._on_device_event(event)
         except TablesideError as exc:
@@ -376,8 +463,7 @@ class TableSession(Generic[S]):
                         Said.words("The %(device)s restarted", device=_device_name(device)),
                         _CHECK_THE_CARDS)
         elif isinstance(event, ev.BadInput):
-            self.bad_input += 1
-            log.info("bad input from %s: %s %r", device, event.reason, event.raw)
+            self._on_bad_input(device, event)
         elif isinstance(event, ev.ShoeStateChanged):
             self.report(device, "state", str(event.state))
         elif isinstance(event, ev.ShufflerStateChanged | ev.ShuffleCount | ev.ShufflerFault
@@ -385,34 +471,81 @@ class TableSession(Generic[S]):
             self._on_shuffler_event(device, event)
         # Heartbeats only keep the link alive (the driver watches them).
 
+    def _on_bad_input(self, device: str, event: ev.BadInput) -> None:
+        """Bytes the driver could not take. A card frame that arrived intact but names no
+        card as the spec writes it, or a repeated seq with other content, is a card that may
+        have left the shoe: a STOP alert and a report. Any other reject (noise, a bad
+        checksum) goes on record in the link's report with the count of each kind so far;
+        a card lost that way shows as a gap in the sequence (`FramesLost`)."""
+        self.bad_input += 1
+        self._rejects[(device, str(event.kind))] = self._rejects.get(
+            (device, str(event.kind)), 0) + 1
+        raw = str(event.raw)[2:-1]  # the bytes as text, control bytes escaped
+        name = _device_name(device)
+        if event.kind is ev.BadKind.BAD_CARD:
+            self.report(device, "card_unknown", f"{event.reason}: {raw}", Severity.STOP,
+                        Said.words("The %(device)s sent a card the table does not know: "
+                                   "%(frame)s", device=name, frame=raw),
+                        _CHECK_THE_CARDS)
+        elif event.kind is ev.BadKind.REPEAT_DIFFERS:
+            self.report(device, "repeat_differs", f"{event.reason}: {raw}", Severity.STOP,
+                        Said.words("The %(device)s sent two messages under one number: "
+                                   "%(frame)s", device=name, frame=raw),
+                        _CHECK_THE_CARDS)
+        else:
+            counts = ", ".join(f"{n} {kind}" for (d, kind), n in sorted(self._rejects.items())
+                               if d == device)
+            self.report(device, "bad_input", f"{event.kind}: {event.reason}: {raw} "
+                        f"(so far: {counts})")
+
     def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
+        """What the shoe did: dealt, held or refused on record. While the journal cannot
+        write, it waits in `unrecorded` (never dropped), behind anything already waiting."""
+        if self.halted or (self.unrecorded and not self._retrying):
+            self._keep(event)
+            return
+        try:
+            self._shoe_event(shoe, device, event)
+        except JournalWriteError:  # halted now (perform said so): it waits
+            self._keep(event)
+
+    def _keep(self, event: ShoeEvent) -> None:
+        self.unrecorded.append(event)
+        log.error("kept in memory, the journal cannot be written: %s from %s",
+                  _waiting_words(event), event.device)
+        self._notify(None)
+
+    def _shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
         if isinstance(event, ev.CardRead):
-            if self.held_cards or shoe.holds_cards(self.state):
-                why: str = Said.words("it waits for the card before it")
-                try:  # the rule that holds it, in the game's words
-                    shoe.verify_shoe_card(self.state, event.card)
-                except NotAllowed as exc:
-                    why = Said(str(exc), exc.sentence)
-                # On record before anything else: the card has left the shoe.
-                self.record(DeviceReport(device, HELD, event.card.code))
-                held = self.held_cards
-                if len(held) == 1:
-                    self.alert(Severity.WARNING, Said.words(
-                        "%(card)s held: %(why)s", card=event.card.name.capitalize(), why=why))
-                elif held:  # one alert that counts them, not the same words again
-                    self.alert(Severity.WARNING, Said.words(
-                        "%(n)s cards held, dealt in order once the screen's step is done: "
-                        "%(cards)s", n=len(held), cards=", ".join(c.code for c in held)))
-                return
-            self._shoe_card(shoe, event.card)
+            self._card_read(shoe, device, event.card)
         elif isinstance(event, ev.CardUnread):
             self._device_action(device, "unread", shoe.unread_card,
                                 "Key in the card from its face")
         elif isinstance(event, ev.CardBurned):
             self._device_action(device, "burn", lambda s: shoe.burn(s, event.card), "")
-        elif isinstance(event, ev.CutCardOut):
-            if self._device_action(device, "cut", shoe.cut_card_out, ""):
-                self.alert(Severity.INFO, shoe.cut_card_words(self.state))
+        elif isinstance(event, ev.CutCardOut) and self._device_action(
+                device, "cut", shoe.cut_card_out, ""):
+            self.alert(Severity.INFO, shoe.cut_card_words(self.state))
+
+    def _card_read(self, shoe: DealsFromShoe[S], device: str, card: Card) -> None:
+        if self.held_cards or shoe.holds_cards(self.state):
+            why: str = Said.words("it waits for the card before it")
+            try:  # the rule that holds it, in the game's words
+                shoe.verify_shoe_card(self.state, card)
+            except NotAllowed as exc:
+                why = Said(str(exc), exc.sentence)
+            # On record before anything else: the card has left the shoe.
+            self.record(DeviceReport(device, HELD, card.code))
+            held = self.held_cards
+            if len(held) == 1:
+                self.alert(Severity.WARNING, Said.words(
+                    "%(card)s held: %(why)s", card=card.name.capitalize(), why=why))
+            elif held:  # one alert that counts them, not the same words again
+                self.alert(Severity.WARNING, Said.words(
+                    "%(n)s cards held, dealt in order once the screen's step is done: "
+                    "%(cards)s", n=len(held), cards=", ".join(c.code for c in held)))
+            return
+        self._shoe_card(shoe, card)
 
     def _on_shuffler_event(self, device: str, event: Any) -> None:
         """The shuffler's reports are on record and shown (rule: the mini baccarat shuffler
@@ -449,7 +582,7 @@ class TableSession(Generic[S]):
     def _shoe_card(self, shoe: DealsFromShoe[S], card: Card,
                    before: Operation | None = None) -> None:
         try:
-            op = self.perform(lambda s: shoe.shoe_card(s, card), before)
+            op = self.perform(lambda s: self._from_simulator(shoe.shoe_card(s, card)), before)
         except NotAllowed as exc:
             # The card has physically left the shoe: record that it was refused and why
             # (a noisy line's cards once a minute, with their count).
@@ -469,6 +602,15 @@ class TableSession(Generic[S]):
                        Said.words("Key in the right card if the shoe misread it, void the "
                                   "%(round)s, or call the inspector to accept it",
                                   round=self._round_word()))
+
+    def _from_simulator(self, op: Operation) -> Operation:
+        """A card the simulated shoe dealt, on record as `"source": "simulated"`, never as
+        the shoe's: a journal shows whether real cards were dealt."""
+        source = getattr(op, "source", None)
+        if "shoe" not in self.simulated or not isinstance(source, StrEnum) or source != "shoe":
+            return op
+        simulated: Any = type(source)("simulated")
+        return dataclasses.replace(op, **{"source": simulated})
 
     def _round_word(self) -> str:
         """What the game calls a round ("coup"), a `Said` the screens translate."""
@@ -507,15 +649,26 @@ class TableSession(Generic[S]):
             detail = f"{detail} ({count - 1} more like it in the minute before)"
         self._quiet[key] = (now, 0, detail)
         self.record(DeviceReport(device, event, detail, count))
+        if severity is None and event in _LOGGED:  # for the technician (journalctl)
+            log.warning("%s %s: %s", device, event, detail)
         if severity is not None:
             self.alert(severity, message or detail, way_forward)
 
     def flush_reports(self) -> None:
-        """Put on record the reports still being counted (at close)."""
-        for (device, event), (_since, count, detail) in list(self._quiet.items()):
-            if count:
-                self._quiet[(device, event)] = (self.clock(), 0, detail)
-                self.record(DeviceReport(device, event, f"{detail} (repeated)", count))
+        """Put on record the reports still being counted (at close). With a journal that
+        cannot write, what is lost is said in the log, card by card: never silently."""
+        if self.halted:
+            self.retry_journal(now=True)
+        try:
+            for (device, event), (_since, count, detail) in list(self._quiet.items()):
+                if count:
+                    self._quiet[(device, event)] = (self.clock(), 0, detail)
+                    self.record(DeviceReport(device, event, f"{detail} (repeated)", count))
+        except JournalWriteError as exc:
+            log.error("reports not recorded at close: %s", exc)
+        if self.unrecorded:
+            log.error("closing with what the shoe did that the journal could not record: %s",
+                      self.waiting())
 
     def _notify(self, op: Operation | None) -> None:
         for listener in list(self.listeners):
@@ -523,6 +676,18 @@ class TableSession(Generic[S]):
                 listener(self.state, op)
             except Exception:  # a broken view must not stop the table
                 log.exception("listener %r failed", listener)
+
+
+ShoeEvent = ev.CardRead | ev.CardBurned | ev.CardUnread | ev.CutCardOut
+
+
+def _waiting_words(event: ShoeEvent) -> str:
+    """A shoe event kept while the journal cannot write, as the console and the log say it."""
+    if isinstance(event, ev.CardRead):
+        return event.card.code
+    if isinstance(event, ev.CardBurned):
+        return f"burn {event.card.code}" if event.card is not None else "burn"
+    return "unread card" if isinstance(event, ev.CardUnread) else "cutting card"
 
 
 _DEVICES = {"SHOE": Said.words("card shoe"), "SHUF": Said.words("shuffler"),

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.config import TableConfig
+from kiosk.rules.registry import GAMES
 
 
 async def tap(widget: Any, settle: float = 0.15) -> None:
@@ -27,8 +28,11 @@ async def signage_shots(cfg: TableConfig, out: Path, report: list[str]) -> None:
         name = f"signage-{size[0]}x{size[1]}.png"
         from kiosk.ui.launcher import SignageProcess
 
+        shoe = cfg.device("shoe")
+        simulated = ("--simulated-shoe",) if shoe is not None and shoe.port == "simulated" \
+            and "shoe" in GAMES.get(cfg.game).devices else ()
         args = SignageProcess(cfg.journal, cfg.name, size, extra=(
-            "--screenshot", str(out / name), "--after", "1.5")).args
+            "--screenshot", str(out / name), "--after", "1.5", *simulated)).args
         proc = await asyncio.create_subprocess_exec(*args)
         try:
             code = await proc.wait()

@@ -149,6 +149,10 @@ class SimulatedDealer:
         while True:
             await asyncio.sleep(self.pace)
             before = self.session.state
+            if self.session.halted or self.session.unrecorded:
+                # The journal cannot record cards: no more come out until it can (the
+                # session tries it again with each heartbeat of the shoe).
+                continue
             if self.session.held_cards or not self.card_due(before):
                 continue
             if self.shoe.pull() is None:
@@ -255,9 +259,10 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     reader: ShoeReader | None = None
     if "shoe" in spec.devices:  # a game that deals from a shoe: the shoe, real or simulated
         url, dialect = cfg.shoe.port, cfg.shoe.dialect
-        if url == "simulated":
+        if url == "simulated":  # only when the file says so (kiosk/config.py)
             shoe = SimulatedShoe(cfg.rules.decks, seed=opts.seed)
             url, dialect = shoe.path, "line"
+            session.simulated.add("shoe")
         reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
         links.append(reader)
     from kiosk import i18n
@@ -295,6 +300,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     if opts.signage and not opts.headless:
         # From the table's file when it has one: the house's languages and money style.
         extra = ("--config", str(cfg.source)) if cfg.source is not None else ()
+        if shoe is not None:  # the sign says SIMULATED SHOE, as the dealer's screen does
+            extra = (*extra, "--simulated-shoe")
         signage = SignageProcess(cfg.journal, cfg.name, opts.signage_size, extra=extra)
         signage.start()
         tasks.append(asyncio.create_task(signage.watch()))

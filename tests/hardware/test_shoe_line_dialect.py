@@ -337,3 +337,35 @@ def test_reset_reports_a_half_frame_and_keeps_the_sequence() -> None:
 def test_encode_frame_refuses_what_no_frame_can_carry(args: tuple[str, int, str]) -> None:
     with pytest.raises(ValueError):
         encode_frame(*args)
+
+
+def test_a_repeated_seq_carrying_another_card_is_reported_not_dropped() -> None:
+    """A retransmission is the same frame again; the same seq with another card is a card
+    that left the shoe, and it was silently dropped as a retransmission."""
+    parser = LineParser()
+    events = parser.feed(encode_frame("SHOE", 5, "CARD", "2C")
+                         + encode_frame("SHOE", 5, "CARD", "9H")
+                         + encode_frame("SHOE", 6, "CARD", "3C"))
+    assert events[0] == CardRead(device="SHOE", seq=5, card=card("2C"))
+    assert events[2] == CardRead(device="SHOE", seq=6, card=card("3C"))
+    bad = events[1]
+    assert isinstance(bad, BadInput)
+    assert (bad.kind, bad.device, bad.seq) == (BadKind.REPEAT_DIFFERS, "SHOE", 5)
+    assert bad.raw == encode_frame("SHOE", 5, "CARD", "9H").rstrip(b"\r\n")
+    assert "'SHOE,5,CARD,2C'" in bad.reason
+    assert parser.stats.duplicates == 0
+    assert parser.stats.bad == {BadKind.REPEAT_DIFFERS: 1}
+
+
+@pytest.mark.parametrize("code", ["ZZ", "10H", "1S", "as", " KD", "KD ", "Td"])
+def test_a_card_code_not_as_the_spec_writes_it_is_refused(code: str) -> None:
+    """Card codes are upper case rank then suit; `as` and ` KD` were dealt as AS and KD."""
+    parser = LineParser()
+    frame = encode_frame("SHOE", 1, "CARD", code)
+    events = parser.feed(frame + encode_frame("SHOE", 2, "CARD", "AS"))
+    bad = events[0]
+    assert isinstance(bad, BadInput) and bad.kind is BadKind.BAD_CARD and bad.seq == 1
+    assert repr(code) in bad.reason
+    assert events[1:] == [CardRead(device="SHOE", seq=2, card=card("AS"))]
+    burn = parser.feed(encode_frame("SHOE", 3, "BURN", code))[0]
+    assert isinstance(burn, BadInput) and burn.kind is BadKind.BAD_CARD

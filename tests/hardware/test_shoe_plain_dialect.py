@@ -13,10 +13,18 @@ def read(code: str) -> CardRead:
 
 def test_one_card_a_line_with_optional_spaces() -> None:
     parser = PlainParser()
-    events = parser.feed(b"AS\r\n  TD \r\nqh\n7C\r")
+    events = parser.feed(b"AS\r\n  TD \r\nQH\n7C\r")
     assert events == [read("AS"), read("TD"), read("QH"), read("7C")]
     assert parser.stats.frames == 4
     assert parser.stats.bad_total == 0
+
+
+def test_a_lower_case_code_is_refused() -> None:
+    """The spec's codes are upper case: `qh` was dealt as QH; it is bad input now."""
+    parser = PlainParser()
+    events = parser.feed(b"qh\r\nAs\r\n7C\r\n")
+    assert [e.kind for e in events if isinstance(e, BadInput)] == [BadKind.BAD_CARD] * 2
+    assert events[-1] == read("7C")
 
 
 def test_blank_lines_are_not_errors() -> None:

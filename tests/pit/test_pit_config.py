@@ -47,7 +47,9 @@ def _table_toml(tmp: Path, pit_url: str = "", key: str = "") -> str:
     sync = (f'[sync]\npit = "{pit_url}"\ncredential_file = "T1.credential"\n'
             f'pit_key = "{key}"\n') if pit_url else ""
     return (f'[table]\nid = "T1"\nname = "Punto banco 1"\ngame = "punto-banco"\n'
-            f'journal = "{tmp / "T1.db"}"\n[chips]\nsmallest = 5\n{sync}')
+            f'journal = "{tmp / "T1.db"}"\n[chips]\nsmallest = 5\n'
+            f'[devices.shoe]\nport = "simulated"\n[devices.wheel]\nport = "simulated"\n'
+            f'{sync}')
 
 
 def _session(cfg: TableConfig) -> TableSession[pb.PuntoBancoState]:
@@ -101,7 +103,8 @@ def test_the_signature_covers_a_domain_line_not_just_the_fields() -> None:
 
 
 def test_the_pits_sections_replace_the_tables_own_and_nothing_else(tmp_path: Path) -> None:
-    cfg = parse(_table_toml(tmp_path) + '[devices.shoe]\nport = "/dev/ttyUSB3"\n')
+    cfg = parse(_table_toml(tmp_path).replace('[devices.shoe]\nport = "simulated"',
+                                              '[devices.shoe]\nport = "/dev/ttyUSB3"'))
     new = with_pit(cfg, LIMITS_V1 + '[table]\nname = "High limit 1"\n[chips]\nsmallest = 10\n')
     assert new.rules.limit(pb.BetKind.BANKER).maximum == 2_000_000  # R20,000 in cents
     assert new.rules.limit(pb.BetKind.BANKER).minimum == 10_000

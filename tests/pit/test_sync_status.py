@@ -120,6 +120,7 @@ def test_a_state_file_left_long_ago_reads_as_the_sync_not_running(tmp_path: Path
     # `tableside sync status` says so, and exits 1.
     toml = tmp_path / "table.toml"
     toml.write_text(f'[table]\nid = "T"\ngame = "punto-banco"\njournal = "{journal.path}"\n'
+                    '[devices.shoe]\nport = "simulated"\n'
                     '[sync]\npit = "http://pit.test"\ncredential_file = "T.credential"\n')
     out = CliRunner().invoke(main, ["sync", "status", "--config", str(toml)])
     assert out.exit_code == 1 and "Sync not running" in out.output

@@ -22,13 +22,14 @@ def test_demo_plays_coups_through_the_serial_driver(tmp_path: Path) -> None:
     ops = [operation_from_record(e.kind, e.payload) for e in entries]
     settled = [op for op in ops if isinstance(op, pb.CoupSettled)]
     assert [op.coup for op in settled] == [1, 2, 3, 4, 5, 6]
-    # The cards the journal holds are the simulator's shoe order, all read from the shoe.
+    # The cards the journal holds are the simulator's shoe order, all read from the
+    # simulated shoe, and on record as the simulator's.
     from kiosk.shoe import SeededShoe
 
     shoe = SeededShoe(8, 5)
     dealt = [op for op in ops if isinstance(op, pb.CardDealt)]
     assert [op.card for op in dealt] == [shoe.deal() for _ in dealt]
-    assert {op.source for op in dealt} == {pb.CardSource.SHOE}
+    assert {op.source for op in dealt} == {pb.CardSource.SIMULATED}
     assert verify(path).ok
     report = replay(entries)
     assert report.ok and len(report.coups) == 6

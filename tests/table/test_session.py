@@ -59,8 +59,13 @@ def test_full_disk_keeps_state_and_journal_consistent(tmp_path: Path) -> None:
         s.perform(lambda st: pb.void_round(st, big))
     assert s.state == before_state
     conn.execute("PRAGMA max_page_count = 1073741823")
+    assert s.halted  # the table stops dealing until the journal writes again
     s.perform(lambda st: pb.void_round(st, "disk freed"))
-    assert s.journal.count() == before_rows + 1
+    # The failure goes on record first, then the action.
+    assert s.journal.count() == before_rows + 2 and not s.halted
+    failed = list(s.journal.entries())[-2].payload
+    assert (failed["device"], failed["event"]) == ("JOURNAL", "write_failed")
+    assert failed["detail"].endswith("; cards kept meanwhile: none")
     assert s.journal.verify().ok
 
 
@@ -219,8 +224,10 @@ def test_device_trouble_is_recorded_and_never_raises(tmp_path: Path) -> None:
     s.on_device_event(ev.DeviceOffline(device="SHOE", seq=None, silent_seconds=6.0))
     s.on_device_event(ev.DeviceOnline(device="SHOE", seq=None))
     reports = [e.payload for e in s.journal.entries() if e.kind == "device_report"]
-    assert [r["event"] for r in reports] == ["frames_lost", "offline", "online"]
-    assert reports[0]["detail"] == "2 frame(s) lost between 10 and 12"
+    # The noise is on record too (the link's report, with its count so far).
+    assert [r["event"] for r in reports] == ["bad_input", "frames_lost", "offline", "online"]
+    assert reports[0]["detail"] == "noise: noise: \\x00garbage (so far: 1 noise)"
+    assert reports[1]["detail"] == "2 frame(s) lost between 10 and 12"
     assert s.bad_input == 1
     assert any("lost 2 message" in a.message for a in s.alerts)
 

@@ -194,7 +194,7 @@ def test_the_roulette_summary_counts_no_paid_colour_when_nothing_wins(ui: UI,
     s.perform(rl.close_betting)
     s.perform(lambda st: rl.call_number(st, "32"))
     cfg = parse('[table]\nid = "RL-01"\nname = "Roulette 1"\ngame = "roulette"\n'
-                'journal = "x.db"\n')
+                'journal = "x.db"\n[devices.wheel]\nport = "simulated"\n')
     i18n.use("af")
     app = start_app(ui, dealer_app(s, cfg, None, lambda: None))
     ui.pump(0.3)

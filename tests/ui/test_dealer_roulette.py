@@ -33,7 +33,7 @@ def dealer(ui: UI, session: Any) -> Any:
     from kiosk.ui.games.roulette import dealer_app
 
     cfg = parse('[table]\nid = "RL-01"\nname = "Roulette 1"\ngame = "roulette"\n'
-                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+                'journal = "x.db"\n[chips]\nsmallest = 5\n[devices.wheel]\nport = "simulated"\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
     return app.screen
 

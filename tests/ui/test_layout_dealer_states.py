@@ -184,7 +184,7 @@ def test_roulette_while_betting_and_spinning(ui: UI, tmp_path: Path,
 
     session = _rl_betting(tmp_path / "t.db")
     cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
-                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+                'journal = "x.db"\n[chips]\nsmallest = 5\n[devices.wheel]\nport = "simulated"\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
     ui.resize_window(*size)
     ui.pump(0.2)

@@ -316,7 +316,7 @@ def test_the_roulette_dealer_screen_fits(ui: UI, tmp_path: Path, size: tuple[int
 
     session = _rl_paying(tmp_path / "t.db")
     cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
-                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+                'journal = "x.db"\n[chips]\nsmallest = 5\n[devices.wheel]\nport = "simulated"\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
     ui.pump(0.3)
     sheets = [w for w in ui.window.children if type(w).__name__ == "PayoutSheet"]

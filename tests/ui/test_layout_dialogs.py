@@ -163,7 +163,7 @@ def test_roulettes_chip_change_fits(ui: UI, tmp_path: Path, size: tuple[int, int
 
     session = _rl_table(tmp_path / "t.db")
     cfg = parse(f'[table]\nid = "RL-01"\nname = "{LONGEST_NAME}"\ngame = "roulette"\n'
-                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+                'journal = "x.db"\n[chips]\nsmallest = 5\n[devices.wheel]\nport = "simulated"\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
     ui.resize_window(*size)
     screen, case = app.screen, (size, language)

@@ -196,6 +196,7 @@ FILE_NAME = "Table from the file"
 def _game_toml(tmp: Path, game: str, key: str) -> str:
     return (f'[table]\nid = "T1"\nname = "{FILE_NAME}"\ngame = "{game}"\n'
             f'journal = "{tmp / "T1.db"}"\n[chips]\nsmallest = 5\n'
+            f'[devices.shoe]\nport = "simulated"\n[devices.wheel]\nport = "simulated"\n'
             f'[sync]\npit = "http://pit.invalid"\ncredential_file = "T1.credential"\n'
             f'pit_key = "{key}"\n')
 

@@ -99,7 +99,7 @@ def test_roulette_controls_not_allowed_now_say_why(ui: UI, tmp_path: Path) -> No
     session = TableSession(rl.Roulette(), Journal.open(tmp_path / "t.db", "RL-01"),
                            rl.RouletteRules(chips=ChipRule(500)), "RL-01")
     cfg = parse('[table]\nid = "RL-01"\nname = "Roulette 1"\ngame = "roulette"\n'
-                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+                'journal = "x.db"\n[chips]\nsmallest = 5\n[devices.wheel]\nport = "simulated"\n')
     app = start_app(ui, dealer_app(session, cfg, None, lambda: None))
     dealer = app.screen
     for button, verify in ((dealer.confirm_button, rl.verify_confirm_payouts),
@@ -427,7 +427,7 @@ def rl_screen(ui: UI, session: RL) -> Any:
     from kiosk.ui.games.roulette import dealer_app
 
     cfg = parse('[table]\nid = "RL-01"\nname = "Roulette 1"\ngame = "roulette"\n'
-                'journal = "x.db"\n[chips]\nsmallest = 5\n')
+                'journal = "x.db"\n[chips]\nsmallest = 5\n[devices.wheel]\nport = "simulated"\n')
     return start_app(ui, dealer_app(session, cfg, None, lambda: None)).screen
 
 

@@ -44,6 +44,7 @@ class Phase(StrEnum):
 
 class CardSource(StrEnum):
     SHOE = "shoe"  # read by the shoe
+    SIMULATED = "simulated"  # read by the shoe simulator (`port = "simulated"`): no real card
     KEYED = "keyed"  # keyed in by the dealer (unread card, no shoe, a misread corrected)
     OVERRIDE = "override"  # a card that looked impossible, accepted by an inspector
 

@@ -20,6 +20,7 @@ from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening
 
 class CardSource(StrEnum):
     SHOE = "shoe"
+    SIMULATED = "simulated"  # read by the shoe simulator (`port = "simulated"`): no real card
     KEYED = "keyed"  # keyed in by the dealer (unread, no shoe, a misread corrected)
     OVERRIDE = "override"  # looked impossible; an inspector accepted it
 

@@ -662,6 +662,8 @@ class BlackjackDealer(DealerScreen):
                 shoe += " · " + _("cutting card out: last round")
         self.shoe_ok = online
         self.shoe_status = shoe if online else _("Shoe not answering: key cards in")
+        if "shoe" in getattr(self.session, "simulated", ()):  # never taken for real cards
+            self.shoe_status = _("SIMULATED SHOE") + " · " + self.shoe_status
 
     def _show_boxes(self, state: bj.BlackjackState) -> None:
         betting = state.phase is bj.Phase.BETTING

@@ -247,6 +247,8 @@ class PuntoBancoDealer(DealerScreen):
         online = s.device_online.get("SHOE", True)
         self.shoe_ok = online
         self.shoe_status = shoe if online else _("Shoe not answering: key cards in")
+        if "shoe" in getattr(self.session, "simulated", ()):  # never taken for real cards
+            self.shoe_status = _("SIMULATED SHOE") + " · " + self.shoe_status
         self.step = say(s.next_step())  # the rules' words, in the dealer's language
         self.step_tone = (theme.WARNING if state.pending is not None
                           else theme.GOLD if state.phase is pb.Phase.PAYING

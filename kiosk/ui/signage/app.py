@@ -41,7 +41,8 @@ def prepare_environment(*, headless: bool = False) -> None:
 
 def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         screenshot: Path | None = None, after: float = 2.0, trace: bool = False,
-        languages: Any = None, care: Any = None, syncs: bool = False) -> int:
+        languages: Any = None, care: Any = None, syncs: bool = False,
+        simulated: bool = False) -> int:
     """Run the signage until its window closes (or the screenshot is saved), or until
     SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
 
@@ -50,7 +51,7 @@ def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
 
         return SignageApp(journal, name, trace=sys.stdout if trace else None,
                           screenshot=screenshot, screenshot_after=after, languages=languages,
-                          care=care, syncs=syncs)
+                          care=care, syncs=syncs, simulated=simulated)
 
     app, status = _until_stopped(make, options or WindowOptions(),
                                  headless=screenshot is not None)
@@ -129,12 +130,15 @@ def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
               "(renders offscreen when there is no display).")
 @click.option("--after", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Seconds before --screenshot [default: 2].")
+@click.option("--simulated-shoe", "simulated", is_flag=True,
+              help="The cards come from the shoe simulator: the sign says SIMULATED SHOE "
+                   "(with --config, its [devices.shoe] port = \"simulated\" says so too).")
 @click.option("--trace", is_flag=True, help="Print one JSON line per state change: "
               '{"seq", "t" (time.monotonic()), "game", "phase", "shown" (the texts on '
               'screen), ...}.')
 def signage(journal: Path | None, config_path: Path | None, name: str, size: tuple[int, int],
             fullscreen: bool, position: tuple[int, int] | None, screenshot: Path | None,
-            after: float | None, trace: bool) -> None:
+            after: float | None, trace: bool, simulated: bool) -> None:
     """The players' screen of the table, following its journal: limits and odds (rules 2.2,
     2.6), the call, and the last result; in the house's languages in turn with --config."""
     if after is not None and screenshot is None:
@@ -153,6 +157,11 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         languages = cfg.display.sign_languages()  # [display] languages, money style
         care = cfg.display.care  # the burn-in shift, the idle screen, the night
         syncs = cfg.sync.enabled  # a [sync] pit: the corner shows a sync that never ran
+        from kiosk.rules.registry import GAMES
+
+        shoe = cfg.device("shoe")
+        simulated = simulated or (shoe is not None and shoe.port == "simulated"
+                                  and "shoe" in GAMES.get(cfg.game).devices)
     else:
         languages = care = None
         syncs = False
@@ -160,7 +169,7 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         raise click.UsageError("give --journal or --config")
     status = run(journal, name, WindowOptions(size, fullscreen, position),
                  screenshot=screenshot, after=2.0 if after is None else after, trace=trace,
-                 languages=languages, care=care, syncs=syncs)
+                 languages=languages, care=care, syncs=syncs, simulated=simulated)
     sys.exit(status)
 
 

@@ -194,7 +194,8 @@ class SignageApp(App):  # type: ignore[misc]
                  screenshot: str | Path | None = None, screenshot_after: float = 2.0,
                  poll_interval: float = POLL_INTERVAL,
                  languages: i18n.SignLanguages | None = None,
-                 care: SignCare | None = None, syncs: bool = False, **kwargs: Any) -> None:
+                 care: SignCare | None = None, syncs: bool = False,
+                 simulated: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Tableside signage"
         self.journal_path = Path(journal)
@@ -219,6 +220,7 @@ class SignageApp(App):  # type: ignore[misc]
         self._notice: tuple[str, str] | None = None  # the pit's summary, its row's time
         self._sync: SyncStatus | None = None  # as last read (None: no sync state)
         self.syncs = syncs  # the table has a [sync] pit: its corner shows even with no file
+        self.simulated = simulated  # the cards come from the shoe simulator: the sign says so
         self._sync_reading: threading.Thread | None = None
         self.pit_name = ""  # the table's name the pit's version in force sets ("": none)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
@@ -374,6 +376,8 @@ class SignageApp(App):  # type: ignore[misc]
         notice = ""
         if self._notice is not None and _age(self._notice[1]) < NOTICE_SECONDS:
             notice = _("New table configuration: %(summary)s") % {"summary": self._notice[0]}
+        if self.simulated:  # no real cards: nobody may take this table for a real one
+            notice = " · ".join(w for w in (_("SIMULATED SHOE"), notice) if w)
         sync = self._sync
         self.frame.show(notice, corner(sync) if sync is not None else "",
                         sync is not None and sync.late())
