@@ -132,10 +132,17 @@ def rules_templates() -> dict[str, set[str]]:
     return found
 
 
+BORN_TEMPLATES = ("arizona/",)
+"""Game packages written after the refusals were converted: their templates never were
+f-strings, so they have no old words to match (their English is `template % values`)."""
+
+
 def test_every_template_with_values_is_checked_against_its_old_words() -> None:
-    """A template with placeholders is in OLD (its English proven below); one without any
-    is its own English, so it must hold no '%' that formatting would change."""
-    templates = set().union(*rules_templates().values())
+    """A converted template with placeholders is in OLD (its English proven below); one
+    without any is its own English, so it must hold no '%' that formatting would change."""
+    found = rules_templates()
+    templates = set().union(*(words for file, words in found.items()
+                              if not file.startswith(BORN_TEMPLATES)))
     with_values = {t for t in templates if i18n.placeholders(t)}
     assert with_values == set(OLD)
     for t in templates - with_values:
