@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from hardware.events import KIOSK, SHOE, SHUFFLER
 from hardware.shoe.line_dialect import SEQ_MODULUS, LineParser, encode_frame
@@ -18,6 +19,7 @@ from hardware.shoe.plain_dialect import PlainParser
 from hardware.shoe.stats import DialectParser
 from hardware.wheel import ss2
 from hardware.wheel.events import WHEEL
+from kiosk.rules.errors import Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,14 @@ class DeviceProtocol:
     answer: Callable[[object], bytes | None] | None = None  # bytes sent back for an event
     commands: Mapping[str, bytes] = field(default_factory=dict)  # named commands the table
     # may send ("start" a wheel's game)
+    spoken: Said | None = None  # the device as the dealer calls it ("roulette wheel")
+    by_hand: Said | None = None  # what the dealer does while it is away
+    table_side: str = ""
+    """The module that records the device's events at the table (its `on_event(session,
+    event)`); "" for the card devices, whose events the session gives the game itself."""
+    simulator: Callable[[int, float], Any] | None = None
+    """(seed, seconds between reports) -> the device's simulator on a pseudo-terminal (its
+    `path` is the port, `run()` serves it): the demo's, and `tableside simulate <role>`'s."""
 
 
 _PROTOCOLS: dict[str, DeviceProtocol] = {}
@@ -54,6 +64,17 @@ def protocol(name: str) -> DeviceProtocol:
     return found
 
 
+def protocol_of_device(label: str) -> DeviceProtocol | None:
+    """The first protocol whose events carry this device name ("WHEEL"), or None."""
+    return next((p for p in _PROTOCOLS.values() if p.label == label), None)
+
+
+def simulator_of(role: str) -> Callable[[int, float], Any] | None:
+    """The pseudo-terminal simulator registered for a device role, if any."""
+    return next((p.simulator for p in _PROTOCOLS.values() if p.role == role and p.simulator),
+                None)
+
+
 def protocol_names() -> tuple[str, ...]:
     return tuple(_PROTOCOLS)
 
@@ -70,16 +91,27 @@ def _hello(seq: int) -> bytes:
     return encode_frame(KIOSK, seq, "HELLO?")
 
 
+def _pty_wheel(seed: int, period: float) -> Any:
+    from hardware.simulators.wheel import PtyWheel
+
+    return PtyWheel(seed=seed, period=period)
+
+
 # The shoe: the line dialect (the spec) or plain card codes, one a line.
-register_protocol(DeviceProtocol("shoe-line", "shoe", SHOE, LineParser, greeting=_hello))
-register_protocol(DeviceProtocol("shoe-plain", "shoe", SHOE, PlainParser))
+register_protocol(DeviceProtocol("shoe-line", "shoe", SHOE, LineParser, greeting=_hello,
+                                 spoken=Said.words("card shoe")))
+register_protocol(DeviceProtocol("shoe-plain", "shoe", SHOE, PlainParser,
+                                 spoken=Said.words("card shoe")))
 # The shuffler speaks the same line protocol as device SHUF (spec: "Shuffler to kiosk").
 register_protocol(DeviceProtocol("shuffler-line", "shuffler", SHUFFLER, LineParser,
-                                 greeting=_hello))
+                                 greeting=_hello, spoken=Said.words("shuffler")))
 # The SS2 roulette wheel (shared/specs/wheel-ss2.md): run in the maker's integration mode 1159,
 # which reports status every 500 ms by itself (bit 128), so no poll; the greeting asks only
 # for the firmware version (harmless in any state; `*K` would start a game).
 register_protocol(DeviceProtocol("wheel-ss2", "wheel", WHEEL, ss2.SS2Parser,
                                  greeting=lambda _seq: ss2.COMMANDS["version"],
                                  heartbeat_timeout=3.0, answer=ss2.answer,
-                                 commands=ss2.COMMANDS))
+                                 commands=ss2.COMMANDS, spoken=Said.words("roulette wheel"),
+                                 by_hand=Said.words("Spin by hand and key in the winning "
+                                                    "numbers"),
+                                 table_side="kiosk.table.wheel", simulator=_pty_wheel))

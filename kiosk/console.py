@@ -24,7 +24,7 @@ from typing import Any
 import click
 
 from hardware.link import SerialLink
-from hardware.protocols import protocol
+from hardware.protocols import protocol, simulator_of
 from hardware.shoe.reader import ShoeReader
 from hardware.simulators.shoe import ShoeSimulator
 from kiosk.config import TableConfig
@@ -164,13 +164,14 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
 
 def simulated_devices(cfg: TableConfig, seed: int, period: float = 0.5) -> dict[str, Any]:
     """A simulator on a pseudo-terminal for each device besides the card shoe whose
-    `[devices.<role>]` says "simulated" and that has one (the roulette wheel); the shoe's is
-    the demo's own (`SimulatedShoe`)."""
-    from hardware.simulators.wheel import PtyWheel
-
-    makers: dict[str, Callable[[], Any]] = {"wheel": lambda: PtyWheel(seed=seed, period=period)}
-    return {d.role: makers[d.role]() for d in cfg.devices
-            if d.role != "shoe" and d.port == "simulated" and d.role in makers}
+    `[devices.<role>]` says "simulated" and whose protocol registers one (the roulette
+    wheel); the shoe's is the demo's own (`SimulatedShoe`)."""
+    sims: dict[str, Any] = {}
+    for device in cfg.devices:
+        make = simulator_of(device.role)
+        if device.role != "shoe" and device.port == "simulated" and make is not None:
+            sims[device.role] = make(seed, period)
+    return sims
 
 
 def other_links(cfg: TableConfig, session: Any, simulators: dict[str, Any] | None = None

@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from hardware.protocols import roles, simulator_of
 from hardware.simulators.shoe import DIALECTS, FaultPlan, PtyLink, ShoeSimulator, TcpLink, run_paced
 from kiosk.stopping import exit_status, until_signal
 
@@ -139,6 +140,43 @@ async def _serve(
 def _announce(url: str) -> None:
     sys.stdout.write(url + "\n")
     sys.stdout.flush()
+
+
+def _device_command(role: str) -> click.Command:
+    """`tableside simulate ROLE` for a device whose protocol registers a simulator (the
+    roulette wheel): it serves the device's bytes on a pseudo-terminal until stopped."""
+
+    @click.command(role)
+    @click.option("--seed", type=int, default=0, show_default=True, help="Results and faults.")
+    @click.option("--period", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
+                  help="Seconds between the device's reports.")
+    def serve(seed: int, period: float) -> None:
+        make = simulator_of(role)
+        assert make is not None  # only roles with a simulator get a command
+        device = make(seed, period)
+
+        async def run() -> None:
+            try:
+                _announce(device.path)
+                await device.run()
+            finally:
+                device.close()
+
+        try:
+            _, stopped = asyncio.run(until_signal(run()))
+        except KeyboardInterrupt:
+            stopped = exit_status(signal.SIGINT)
+        if stopped:
+            sys.exit(stopped)
+
+    serve.help = (f"Serve a simulated {role} on a pseudo-terminal, speaking its registered "
+                  f"protocol; the first line is its port.")
+    return serve
+
+
+for _role in roles():
+    if _role != "shoe" and simulator_of(_role) is not None:
+        simulate.add_command(_device_command(_role))
 
 
 if __name__ == "__main__":

@@ -12,22 +12,23 @@ journaled as a device report and shown to the dealer with a way forward.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
 from hardware import events as ev
-from hardware.wheel.events import WheelEvent
+from hardware.protocols import protocol_of_device
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed, Said, Sentence, TablesideError
 from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableRecord
 from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.store.journal import Journal, JournalError, JournalWriteError
+from kiosk.table.alerts import Alert as Alert, Severity as Severity
 from kiosk.table.fold import FoldError, step
 from kiosk.table.records import (
     HELD,
@@ -38,7 +39,6 @@ from kiosk.table.records import (
     InspectorCalled,
 )
 from kiosk.table.snapshot import SNAPSHOT_EVERY, fold_journal, take
-from kiosk.table.wheel import on_wheel_event
 
 __all__ = ["DeviceReport", "InspectorAttended", "InspectorCalled", "Severity", "TableSession"]
 
@@ -52,24 +52,6 @@ event or a dealer's command tries it)."""
 COALESCE_SECONDS = 60.0
 """Reports of one kind from one device within this long are one journal record with a count
 (a noisy line must not flood the journal), and one alert."""
-
-
-class Severity(StrEnum):
-    INFO = "info"
-    WARNING = "warning"  # the dealer must look
-    STOP = "stop"  # the dealer must act before the coup goes on
-
-
-@dataclass(frozen=True, slots=True)
-class Alert:
-    """A message for the dealer with the way forward, in words."""
-
-    severity: Severity
-    message: str
-    way_forward: str = ""
-    sentence: Sentence | None = None
-    """A refusal's message as the rules' template and values (kiosk/rules/errors.py), for a
-    screen to say in the dealer's language; `message` is its English, as the log holds it."""
 
 
 Listener = Callable[[Any, Operation | None], None]
@@ -410,8 +392,11 @@ class TableSession(Generic[S]):
 
     def _on_device_event(self, event: Any) -> None:
         device = getattr(event, "device", "SHOE")
-        if isinstance(event, WheelEvent):
-            on_wheel_event(self, event)
+        handling = protocol_of_device(device)
+        if handling is not None and handling.table_side:
+            # A device whose events the table handles in a module of its own (the wheel:
+            # kiosk/table/wheel.py), named by its protocol's registration.
+            importlib.import_module(handling.table_side).on_event(self, event)
             return
         if isinstance(event, ev.CardRead | ev.CardUnread | ev.CardBurned | ev.CutCardOut):
             shoe = self._shoe()
@@ -433,7 +418,7 @@ class TableSession(Generic[S]):
         elif isinstance(event, ev.DeviceOffline):
             if self.device_online.get(device, True):
                 self.device_online[device] = False
-                by_hand = _BY_HAND.get(device) or Said.words("Key in cards by hand")
+                by_hand = _by_hand(device)
                 reason = getattr(event, "reason", "")  # the link's words for why
                 name = _device_name(device)
                 if reason:  # the port: missing, not allowed, gone
@@ -690,16 +675,18 @@ def _waiting_words(event: ShoeEvent) -> str:
     return "unread card" if isinstance(event, ev.CardUnread) else "cutting card"
 
 
-_DEVICES = {"SHOE": Said.words("card shoe"), "SHUF": Said.words("shuffler"),
-            "WHEEL": Said.words("roulette wheel")}
-
-
 def _device_name(device: str) -> str:
-    """The device as the dealer calls it ("card shoe"; a `Said` the screens translate)."""
-    return _DEVICES.get(device) or device.lower()
+    """The device as the dealer calls it ("card shoe"; a `Said` the screens translate), as
+    its protocol's registration says."""
+    found = protocol_of_device(device)
+    return found.spoken if found is not None and found.spoken else device.lower()
 
 
-_BY_HAND = {"WHEEL": Said.words("Spin by hand and key in the winning numbers")}
+def _by_hand(device: str) -> Said:
+    """What the dealer does while the device is away, as its protocol's registration says."""
+    found = protocol_of_device(device)
+    return (found.by_hand if found is not None and found.by_hand
+            else Said.words("Key in cards by hand"))
 _CHECK_THE_CARDS = Said.words("Check the cards on the table against the screen and key in "
                               "any card that is missing")
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from hardware.wheel import events as wev
 from kiosk.rules.game import SpinsWheel
 from kiosk.rules.operations import Operation
+from kiosk.table.alerts import Severity
 
 if TYPE_CHECKING:
     from kiosk.table.session import TableSession
@@ -23,10 +24,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def on_wheel_event(session: TableSession[Any], event: Any) -> None:
-    """Record one wheel event (kiosk/table/session.py routes them here)."""
-    from kiosk.table.session import Severity
-
+def on_event(session: TableSession[Any], event: Any) -> None:
+    """Record one wheel event (the wheel's protocol names this module as its `table_side`:
+    kiosk/table/session.py routes its events here)."""
     device = event.device
     if isinstance(event, wev.WheelStatus | wev.WheelReply | wev.BettingOpened
                   | wev.WheelRecovering):

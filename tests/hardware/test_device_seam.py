@@ -4,6 +4,7 @@ a real pseudo-terminal and are journaled and shown."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import os
 import tty
@@ -90,3 +91,57 @@ def test_the_shufflers_reports_reach_the_journal_over_a_pty(tmp_path: Path) -> N
                     "SHUF count: 416 cards counted",
                     "SHUF fault: JAM: card jam",
                     "SHUF damaged: 2 damaged card(s)"]  # READY: one state report a minute
+
+
+def test_a_device_is_one_registration_its_words_its_table_side_and_its_simulator() -> None:
+    """The session names no device: what the dealer calls it, what to do without it, the
+    module that records its events and its simulator all come with its protocol."""
+    from hardware.protocols import protocol_of_device, simulator_of
+    from kiosk.table import session
+
+    wheel = protocol("wheel-ss2")
+    assert (wheel.spoken, wheel.by_hand, wheel.table_side) == (
+        "roulette wheel", "Spin by hand and key in the winning numbers", "kiosk.table.wheel")
+    assert protocol_of_device("WHEEL") is wheel and protocol_of_device("NOPE") is None
+    assert simulator_of("wheel") is wheel.simulator and simulator_of("shuffler") is None
+    tree = ast.parse(Path(session.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not {m for m in imported if m and "wheel" in m}
+    docstrings = {id(node.value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)}
+    words = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+             and isinstance(node.value, str) and id(node) not in docstrings}
+    assert not {w for w in words if "WHEEL" in w or "SHUF" in w or "wheel" in w}
+
+
+def test_tableside_simulate_wheel_serves_the_wheels_bytes_on_a_pty() -> None:
+    """`tableside simulate <role>` for every registered simulator: the wheel's status reports,
+    read through its own protocol's parser."""
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    from hardware.wheel import events as wev
+
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "simulate", "wheel",
+                             "--period", "0.1"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        assert port.startswith("/dev/pts/")
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(fd)
+        parser = protocol("wheel-ss2").make_parser("WHEEL")
+        events: list[object] = []
+        for _ in range(100):
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                events += parser.feed(os.read(fd, 4096))
+            if any(isinstance(e, wev.WheelStatus) for e in events):
+                break
+        os.close(fd)
+        assert any(isinstance(e, wev.WheelStatus) for e in events), events
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
