@@ -109,7 +109,8 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
         raise
     seen = 0  # the opening's alerts are printed with the first update
 
-    describe = getattr(getattr(screens(session.spec), "console", None), "describe", None)
+    typed = screens(session.spec).console if session.spec.screens else None
+    describe = typed.describe if typed is not None else None
 
     def show(state: Any, op: Operation | None) -> None:
         nonlocal seen
@@ -229,8 +230,8 @@ class GameConsole:
 def game_console(session: Any) -> GameConsole:
     from kiosk.ui.games import screens
 
-    console = getattr(screens(session.spec), "console", None)
-    if not isinstance(console, GameConsole):
+    console = screens(session.spec).console
+    if console is None:
         raise click.ClickException(f"{session.spec.title} has no typed console; run it with "
                                    f"its screen")
     return console

@@ -148,7 +148,7 @@ class TableSession(Generic[S]):
     def inspector_called(self) -> bool:
         return self.folded.facts.inspector_called
 
-    def next_step(self) -> str:
+    def next_step(self) -> Said:
         return self.game.next_step(self.state)
 
     def alerts_since(self, seen: int) -> list[Alert]:

@@ -953,7 +953,7 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
 # --- Words for the dealer ---------------------------------------------------------------
 
 
-def next_step(state: PuntoBancoState) -> str:
+def next_step(state: PuntoBancoState) -> Said:
     """The one next thing the dealer must do, in the words of rule 5.2 (a `Said`: English,
     with its sentence for the dealer's language)."""
     if state.phase is Phase.BETTING:
@@ -1061,7 +1061,7 @@ class PuntoBanco:
     def cut_card_out(self, state: PuntoBancoState) -> Operation:
         return cut_card_out(state)
 
-    def next_step(self, state: PuntoBancoState) -> str:
+    def next_step(self, state: PuntoBancoState) -> Said:
         return next_step(state)
 
 

@@ -101,7 +101,7 @@ class ShoePrep:
         i = seats.index(start)
         return seats[i:] + seats[:i]
 
-    def who_cuts(self) -> str:
+    def who_cuts(self) -> Said:
         """In the dealer's words, citing the clause (a `Said`)."""
         if self.supervisor_must_cut():
             return Said.words("No player accepted the cut: a game supervisor cuts", clause="4.3")
@@ -251,7 +251,7 @@ def needs_shuffle(reason: ShuffleReason, seated: tuple[int, ...], cut_place: int
     return ShoePrep(stage=Stage.SHUFFLE, reason=reason, seated=seated, cut_place=cut_place)
 
 
-def step_words(prep: ShoePrep, shuffler: bool) -> str:
+def step_words(prep: ShoePrep, shuffler: bool) -> Said:
     """The dealer's next step while the shoe is being prepared (a `Said`)."""
     if prep.stage is Stage.SHUFFLE:
         by_hand = shuffler and prep.reason in (ShuffleReason.START, ShuffleReason.NEW_CARDS)
@@ -276,4 +276,4 @@ def step_words(prep: ShoePrep, shuffler: bool) -> str:
         return prep.who_cuts()
     if prep.stage is Stage.BURN:
         return Said.words("Burn the first card face down, unseen (rule 4.7 shuffle and cut)")
-    return ""
+    return Said("")

@@ -215,6 +215,7 @@ from kiosk.rules.blackjack.words import (
     verify_take_even_money as verify_take_even_money,
 )
 from kiosk.rules.cards import Card
+from kiosk.rules.errors import Said
 from kiosk.rules.operations import Operation
 
 
@@ -279,7 +280,7 @@ class Blackjack:
     def cut_card_out(self, state: BlackjackState) -> Operation:
         return cut_card_out(state)
 
-    def next_step(self, state: BlackjackState) -> str:
+    def next_step(self, state: BlackjackState) -> Said:
         return next_step(state)
 
     def cut_card_words(self, state: BlackjackState) -> str:

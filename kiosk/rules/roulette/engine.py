@@ -701,7 +701,7 @@ def apply(state: RouletteState, op: Operation) -> RouletteState:
 # --- What the dealer reads ------------------------------------------------------------------
 
 
-def next_step(state: RouletteState) -> str:
+def next_step(state: RouletteState) -> Said:
     """The one next thing the dealer must do (rules 3.2, 3.4; a `Said`: English, with its
     sentence for the dealer's language)."""
     if state.phase is Phase.RESULT:
@@ -779,7 +779,7 @@ class Roulette:
     def apply(self, state: RouletteState, op: Operation) -> RouletteState:
         return apply(state, op)
 
-    def next_step(self, state: RouletteState) -> str:
+    def next_step(self, state: RouletteState) -> Said:
         return next_step(state)
 
     def betting_open(self, state: RouletteState) -> bool:

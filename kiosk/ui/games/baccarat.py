@@ -50,6 +50,7 @@ def show_sign(view: Any, state: Any, link: Any) -> None:
 PLAYS = "one coup"  # what the headless demo plays, for the CLI
 HEADLESS_PACE = 0.15  # seconds between the simulated shoe's cards there
 DONE = "coup settled"  # the headless demo's report says so when it played its coup
+integrity_report = None  # no integrity figures (`tableside integrity` is the wheel's)
 
 
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,

@@ -53,6 +53,8 @@ def show_sign(view: Any, state: Any, link: Any) -> None:
 PLAYS = "a shoe"  # what the headless demo plays, for the CLI
 HEADLESS_PACE = 0.06  # seconds between the simulated shoe's cards there
 DONE = "round settled"
+console = None  # no typed console: blackjack is run from its screen
+integrity_report = None  # no integrity figures (`tableside integrity` is the wheel's)
 
 
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
