@@ -229,7 +229,7 @@ def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
 
 
 def private_files(cfg: TableConfig) -> list[Path]:
-    """The table's files nobody else may read (issue 12: mode 0600, the kiosk user's): the
+    """The table's files nobody else may read (mode 0600, the kiosk user's): the
     journal with its WAL, the configuration, the pit credential, the sync's state and the
     pit's configuration offered to the table."""
     from kiosk.sync.pit_config import offer_path

@@ -1,4 +1,4 @@
-"""The games this table can run, listed once (DESIGN.md "Seams": one registry of games).
+"""The games this table can run, listed once (docs/architecture.md: one registry of games).
 
 Each game is a package under `kiosk/rules/` that builds one `GameSpec`: its names, its rules
 engine, its configuration section, its journal records, its replay audit, the devices it

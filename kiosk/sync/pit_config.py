@@ -1,5 +1,5 @@
 """Configuration from the pit: a table's limits, pay tables, house rules and game, versioned
-and signed by the pit with Ed25519 (issue 13, part 3).
+and signed by the pit with Ed25519.
 
 The pit signs one document per version: the table it is for, the version number, the TOML body
 (`[table]` game, name and currency; `[chips]`; the game's own section), when and by whom it

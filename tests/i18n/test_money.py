@@ -1,4 +1,4 @@
-"""Amounts on the signs in the house's style (issue 14, item 5: "R 1 000 000" or "R1,000,000"
+"""Amounts on the signs in the house's style ("R 1 000 000" or "R1,000,000"
 as the house chooses, or as each language's locale writes them), from ints of cents."""
 
 from __future__ import annotations

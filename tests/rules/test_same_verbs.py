@@ -1,4 +1,4 @@
-"""Same verbs everywhere (DESIGN.md "Seams"): the same act has the same name in every game,
+"""Same verbs everywhere (docs/architecture.md): the same act has the same name in every game,
 and each `can_x` takes the arguments of its `verify_x` (pokerkit's verify/can/act)."""
 
 from __future__ import annotations

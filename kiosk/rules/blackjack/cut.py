@@ -1,4 +1,4 @@
-"""The shuffle and the cut (../shared/rules/blackjack-shuffle-and-cut.txt, rules 4.1-4.7).
+"""The shuffle and the cut (the blackjack shuffle-and-cut procedure, rules 4.1-4.7).
 
 Clauses of that text are cited as "rule 4.x (shuffle and cut)" to keep them apart from
 section 4 of the Mpumalanga rules. The engine keeps a `ShoePrep`: why the cards must be
@@ -233,7 +233,7 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
 def cut_margin(decks: int) -> int:
     """Rule 4.4 (shuffle and cut): at least one deck in from either end. A single deck (Touch
     21, rule 7.5) cannot be cut a deck from both ends; there the cut is at least a quarter of
-    the deck from either end (our reading, DESIGN.md note in docs/blackjack.md)."""
+    the deck from either end (our reading, docs/blackjack.md)."""
     return DECK if decks >= 2 else DECK // 4
 
 

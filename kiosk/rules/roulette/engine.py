@@ -97,7 +97,7 @@ class RouletteRules:
 
     @property
     def call_bets(self) -> bool:
-        """Call bets exist only on the single-zero wheel (3.4; DESIGN.md)."""
+        """Call bets exist only on the single-zero wheel (3.4; docs/architecture.md)."""
         return self.wheel is Wheel.SINGLE_ZERO
 
     def money(self, cents: int) -> str:
@@ -722,7 +722,7 @@ def next_step(state: RouletteState) -> Said:
 
 
 def legal_actions(state: RouletteState) -> list[str]:
-    """The actions allowed now, by name (DESIGN.md "Same verbs everywhere")."""
+    """The actions allowed now, by name (docs/architecture.md, "Same verbs everywhere")."""
     out = []
     if state.phase in (Phase.BETTING, Phase.FINAL_BETS):
         out.append("place_bet")

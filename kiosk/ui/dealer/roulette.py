@@ -417,8 +417,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         for n, cell in self.cells.items():
             cell.selected = n in self.taps or n == state.number
         if state.phase is Phase.RESULT and self._sheet_for != state.spin:
-            # The number is called: the payouts in large type over the layout, once a spin
-            # (issue 14); tapping a colour opens them again.
+            # The number is called: the payouts in large type over the layout, once a spin;
+            # tapping a colour opens them again.
             self._sheet_for = state.spin
             Clock.schedule_once(lambda _dt: self.open_payouts(), 0)
         if state.phase is Phase.RESULT:

@@ -1,6 +1,6 @@
 """The players' signage as its own process: `python -m kiosk.ui.signage --journal PATH`.
 
-DESIGN.md: Kivy has one window per process, so the second screen facing the players runs
+docs/architecture.md: Kivy has one window per process, so the second screen facing the players runs
 its own process fed from the table's journal; it survives a dealer-UI restart and vice
 versa. `signage` is a click command (`kiosk.cli` can `main.add_command(signage)`); `main()`
 runs it standalone. Importing this module does not import Kivy: the window's size and place

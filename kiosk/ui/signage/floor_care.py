@@ -1,4 +1,4 @@
-"""What a sign left on 18 hours a day needs (issue 14, item 6): the picture moves by a pixel a
+"""What a sign left on 18 hours a day needs: the picture moves by a pixel a
 minute against burn-in, an idle (attract) screen takes over when no round has been played
 for a while, and the sign dims at night on the house's schedule. Pure: times in, offsets and
 levels out (the signage app applies them)."""
