@@ -441,3 +441,36 @@ def test_its_typed_console_plays_rounds(toy: Any, tmp_path: Path) -> None:
     assert report.ok and len(report.coups) == 3
     assert out.stdout.count(": pay and confirm") >= len(
         [c for c in report.coups if c.status == "settled"])
+
+
+# --- The doc lists every hook, and the toy uses each ------------------------------------------
+
+
+def _hooks() -> dict[str, list[str]]:
+    from kiosk.rules.game import Game
+    from kiosk.rules.registry import DemoPlay, GameSpec
+    from kiosk.ui.games import ScreensModule
+
+    def members(protocol: type) -> list[str]:
+        names = set(getattr(protocol, "__annotations__", {}))
+        names |= {n for n in vars(protocol) if not n.startswith("_")}
+        return sorted(names)
+
+    return {"GameSpec": [f.name for f in dataclasses.fields(GameSpec)],
+            "Game": members(Game), "DemoPlay": members(DemoPlay),
+            "ScreensModule": members(ScreensModule)}
+
+
+def test_the_doc_names_every_hook() -> None:
+    doc = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    hooks = _hooks()
+    assert len(hooks["ScreensModule"]) == 10 and "round_word" in hooks["GameSpec"]
+    missing = [f"{kind}.{name}" for kind, names in hooks.items() for name in names
+               if f"`{name}" not in doc]
+    assert missing == []
+
+
+def test_the_toy_sets_every_field_of_its_spec() -> None:
+    text = (ROOT / "tests" / "toy_game" / "spec.py").read_text(encoding="utf-8")
+    unset = [name for name in _hooks()["GameSpec"] if f"    {name}=" not in text]
+    assert unset == []
