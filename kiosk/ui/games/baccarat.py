@@ -91,7 +91,7 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
                       f"{format_money(session.state.total_staked, rules.currency)} in all")
         save_png(render(screen), out / "dealer-betting-800x480.png")
         await tap(screen.ids.primary)
-        if session.state.phase is not pb.Phase.DEALING:
+        if not dealing(session.state):
             report.append(f"no more bets refused: {screen.step_detail or screen.alert_text}")
             return
         report.append(f"lamp after no more bets: {panel.describe()}")

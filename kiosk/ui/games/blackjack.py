@@ -151,7 +151,11 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
                     h = s.current
                     if h is not None and h.total.best < 17 and screen.can_draw:
                         await tap(screen.ids.draw)
-                        await until(lambda before=s: session.state is not before, 5)
+
+                        def moved(before: Any = s) -> bool:
+                            return session.state is not before
+
+                        await until(moved, 5)
                     else:
                         await tap(screen.ids.stand)
                 elif s.phase is bj.Phase.PLAYING and bj.can_pay_blackjack(s):
