@@ -474,3 +474,26 @@ def test_the_toy_sets_every_field_of_its_spec() -> None:
     text = (ROOT / "tests" / "toy_game" / "spec.py").read_text(encoding="utf-8")
     unset = [name for name in _hooks()["GameSpec"] if f"    {name}=" not in text]
     assert unset == []
+
+
+def test_tableside_games_names_the_missing_piece_of_a_game(tmp_path: Path) -> None:
+    """A game in development whose screens module lacks `show_sign`: `tableside games`
+    says so in one line, naming it, instead of failing later on the players' screen."""
+    (tmp_path / "brokentoy_screens.py").write_text(
+        "from tests.toy_game.screens import *  # noqa\n"
+        "del show_sign  # noqa\n")
+    (tmp_path / "brokentoy.py").write_text(
+        "import dataclasses\n"
+        "from kiosk.rules.registry import register\n"
+        "from tests.toy_game import spec\n"
+        "register(dataclasses.replace(spec.SPEC, name='broken', aliases=(),"
+        " screens='brokentoy_screens'))\n")
+    env = _env()
+    env[EXTRA_GAMES] = "brokentoy"
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    out = subprocess.run([sys.executable, "-m", "kiosk.cli", "games"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and out.stdout == ""
+    assert out.stderr == ("tableside: game 'broken': its screens module brokentoy_screens has "
+                          "no show_sign (the ScreensModule every game provides: "
+                          "docs/adding-a-game.md)\n")
