@@ -497,3 +497,23 @@ def test_tableside_games_names_the_missing_piece_of_a_game(tmp_path: Path) -> No
     assert out.stderr == ("tableside: game 'broken': its screens module brokentoy_screens has "
                           "no show_sign (the ScreensModule every game provides: "
                           "docs/adding-a-game.md)\n")
+
+
+def test_every_games_sign_is_a_sign_view(toy: Any, ui: UI, tmp_path: Path) -> None:
+    """The signage process sets `table_name` and calls `interrupt` on any game's sign: each
+    one has them, and the toy's shows the words in place of the round."""
+    from kiosk.rules.registry import missing
+    from kiosk.ui.games import SignView, screens
+    from kiosk.ui.signage.interruptions import PAUSED
+    from kiosk.ui.signage.link import Link
+
+    for spec in GAMES:
+        assert missing(screens(spec).sign(), SignView) == [], spec.name
+    from tests.toy_game.screens import show_sign, sign
+
+    session = _paying(tmp_path / "hc.db")
+    view = sign()
+    show_sign(view, session.state, Link.PAUSED)
+    view.interrupt(*PAUSED.words())
+    assert view.text == "Table paused\nPlease wait: the game goes on shortly"
+    session.journal.close()

@@ -119,6 +119,10 @@ def sign() -> Any:
         def on_pos(self, *_: Any) -> None:
             self.on_size()
 
+        def interrupt(self, title: str, detail: str) -> None:
+            """The words in place of the round (the table paused, the inspector called)."""
+            self.text = f"{title}\n{detail}"
+
     return Sign()
 
 

@@ -21,6 +21,18 @@ if TYPE_CHECKING:
     from kiosk.ui.launcher import KioskOptions
 
 
+class SignView(Protocol):
+    """What a screens module's `sign()` makes (a Kivy widget). The signage process draws each
+    state on it with `show_sign`, then sets `table_name`; while the table is paused, closed,
+    reconnecting or the inspector is called, it calls `interrupt` after `show_sign`, and the
+    words replace the game's call. (The first game's view also has `notice(text, detail,
+    link)`: it says so when the journal holds another game's records.)"""
+
+    table_name: str
+
+    def interrupt(self, title: str, detail: str) -> None: ...
+
+
 class ScreensModule(Protocol):
     """A game's screens module (`kiosk/ui/games/<game>.py`; the toy's: tests/toy_game/
     screens.py). Kivy is imported only inside its functions, so the CLI and the console that
@@ -38,7 +50,7 @@ class ScreensModule(Protocol):
         """The dealer's Kivy App; its `screen` has `no_more_bets()` (the table's button)."""
         ...
 
-    def sign(self) -> Any:
+    def sign(self) -> SignView:
         """The players' view of the table (a Kivy widget), made once a game."""
         ...
 
