@@ -18,7 +18,7 @@ COMMAS, SPACES, LOCALE = MoneyStyle.COMMAS, MoneyStyle.SPACES, MoneyStyle.LOCALE
 
 
 def spaced(text: str) -> str:
-    """`text` with its no-break spaces written as plain ones, to compare with the issue's."""
+    """`text` with its no-break spaces written as plain ones, to compare with plain text."""
     return text.replace(NBSP, " ")
 
 
