@@ -65,7 +65,7 @@ def check_devices(cfg: TableConfig, wait: float) -> list[SelfTestResult]:
                                       f"{name}: simulated, nothing to check"))
             continue
         heard = asyncio.run(_listen(device.port, device.protocol, device.baudrate, wait))
-        ok = heard["answered"] > 0
+        ok = int(heard["answered"]) > 0
         detail = (f"{name}: port opened, answered with {heard['answered']} message(s)" if ok
                   else f"{name}: port opened but nothing heard in {wait:g} s; check the "
                        f"device's power and cable" if heard["opened"]

@@ -25,6 +25,8 @@ from kiosk.screens import at_option
 from kiosk.stopping import SignalStop
 
 if TYPE_CHECKING:
+    from kiosk.i18n import SignLanguages
+    from kiosk.ui.signage.floor_care import SignCare
     from kiosk.ui.signage.kivy_app import SignageApp
 
 DEFAULT_SIZE = (1920, 1080)
@@ -180,6 +182,8 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
     2.6), the call, and the last result; in the house's languages in turn with --config."""
     if after is not None and screenshot is None:
         raise click.UsageError("--after needs --screenshot")
+    languages: SignLanguages | None = None
+    care: SignCare | None = None
     if config_path is not None:
         from kiosk.config import ConfigError, load
 
@@ -195,7 +199,6 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         care = cfg.display.care  # the burn-in shift, the idle screen, the night
         syncs = cfg.sync.enabled  # a [sync] pit: the corner shows a sync that never ran
     else:
-        languages = care = None
         syncs = False
     if journal is None:
         raise click.UsageError("give --journal or --config")
