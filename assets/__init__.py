@@ -1,4 +1,4 @@
-"""The art that ships with Tableside: fonts and the gettext catalogues (DESIGN.md "Layout":
+"""The art that ships with Tableside: fonts and the gettext catalogues (docs/architecture.md:
 assets/). A package, so a wheel (the SD image's) carries them like the code."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Dealer app and signage: cold start to first frame, RSS, and the longest frame while a burst
 of 6 cards arrives within 100 ms over a real pseudo-terminal (the shoe's path).
 
-Targets (issue 3): first frame < 2 s; RSS < 200 MB each; no frame over 50 ms.
+Targets: first frame < 2 s; RSS < 200 MB each; no frame over 50 ms.
 Run: .venv/bin/python bench/dealer_screen.py [--runs 3] [--size 800x480] [--details]
      [--offscreen-as-is] [--multisamples N] [--trace-memory]
 Prints figures; it asserts nothing. Without a display it draws offscreen (Mesa llvmpipe,

@@ -1,4 +1,4 @@
-"""Benchmark: how soon each long-running command stops after SIGTERM or Ctrl-C (issue 14's
+"""Benchmark: how soon each long-running command stops after SIGTERM or Ctrl-C (the
 target: within 2 s). Figures only, no pass/fail; tests/test_cli_signals.py checks that each
 stop is clean.
 
@@ -31,7 +31,7 @@ from tests.processes import (  # noqa: E402
     up_signage,
 )
 
-TARGET = 2.0  # seconds, issue 14
+TARGET = 2.0  # seconds: every long-running command stops within 2 s (README.md)
 Start = Callable[[Path, list[Proc]], Proc]
 
 

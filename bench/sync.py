@@ -1,4 +1,4 @@
-"""The sync and the pit: figures, no assertions (issue 13's targets in brackets).
+"""The sync and the pit: figures, no assertions (the targets in brackets).
 
     .venv/bin/python bench/sync.py [--quick]
 

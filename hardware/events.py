@@ -1,8 +1,8 @@
 """Typed device events: what the shoe and shuffler drivers hand to the table session.
 
-Every driver turns bytes into these values (DESIGN.md "Architecture": bytes -> typed
+Every driver turns bytes into these values (docs/architecture.md: bytes -> typed
 DeviceEvent, never raises on bad input). The frame types follow
-../shared/specs/shoe-shuffler-protocol.md ("Shoe to kiosk", "Shuffler to kiosk"); the last few
+docs/protocols/shoe-shuffler.md ("Shoe to kiosk", "Shuffler to kiosk"); the last few
 events (`FramesLost`, `BadInput`, `DeviceOffline`, `DeviceOnline`) are the driver's own reports
 about the link ("Frame (dialect line)": gaps are told to the dealer, bad bytes are counted and
 logged, silence for 5 s means the device is offline).

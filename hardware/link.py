@@ -1,6 +1,6 @@
 """A serial link to one device: a pyserial URL and a device protocol (hardware/protocols.py).
 
-Spec: ../shared/specs/shoe-shuffler-protocol.md, "Link" (any pyserial URL: a device path,
+Spec: docs/protocols/shoe-shuffler.md, "Link" (any pyserial URL: a device path,
 `socket://host:port`, a pseudo-terminal), "Frame" (bad input never stops the reader), `HB`
 (silence for 5 s = device offline) and "Kiosk to device" (`HELLO?` on connect; a device may
 ignore it). The link knows nothing of any device: the protocol gives the parser, the greeting,

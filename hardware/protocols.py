@@ -105,7 +105,7 @@ register_protocol(DeviceProtocol("shoe-plain", "shoe", SHOE, PlainParser,
 # The shuffler speaks the same line protocol as device SHUF (spec: "Shuffler to kiosk").
 register_protocol(DeviceProtocol("shuffler-line", "shuffler", SHUFFLER, LineParser,
                                  greeting=_hello, spoken=Said.words("shuffler")))
-# The SS2 roulette wheel (shared/specs/wheel-ss2.md): run in the maker's integration mode 1159,
+# The SS2 roulette wheel (docs/protocols/wheel-ss2.md): run in the maker's integration mode 1159,
 # which reports status every 500 ms by itself (bit 128), so no poll; the greeting asks only
 # for the firmware version (harmless in any state; `*K` would start a game).
 register_protocol(DeviceProtocol("wheel-ss2", "wheel", WHEEL, ss2.SS2Parser,

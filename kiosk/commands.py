@@ -90,7 +90,7 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
             cfg = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, decks=decks))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="'--decks'") from exc
-    if console and not hasattr(front, "console"):
+    if console and front.console is None:
         refuse(f"--console: {spec.title} has no typed console; it needs the screen (or "
                f"--headless)")
     if fresh:  # only once the options are known to be good
@@ -283,7 +283,7 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
         from kiosk.ui.games import screens
 
         spec = GAMES.get(cfg.game)
-        if not hasattr(screens(spec), "console"):
+        if screens(spec).console is None:
             refuse(f"--console: {spec.title} has no typed console; run it with its screen")
     client = None
     if not no_sync:

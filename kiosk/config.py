@@ -433,7 +433,7 @@ PORTRAIT_SIGN = 1080
 
 def screen_refusal(width: int, height: int, *, sign: bool) -> str:
     """Why the layouts cannot serve a `width`x`height` dealer screen (or sign), "" when they
-    can (issue 14): within the sizes and shapes the layout tests lay every screen out at."""
+    can: within the sizes and shapes the layout tests lay every screen out at."""
     size = f"{width}x{height}"
     if not sign and width < height:
         return f"{size} is portrait: the dealer screen is laid out for a landscape touchscreen"
@@ -457,7 +457,7 @@ def screen_refusal(width: int, height: int, *, sign: bool) -> str:
 
 
 def _check_screens(reader: _Reader, d: DisplayConfig) -> None:
-    """Refuse screens the layouts cannot serve, with the reason (issue 14): the dealer's
+    """Refuse screens the layouts cannot serve, with the reason: the dealer's
     touchscreen is landscape, from the official 7" panel's 800x480 to 1920x1080; a sign may
     stand either way, the same sizes, and on its side at full HD (`screen_refusal`)."""
     why = screen_refusal(d.width, d.height, sign=False)
@@ -515,7 +515,7 @@ def _languages(reader: _Reader, shown: dict[str, Any]) -> dict[str, Any]:
 
 
 def _care(reader: _Reader, shown: dict[str, Any]) -> SignCare:
-    """`[display]` burn_in_shift, idle_minutes, night and night_brightness (issue 14: a
+    """`[display]` burn_in_shift, idle_minutes, night and night_brightness (a
     sign left on 18 hours a day)."""
     idle = reader.integer(shown, "display", "idle_minutes", 10, lo=0, hi=24 * 60,
                           why="minutes with no round before the idle screen (0: never)")

@@ -109,7 +109,8 @@ def open_session(cfg: TableConfig, *, quiet: bool = False) -> tuple[Session, Jou
         raise
     seen = 0  # the opening's alerts are printed with the first update
 
-    describe = getattr(getattr(screens(session.spec), "console", None), "describe", None)
+    typed = screens(session.spec).console if session.spec.screens else None
+    describe = typed.describe if typed is not None else None
 
     def show(state: Any, op: Operation | None) -> None:
         nonlocal seen
@@ -231,8 +232,8 @@ class GameConsole:
 def game_console(session: Any) -> GameConsole:
     from kiosk.ui.games import screens
 
-    console = getattr(screens(session.spec), "console", None)
-    if not isinstance(console, GameConsole):
+    console = screens(session.spec).console
+    if console is None:
         raise click.ClickException(f"{session.spec.title} has no typed console; run it with "
                                    f"its screen")
     return console
@@ -317,7 +318,7 @@ async def _deal_on(session: Session, console: GameConsole, shoe: SimulatedShoe |
         return
     if not console.dealing(session.state):
         return
-    dealing = asyncio.create_task(console.deal(session, shoe, 0.3))
+    dealing: asyncio.Future[None] = asyncio.ensure_future(console.deal(session, shoe, 0.3))
     try:
         while not dealing.done():
             await asyncio.wait({dealing}, timeout=0.02)

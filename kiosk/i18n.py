@@ -1,5 +1,5 @@
 """The screens' words in the players' languages, and amounts written as the house chooses
-(issue 14, item 5). No Kivy here: the signs, the dealer screens and the tests share it, and
+(docs/dealer-screen.md). No Kivy here: the signs, the dealer screens and the tests share it, and
 `kiosk/ui/language.py` ties it to Kivy so that a .kv text follows a change of language.
 
 - English is the source language: a message id is the English text. Each other language is a
@@ -276,7 +276,7 @@ def money(cents: int, currency: str = "R", *, style: MoneyStyle | None = None,
 
 
 class OddsStyle(StrEnum):
-    """How the house words payouts on the signs (`[display] odds_style`, issue 14: "banker's
+    """How the house words payouts on the signs (`[display] odds_style`: "banker's
     payout shown as the house words it")."""
 
     RATIO = "19:20"

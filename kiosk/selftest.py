@@ -65,7 +65,7 @@ def check_devices(cfg: TableConfig, wait: float) -> list[SelfTestResult]:
                                       f"{name}: simulated, nothing to check"))
             continue
         heard = asyncio.run(_listen(device.port, device.protocol, device.baudrate, wait))
-        ok = heard["answered"] > 0
+        ok = int(heard["answered"]) > 0
         detail = (f"{name}: port opened, answered with {heard['answered']} message(s)" if ok
                   else f"{name}: port opened but nothing heard in {wait:g} s; check the "
                        f"device's power and cable" if heard["opened"]
@@ -229,7 +229,7 @@ def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
 
 
 def private_files(cfg: TableConfig) -> list[Path]:
-    """The table's files nobody else may read (issue 12: mode 0600, the kiosk user's): the
+    """The table's files nobody else may read (mode 0600, the kiosk user's): the
     journal with its WAL, the configuration, the pit credential, the sync's state and the
     pit's configuration offered to the table."""
     from kiosk.sync.pit_config import offer_path

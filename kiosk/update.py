@@ -1,5 +1,5 @@
 """Signed update bundles: a table updated without a new SD card, and never left without a
-working dealer app (issue 12; docs/technician.md, "Updating").
+working dealer app (docs/technician.md, "Updating").
 
 A bundle is a plain tar file: `manifest.json` (the version, the tables it is for, every other
 file's size and sha256), `manifest.sig` (Ed25519, hex, over a fixed domain line and the

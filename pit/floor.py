@@ -80,7 +80,7 @@ def summarize(folded: Folded, problems: list[str]) -> dict[str, Any]:
     currency = str(getattr(rules, "currency", "R"))
     low, high = engine.table_minimum(rules), engine.table_maximum(rules)
     try:
-        step = engine.next_step(folded.state)
+        step: str = engine.next_step(folded.state)
     except Exception:  # a state the rules cannot describe is shown as such, not raised
         step = "unknown"
     out.update(game=folded.game.title, game_name=folded.game.name,

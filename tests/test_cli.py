@@ -73,7 +73,7 @@ def test_config_example_for_each_game_checks_out(tmp_path: Path) -> None:
 
 
 def test_help_and_version_as_people_expect() -> None:
-    """Issue 14: `-h` works like `--help` on every command, and `--version` answers."""
+    """`-h` works like `--help` on every command, and `--version` answers."""
     from click.testing import CliRunner
 
     from kiosk.cli import main

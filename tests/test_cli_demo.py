@@ -1,4 +1,4 @@
-"""Issue 14: the headless demo tells its progress as it plays, in the table's currency."""
+"""The headless demo tells its progress as it plays, in the table's currency."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 14: `tableside config check` tries the configured serial ports, and a port that does
+"""`tableside config check` tries the configured serial ports, and a port that does
 not open tells the dealer and the log why ("no such device ..."), not only that the device is
 not answering. Real paths and real pseudo-terminals, no mock of pyserial."""
 

@@ -1,4 +1,4 @@
-"""Issue 14: errors in one format on stderr, `tableside: <message>`, no traceback, and one
+"""Errors in one format on stderr, `tableside: <message>`, no traceback, and one
 exit status for bad usage (2, click's own), 1 for a job that could not be done."""
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def test_the_signage_program_says_it_the_same_way(tmp_path: Path) -> None:
 ])
 def test_the_signage_refuses_what_the_config_refuses(args: list[str], words: str) -> None:
     """`--size` and `--name` are held to `[display]` and `[table] name`'s limits: the same
-    reason, one line, usage status 2 (issue 14, item 7)."""
+    reason, one line, usage status 2."""
     from kiosk.ui.signage.app import signage
 
     out = CliRunner().invoke(signage, ["--journal", "x.db", *args])

@@ -1,4 +1,4 @@
-"""Issue 14: the README's blackjack odds example works as written, from a fresh example
+"""The README's blackjack odds example works as written, from a fresh example
 configuration (here with --rounds, so that it takes a second rather than two minutes)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14: SIGINT and SIGTERM stop every long-running command, cleanly.
+"""SIGINT and SIGTERM stop every long-running command, cleanly.
 
 Each command runs as a real process in its own session, the way a terminal or systemd runs
 it (tests/processes.py). The test waits until it is really up, sends the signal, and checks:

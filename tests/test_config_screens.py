@@ -1,5 +1,5 @@
 """The configuration refuses screens and names the layouts cannot serve, with the reason
-(issue 14: "Sizes the layout can't serve are refused by the config with the reason")."""
+("Sizes the layout can't serve are refused by the config with the reason")."""
 
 from __future__ import annotations
 

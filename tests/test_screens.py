@@ -1,6 +1,6 @@
-"""Which output is the dealer's touchscreen and which the players' sign (kiosk/screens.py,
-issue 12: "The dealer's touchscreen and the signage each get their own screen, and the docs
-say how each is chosen"). A Pi's screens are outputs of one KMS device, driven by the SD
+"""Which output is the dealer's touchscreen and which the players' sign (kiosk/screens.py):
+the dealer's touchscreen and the signage each get their own screen, and docs/technician.md
+says how each is chosen. A Pi's screens are outputs of one KMS device, driven by the SD
 image's one display server; `tableside screens` lays them out from `xrandr --query`, as
 recorded here from the outputs a Pi 4 offers (modesetting driver names)."""
 

@@ -1,4 +1,4 @@
-"""One input provider per touch device (issue 12, part 1): on a display the dealer app reads
+"""One input provider per touch device: on a display the dealer app reads
 each touchscreen with one Kivy provider (probesysfs, mtdev) and tells SDL not to turn the
 same touches into mouse clicks, so a tap on the Pi's KMS/DRM screen arrives once; offscreen
 it has no input providers at all. Checked in a fresh process: Kivy's Config is global."""

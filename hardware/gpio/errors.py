@@ -1,4 +1,4 @@
-"""The GPIO panel's errors, in the project's tree under ValueError (DESIGN.md "Conventions")."""
+"""The GPIO panel's errors, in the project's tree under ValueError (docs/architecture.md)."""
 
 from __future__ import annotations
 

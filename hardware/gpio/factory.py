@@ -1,6 +1,6 @@
 """Choosing gpiozero's pin factory: real GPIO on the Pi, mock pins anywhere else.
 
-DESIGN.md "Devices": GPIO goes through gpiozero with an injected pin factory. The factory is
+docs/architecture.md: GPIO goes through gpiozero with an injected pin factory. The factory is
 passed to each device (never set on `gpiozero.Device.pin_factory`), so the panel changes no
 global state and tests can run several panels side by side.
 """

@@ -2,7 +2,7 @@
 
 - "No more bets" and "call inspector" buttons. A press acts exactly like the on-screen button;
   bounce or a held button never acts twice (`Debouncer`). Edges arrive on gpiozero's thread;
-  each action is handed to `dispatch`, which runs it on the UI thread (DESIGN.md
+  each action is handed to `dispatch`, which runs it on the UI thread (docs/architecture.md
   "Architecture": hardware callbacks reach Kivy only through `Clock.schedule_once`).
 - Tower lamp: green while betting is open, red from "no more bets" through dealing and paying,
   both off while the table is closed; amber flashes on top of either while the inspector is

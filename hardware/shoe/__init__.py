@@ -1,4 +1,4 @@
-"""Card shoe and shuffler driver (spec ../shared/specs/shoe-shuffler-protocol.md).
+"""Card shoe and shuffler driver (spec docs/protocols/shoe-shuffler.md).
 
 Dialects turn bytes into `hardware.events` values; `ShoeReader` runs one on a serial URL.
 """

@@ -1,6 +1,6 @@
 """Dialect `line` of the shoe and shuffler protocol: a sans-IO parser and a frame encoder.
 
-Spec: ../shared/specs/shoe-shuffler-protocol.md, "Frame (dialect line)", "Shoe to kiosk",
+Spec: docs/protocols/shoe-shuffler.md, "Frame (dialect line)", "Shoe to kiosk",
 "Shuffler to kiosk". Frames look like `$SHOE,17,CARD,TH*<checksum>\\r\\n`.
 
 The parser takes bytes in any chunking and returns typed events. Its result depends only on the

@@ -1,6 +1,6 @@
 """Dialect `plain`: one card code a line, for simple shoes that print just what they read.
 
-Spec: ../shared/specs/shoe-shuffler-protocol.md, "Dialect plain". There are no sequence numbers,
+Spec: docs/protocols/shoe-shuffler.md, "Dialect plain". There are no sequence numbers,
 checksums or cut card, so every event is a `CardRead` with `seq=None`; anything that is not a
 card code is counted as `BadInput` and skipped.
 """

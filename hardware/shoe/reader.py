@@ -1,6 +1,6 @@
 """The card shoe's serial reader: a `SerialLink` with the shoe's protocol for a dialect.
 
-Spec: ../shared/specs/shoe-shuffler-protocol.md. Kept for the callers that name a dialect;
+Spec: docs/protocols/shoe-shuffler.md. Kept for the callers that name a dialect;
 everything it does is `hardware.link.SerialLink`'s.
 """
 

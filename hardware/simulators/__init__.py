@@ -1,4 +1,4 @@
-"""Device simulators that speak the devices' own bytes (DESIGN.md "Devices")."""
+"""Device simulators that speak the devices' own bytes (docs/architecture.md)."""
 
 from hardware.simulators.shoe import (
     Dealt,

@@ -86,7 +86,7 @@ def shoe(
     wait: bool,
     linger: float,
 ) -> None:
-    """Deal a seeded shoe as a card shoe would (spec shoe-shuffler-protocol.md)."""
+    """Deal a seeded shoe as a card shoe would (spec docs/protocols/shoe-shuffler.md)."""
     if use_pty and listen is not None:
         raise click.UsageError("choose --pty or --listen, not both")
     if cut_at is None:

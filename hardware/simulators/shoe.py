@@ -1,6 +1,6 @@
-"""A card shoe simulator that speaks the same bytes as a real shoe (DESIGN.md "Devices").
+"""A card shoe simulator that speaks the same bytes as a real shoe (docs/architecture.md).
 
-Spec: ../shared/specs/shoe-shuffler-protocol.md. The simulator deals a `SeededShoe` as `line`
+Spec: docs/protocols/shoe-shuffler.md. The simulator deals a `SeededShoe` as `line`
 frames (HELLO and STATE LOADED first, a CARD per card, HB every second, STATE EMPTY at the end)
 or as `plain` lines, and can inject the faults a real link shows: noise, dropped frames (a seq
 skipped), UNREAD instead of CARD, a retransmitted (duplicated) frame, a corrupt checksum, and the

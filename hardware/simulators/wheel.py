@@ -1,5 +1,5 @@
 """A Cammegh SS2 wheel controller simulator that speaks the same bytes over a pseudo-terminal
-(shared/specs/wheel-ss2.md): status reports every 500 ms (mode bit 128), the plain winning
+(docs/protocols/wheel-ss2.md): status reports every 500 ms (mode bit 128), the plain winning
 number line, the replies to the host's commands, the reversal of direction each game (mode
 bit 1) and the start of each game by the host (`*u 1`, mode bit 2), with faults to inject:
 a miss-spin, no ball, a failed launch, a component fault, a drop to state 6 in play, noise.

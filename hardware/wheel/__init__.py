@@ -1,1 +1,1 @@
-"""The roulette wheel controller: the Cammegh SS2 protocol (shared/specs/wheel-ss2.md)."""
+"""The roulette wheel controller: the Cammegh SS2 protocol (docs/protocols/wheel-ss2.md)."""

@@ -1,4 +1,4 @@
-"""Typed events of the roulette wheel controller (shared/specs/wheel-ss2.md).
+"""Typed events of the roulette wheel controller (docs/protocols/wheel-ss2.md).
 
 `WheelStatus` is each raw `*X` report; the rest are what the reports mean, worked out by the
 parser from the order of states and the warning flags, counted in reports (the wheel reports

@@ -1,4 +1,4 @@
-"""The Cammegh SS2 wheel controller's bytes, read and answered (shared/specs/wheel-ss2.md).
+"""The Cammegh SS2 wheel controller's bytes, read and answered (docs/protocols/wheel-ss2.md).
 
 Sans-IO: `SS2Parser.feed(bytes)` returns events and never raises. It reads the spec's
 "Framing" (packets start with `*` and end with CR and/or LF; the plain winning-number line has

@@ -1,6 +1,6 @@
 """Cards, card codes and the contents of a shoe.
 
-Card codes follow ../shared/specs/shoe-shuffler-protocol.md: rank `A 2 3 4 5 6 7 8 9 T J Q K`
+Card codes follow docs/protocols/shoe-shuffler.md: rank `A 2 3 4 5 6 7 8 9 T J Q K`
 then suit `S H D C` (`AS`, `TD`, `QH`, `7C`).
 """
 

@@ -1,4 +1,4 @@
-"""The small tree of errors every layer raises (DESIGN.md "Conventions").
+"""The small tree of errors every layer raises (docs/architecture.md, "Conventions").
 
 Two kinds of trouble are kept apart, because the dealer's way forward differs:
 

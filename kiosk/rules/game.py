@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import UnreadableInput
+from kiosk.rules.errors import Said, UnreadableInput
 from kiosk.rules.operations import Operation
 
 S = TypeVar("S")
@@ -45,8 +45,9 @@ class Game(Protocol[S]):
 
     def apply(self, state: S, op: Operation) -> S: ...
 
-    def next_step(self, state: S) -> str:
-        """The one next thing the dealer must do, in words."""
+    def next_step(self, state: S) -> Said:
+        """The one next thing the dealer must do: a `Said`, its English what reports and the
+        console print, its sentence what a dealer screen says in the dealer's language."""
         ...
 
     def betting_open(self, state: S) -> bool:

@@ -1,6 +1,6 @@
 """Money: ints of the table's smallest unit (cents), ratios as Fractions, the house's chip rule.
 
-DESIGN.md "Conventions": a float never touches money. Odd payouts (19:20, 5%) are rounded to
+docs/architecture.md: a float never touches money. Odd payouts (19:20, 5%) are rounded to
 the house's smallest chip by the rule configured here, and the difference is recorded.
 """
 

@@ -1,4 +1,4 @@
-"""The games this table can run, listed once (DESIGN.md "Seams": one registry of games).
+"""The games this table can run, listed once (docs/architecture.md: one registry of games).
 
 Each game is a package under `kiosk/rules/` that builds one `GameSpec`: its names, its rules
 engine, its configuration section, its journal records, its replay audit, the devices it
@@ -7,7 +7,11 @@ module `GameSpec.screens` names (the UI side, so the rules never import Kivy). E
 outside a game's package (the CLI, the config file, the console, replay, the session, the
 signage feed, the panel) asks this registry and never names a game.
 
-Adding a game is one package plus one line in `_BUILT_IN` (docs/adding-a-game.md).
+Adding a game is one package plus one line in `_BUILT_IN` (docs/adding-a-game.md). A game is
+checked when it registers: its engine has every method of `Game`, its simulated dealer every
+function of `DemoPlay`, and its screens module (once the UI side is loaded, which adds its
+check with `Registry.require`) every name of `kiosk.ui.games.ScreensModule`; the error names
+the missing piece.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass, fields
 from types import ModuleType
 from typing import Any, NoReturn, Protocol
 
-from kiosk.rules.errors import UnreadableInput
+from kiosk.rules.errors import TablesideError, UnreadableInput
 from kiosk.rules.game import Game
 from kiosk.rules.money import ChipRule
 from kiosk.rules.operations import Operation, TableOpening
@@ -150,6 +154,72 @@ class UnknownGame(UnreadableInput):
     """A game name the registry does not know; the message lists the ones it does."""
 
 
+class IncompleteGame(TablesideError):
+    """A game registered without a piece the kiosk looks up (a method of its engine, a
+    function of its simulated dealer, a name of its screens module); the message names it."""
+
+
+class DemoPlay(Protocol):
+    """The module `GameSpec.demo` names: how the simulated dealer plays the game, for the
+    demo's simulated shoe (kiosk/ui/launcher.py, kiosk/console.py)."""
+
+    def card_due(self, state: Any) -> bool:
+        """A card is due from the shoe now (the simulated shoe deals it)."""
+        ...
+
+    def new_shoe_wanted(self, state: Any) -> bool:
+        """The simulated shoe should start a new shoe when the table shuffles."""
+        ...
+
+    def void_for_restart(self, state: Any) -> Callable[[Any], Operation] | None:
+        """The action voiding the round in play when the simulator restarts (it cannot
+        resume a half-dealt shoe), or None when no round is in play."""
+        ...
+
+    def reshuffle(self, state: Any) -> Callable[[Any], Operation] | None:
+        """The action shuffling again after such a restart, or None when it cannot now."""
+        ...
+
+
+def missing(thing: object, contract: type) -> list[str]:
+    """The names of the Protocol `contract` that `thing` (a module, an object) lacks: an
+    attribute not there, a method not callable, an `async def` that is not one."""
+    out: list[str] = []
+    names: dict[str, Any] = {}
+    for klass in reversed(contract.__mro__):
+        if klass is object or klass.__name__ in ("Protocol", "Generic"):
+            continue
+        names.update({n: None for n in getattr(klass, "__annotations__", {})})
+        names.update({n: v for n, v in vars(klass).items() if not n.startswith("_")})
+    for name, declared in names.items():
+        if not hasattr(thing, name):
+            out.append(name)
+        elif inspect.isfunction(declared):
+            value = getattr(thing, name)
+            if not callable(value):
+                out.append(f"{name} (not callable)")
+            elif inspect.iscoroutinefunction(declared) and not inspect.iscoroutinefunction(value):
+                out.append(f"{name} (not an async def)")
+    return out
+
+
+def check_contract(spec: GameSpec, piece: str, thing: object, contract: type) -> None:
+    """Raise `IncompleteGame` naming what `thing` (the game's `piece`) lacks of `contract`."""
+    lacks = missing(thing, contract)
+    if lacks:
+        raise IncompleteGame(f"game {spec.name!r}: its {piece} has no {', '.join(lacks)} "
+                             f"(the {contract.__name__} every game provides: "
+                             f"docs/adding-a-game.md)")
+
+
+def check_core(spec: GameSpec) -> None:
+    """The rules side of the contract: the engine is a `Game`, the demo a `DemoPlay`."""
+    check_contract(spec, "engine", spec.engine, Game)
+    if spec.demo:
+        check_contract(spec, f"simulated dealer {spec.demo}", importlib.import_module(spec.demo),
+                       DemoPlay)
+
+
 class Registry:
     """The games, by name and alias, and the family each journal record belongs to."""
 
@@ -157,8 +227,19 @@ class Registry:
         self._games: dict[str, GameSpec] = {}
         self._by_name: dict[str, GameSpec] = {}
         self._family_of: dict[type[Operation], str] = {}
+        self._checks: list[Callable[[GameSpec], None]] = [check_core]
+
+    def require(self, check: Callable[[GameSpec], None]) -> None:
+        """Hold every game to `check` (raising `IncompleteGame`): those registered already,
+        now, and each one that registers later. The UI side adds its check of the screens
+        modules this way, so the rules never import the screens."""
+        for spec in self:
+            check(spec)
+        self._checks.append(check)
 
     def register(self, spec: GameSpec) -> GameSpec:
+        for check in self._checks:
+            check(spec)
         for name in spec.names:
             known = self._by_name.get(name)
             if known is not None and known.name != spec.name:

@@ -2,7 +2,7 @@
 
 One value has exactly one encoding here, so a hash over the encoding is a hash over the value:
 keys sorted, no spaces, UTF-8 text as is, and only the JSON types that cannot drift. Floats are
-refused anywhere (money is an int number of cents, DESIGN.md "Conventions"); so are NaN, keys
+refused anywhere (money is an int number of cents, docs/architecture.md); so are NaN, keys
 that are not strings (json would silently turn 1 into "1") and anything json would guess at.
 """
 

@@ -1,4 +1,4 @@
-"""The pit's configurations, taken up by the table between rounds (issue 13, part 3).
+"""The pit's configurations, taken up by the table between rounds.
 
 The sync (its own thread or process) leaves the newest signed configuration the pit offers
 beside the journal (`kiosk/sync/pit_config.py`); the kiosk looks at it every few seconds from

@@ -1,4 +1,4 @@
-"""One fold of the journal into the table's state (DESIGN.md "Seams": one fold).
+"""One fold of the journal into the table's state (docs/architecture.md, "The seams": one fold).
 
 The session's start, replay, the signage feed and the pit all rebuild a table from its
 journal with `step` (one record) or `fold` (rows). A table opening starts its game's state, or

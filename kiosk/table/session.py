@@ -1,6 +1,7 @@
 """The table session: the one place where device events and dealer actions meet the game.
 
-Data flows one way (DESIGN.md): a driver's typed event or a dealer's tap becomes an Operation
+Data flows one way (docs/architecture.md): a driver's typed event or a dealer's tap becomes
+an Operation
 from the game's pure rules, the Operation is appended durably to the journal, and only then does
 the session's state move and do the views hear of it. Restarting folds the journal back into
 the same coup at the same step.
@@ -149,7 +150,7 @@ class TableSession(Generic[S]):
     def inspector_called(self) -> bool:
         return self.folded.facts.inspector_called
 
-    def next_step(self) -> str:
+    def next_step(self) -> Said:
         return self.game.next_step(self.state)
 
     def alerts_since(self, seen: int) -> list[Alert]:

@@ -1,4 +1,4 @@
-"""The roulette wheel controller's reports, as the table records them (shared/specs/wheel-ss2.md
+"""The roulette wheel controller's reports, as the table records them (docs/protocols/wheel-ss2.md
 "Exceptions, as the maker tells integrators to handle them").
 
 The wheel is the authority on the ball: its launch, "no more bets" and the winning number go

@@ -98,7 +98,7 @@ class CardFace(Widget):
 
     def _redraw(self, *_args: object) -> None:
         self.canvas.clear()
-        self.drawn: list[DrawnText] = []  # the rank, for the layout check (issue 14)
+        self.drawn: list[DrawnText] = []  # the rank, for the layout check
         self.card_height = 0.0  # as drawn: the widget may be wider than a card
         w, h = self.size
         if w <= 0 or h <= 0:

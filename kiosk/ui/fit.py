@@ -24,8 +24,8 @@ layout itself is wrong, and the layout test says so rather than hiding it."""
 @dataclass(frozen=True, slots=True)
 class DrawnText:
     """A text drawn straight on a widget's canvas, not by a Label (a card's rank, a road's
-    name): where it is and the room it has, so the layout check sees it as it sees a label's
-    (issue 14). Boxes are (x, y, width, height) in the coordinates its widget draws in."""
+    name): where it is and the room it has, so the layout check sees it as it sees a label's.
+    Boxes are (x, y, width, height) in the coordinates its widget draws in."""
 
     text: str
     box: tuple[float, float, float, float]

@@ -1,8 +1,8 @@
 """Starting the table: `tableside demo` and `tableside run --config table.toml`.
 
 One asyncio loop carries the Kivy dealer app, the shoe reader, the simulated shoe when no shoe
-is attached, and the watchdog of the signage process (DESIGN.md: one event loop). The signage
-is its own process on the second display, reading the same journal, so either can restart
+is attached, and the watchdog of the signage process (docs/architecture.md: one event loop). The
+signage is its own process on the second display, reading the same journal, so either can restart
 without the other going dark.
 """
 

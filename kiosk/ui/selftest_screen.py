@@ -1,4 +1,4 @@
-"""The technician's self-test as a screen on the dealer's touchscreen (issue 12 item 4):
+"""The technician's self-test as a screen on the dealer's touchscreen:
 `tableside selftest --config table.toml --screen`.
 
 It runs the command's checks (devices, panel, disk, clock, file modes, the pit) and lists

@@ -1,4 +1,4 @@
-"""The dealer's screen of a table that cannot start (issue 12 item 2): no configuration yet
+"""The dealer's screen of a table that cannot start: no configuration yet
 (a Pi fresh from the SD image), or one with a mistake.
 
 `tableside run --setup-screen` (the SD image's dealer service) shows this instead of exiting:

@@ -1,4 +1,4 @@
-"""The sync's corner on the dealer screen and on the sign, for a technician (issue 13): the
+"""The sync's corner on the dealer screen and on the sign, for a technician: the
 link, the last row the pit acknowledged and when, the rows waiting and the oldest's age, in
 the language on screen. No Kivy, no reading: made from a `SyncStatus` already read (the sign
 reads it off its Kivy thread; a new language only says it again)."""

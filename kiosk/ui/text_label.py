@@ -61,9 +61,9 @@ class TintedText:
             return
         wanted = self._wanted_size
         if wanted is None:
-            wanted = self._wanted_size = float(self.font_size)  # type: ignore[attr-defined]
+            wanted = self._wanted_size = float(self.font_size)  # type: ignore[has-type]
         size = fitting_size(self, wanted)
-        if abs(size - self.font_size) > 0.01:  # type: ignore[attr-defined]
+        if abs(size - self.font_size) > 0.01:  # type: ignore[has-type]
             self._fitting = True
             try:
                 self.font_size = size

@@ -103,7 +103,7 @@ they draw to 4.5:1 against the pixels actually behind it."""
 
 # The official 7" Raspberry Pi touchscreen: 800 px across 154.2 mm of active area.
 PI_TOUCHSCREEN_PX_PER_MM = 800 / 154.2
-TOUCH_MIN_MM = 9.0  # the smallest touch target the issue allows
+TOUCH_MIN_MM = 9.0  # the smallest touch target the dealer screen allows (docs/dealer-screen.md)
 
 
 @dataclass(frozen=True, slots=True)

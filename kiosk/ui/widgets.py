@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 class ExplainsRefusal:
-    """A control not allowed now still answers a tap (issue 14): the screen it is on says
+    """A control not allowed now still answers a tap: the screen it is on says
     why, in the rule's words, as it says why an action was refused, instead of a grey button
     that does nothing."""
 
@@ -55,7 +55,7 @@ def refusal_words(why: str) -> str:
 
 
 class SaysWhyHere:
-    """Mixin for a dialog over the screen (issue 14): a greyed-out control inside it, tapped,
+    """Mixin for a dialog over the screen: a greyed-out control inside it, tapped,
     says why on the dialog's own line (`refusal_text`), where the dealer is looking; the
     screen's alert is behind the dialog's dimmed backdrop, where no one reads it. The reason
     is the rules' sentence where they refuse the act (`why_not`), else the dialog's words.

@@ -28,7 +28,7 @@ def test_each_device_kind_registers_its_protocol() -> None:
     assert shuffler.greeting is not None and shuffler.greeting(3) == encode_frame(
         "KIOSK", 3, "HELLO?")
     assert protocol("shoe-plain").greeting is None  # a plain shoe is never asked anything
-    wheel = protocol("wheel-ss2")  # shared/specs/wheel-ss2.md: no poll, status every 500 ms
+    wheel = protocol("wheel-ss2")  # docs/protocols/wheel-ss2.md: no poll, status every 500 ms
     assert (wheel.role, wheel.label, wheel.poll, wheel.commands["start"]) == (
         "wheel", "WHEEL", None, b"*u 1\r\n")
     with pytest.raises(ValueError, match=r"unknown device protocol 'wheel-ss3' \(known: "

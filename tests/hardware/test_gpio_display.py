@@ -1,6 +1,6 @@
 """What the 4-digit 7-segment display shows: the table minimum's format and the font.
 
-Money is an int of cents (DESIGN.md "Conventions"): 5000 cents is a 50 minimum."""
+Money is an int of cents (docs/architecture.md, "Conventions"): 5000 cents is a 50 minimum."""
 
 from __future__ import annotations
 

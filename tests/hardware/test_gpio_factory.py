@@ -1,5 +1,5 @@
 """Choosing the pin factory, and opening the panel on it: a missing or broken GPIO is one clear
-PanelError, never a crash (DESIGN.md "Devices": gpiozero with an injected pin factory)."""
+PanelError, never a crash (docs/architecture.md: gpiozero with an injected pin factory)."""
 
 from __future__ import annotations
 

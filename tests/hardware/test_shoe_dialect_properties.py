@@ -1,5 +1,5 @@
 """Property tests of both shoe dialects: chunking never matters, bad bytes never raise, and a
-valid frame after any garbage is still read (spec shoe-shuffler-protocol.md, "Frame": "Bad input
+valid frame after any garbage is still read (docs/protocols/shoe-shuffler.md, "Frame": "Bad input
 never stops the reader"; "reading resumes at the next `$`")."""
 
 from __future__ import annotations

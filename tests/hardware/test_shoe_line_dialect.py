@@ -1,4 +1,4 @@
-"""Dialect `line` (spec shoe-shuffler-protocol.md: "Frame", "Shoe to kiosk", "Shuffler to
+"""Dialect `line` (spec docs/protocols/shoe-shuffler.md: "Frame", "Shoe to kiosk", "Shuffler to
 kiosk")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dialect `plain` (spec shoe-shuffler-protocol.md, "Dialect plain")."""
+"""Dialect `plain` (spec docs/protocols/shoe-shuffler.md, "Dialect plain")."""
 
 from __future__ import annotations
 

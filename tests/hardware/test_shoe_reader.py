@@ -1,6 +1,8 @@
-"""The real reader reads the simulator over a real pseudo-terminal and over socket:// (DESIGN.md
-"How we prove it": the real driver reads a pseudo-terminal or socket fed by the simulator).
-Spec shoe-shuffler-protocol.md: "Link", "Frame", `HB` (silence = offline), "Kiosk to device"."""
+"""The real reader reads the simulator over a real pseudo-terminal and over socket://
+(docs/architecture.md, "How it is proven": the real driver reads a pseudo-terminal or socket
+fed by the simulator).
+Spec docs/protocols/shoe-shuffler.md: "Link", "Frame", `HB` (silence = offline),
+"Kiosk to device"."""
 
 from __future__ import annotations
 

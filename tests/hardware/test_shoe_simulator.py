@@ -1,5 +1,5 @@
-"""The shoe simulator speaks the protocol's bytes (DESIGN.md "Devices"; spec
-shoe-shuffler-protocol.md) and injects the faults it is told to, where it is told to."""
+"""The shoe simulator speaks the protocol's bytes (docs/architecture.md; spec
+docs/protocols/shoe-shuffler.md) and injects the faults it is told to, where it is told to."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`simulate shoe`: prints the URL to read on its first line, then deals (DESIGN.md "Devices":
+"""`simulate shoe`: prints the URL to read on its first line, then deals (docs/architecture.md:
 the simulator serves technicians' bench checks and the demo the same way it serves tests)."""
 
 from __future__ import annotations

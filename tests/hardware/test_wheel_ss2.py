@@ -1,4 +1,4 @@
-"""The SS2 wheel driver's parser (shared/specs/wheel-ss2.md): the maker's example, every
+"""The SS2 wheel driver's parser (docs/protocols/wheel-ss2.md): the maker's example, every
 exception the maker lists, the spin counter's wrap, and bytes that mean nothing."""
 
 from __future__ import annotations

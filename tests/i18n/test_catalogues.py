@@ -1,4 +1,4 @@
-"""The catalogues (issue 14, item 5): the template holds every word the signs show, every
+"""The catalogues: the template holds every word the signs show, every
 catalogue translates every one of them (not empty, not fuzzy, the same placeholders), the
 font draws every letter, and the wheel the SD image installs carries them."""
 

@@ -1,4 +1,4 @@
-"""Amounts on the signs in the house's style (issue 14, item 5: "R 1 000 000" or "R1,000,000"
+"""Amounts on the signs in the house's style ("R 1 000 000" or "R1,000,000"
 as the house chooses, or as each language's locale writes them), from ints of cents."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ COMMAS, SPACES, LOCALE = MoneyStyle.COMMAS, MoneyStyle.SPACES, MoneyStyle.LOCALE
 
 
 def spaced(text: str) -> str:
-    """`text` with its no-break spaces written as plain ones, to compare with the issue's."""
+    """`text` with its no-break spaces written as plain ones, to compare with plain text."""
     return text.replace(NBSP, " ")
 
 

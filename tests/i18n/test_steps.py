@@ -1,4 +1,4 @@
-"""The dealer's next step in the dealer's language (issue 14 item 5): each game's `next_step`
+"""The dealer's next step in the dealer's language: each game's `next_step`
 is a `Said`, its English unchanged (every record, report and golden file reads it so) and
 its sentence said in Afrikaans, Portuguese and isiZulu on the dealer screen, the values in
 it (a hand, a total, the options) in the same language."""

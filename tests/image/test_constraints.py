@@ -1,4 +1,4 @@
-"""The Pi's venv is pinned whole (issue 12: "Versions are pinned"): image-build/constraints.txt
+"""The Pi's venv is pinned whole: image-build/constraints.txt
 holds every runtime dependency of Tableside and theirs, at the versions this checkout's tests
 ran with, and image-build/wheels downloads with it; lgpio at 0.2.2.0 for aarch64."""
 

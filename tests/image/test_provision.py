@@ -103,7 +103,7 @@ def test_the_applied_file_belongs_to_the_kiosk_user(tmp_path: Path) -> None:
 
 def test_the_pit_credential_moves_from_the_boot_partition_to_the_data_partition(
         tmp_path: Path) -> None:
-    """Issue 12 item 2: provisioning carries the pit enrolment (address, credential, the
+    """Provisioning carries the pit enrolment (address, credential, the
     pit's public key); the credential never stays on the boot partition, which anyone with
     the card can read."""
     sync = ('[sync]\npit = "https://pit.casino.lan:8600"\n'

@@ -106,7 +106,7 @@ def test_the_clock_and_the_file_modes(tmp_path: Path) -> None:
 
 
 def test_the_credential_and_the_sync_files_are_checked_too(tmp_path: Path) -> None:
-    """Issue 12: the credentials on the data partition are the kiosk user's, mode 0600."""
+    """The credentials on the data partition are the kiosk user's, mode 0600."""
     credential = tmp_path / "table.credential"
     text = example().replace('journal = "data/PB-01.db"', f'journal = "{tmp_path / "j.db"}"')
     cfg = parse(text + f'\n[sync]\npit = "http://pit:8600"\ncredential_file = '

@@ -206,7 +206,7 @@ def test_the_scripts_parse_and_every_unit_starts_after_the_units_of_the_version_
 
 
 def test_the_root_is_read_only_and_what_must_last_is_on_the_data_partition() -> None:
-    """Issue 12: the root under a tmpfs overlay (Debian's overlayroot, only / overlaid), and
+    """The root under a tmpfs overlay (Debian's overlayroot, only / overlaid), and
     what must outlive a reboot on /data: the hostname (provisioning writes /data/etc, the
     root's /etc/hostname links there and tableside-hostname sets it once /data is mounted),
     the system log (bound to /data/log/journal, at most 64 MB) and the clock's last time."""

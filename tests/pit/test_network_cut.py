@@ -1,5 +1,5 @@
-"""A network cut that is a cut, not a stopped server (issue 13: "every table's journal reaches
-the pit when the network is back"): between the table and the pit a TCP relay that, when cut,
+"""A network cut that is a cut, not a stopped server (every table's journal reaches
+the pit when the network is back): between the table and the pit a TCP relay that, when cut,
 keeps accepting connections and swallows every byte without an answer (a pulled cable or a
 dead switch: no "connection refused", only silence until the client's timeout), and one that
 lets requests through but loses every answer (the pit stores a batch the table never hears

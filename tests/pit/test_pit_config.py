@@ -1,4 +1,4 @@
-"""Configuration from the pit (issue 13, part 3): versioned, signed with Ed25519, checked by the
+"""Configuration from the pit: versioned, signed with Ed25519, checked by the
 table against the key from enrolment, applied only between rounds and on record (old version
 -> new), refused on record and alerted at the pit when it is not the pit's."""
 

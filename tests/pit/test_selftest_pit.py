@@ -1,4 +1,4 @@
-"""The technician's self-test checks the pit (issue 12 item 4, "that the pit can be reached"):
+"""The technician's self-test checks that the pit can be reached:
 it answers, it knows this table's credential, and how far behind it the journal is."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sync's state file and status (issue 13): written only when a reader would see a
+"""The sync's state file and status: written only when a reader would see a
 change (not on every idle look: an SD card wears), stale when the sync stops or the table is
 off, a pit's 429 waited for as its Retry-After says, and `journal verify` saying when it
 could not check against the pit's head. Against a pit answering from httpx.MockTransport."""

@@ -43,7 +43,7 @@ def play(rules: BlackjackRules, hand: tuple[int, ...], up: int, *, double: bool 
         else surrender)
 
 
-# --- purity (DESIGN.md "Architecture"; test_purity.py only scans kiosk/rules/*.py) ---------
+# --- purity (docs/architecture.md; test_purity.py only scans kiosk/rules/*.py) ---------
 
 @pytest.mark.parametrize("path", sorted(BLACKJACK_DIR.glob("*.py")), ids=lambda p: p.name)
 def test_blackjack_modules_are_pure(path: Path) -> None:

@@ -1,7 +1,7 @@
 """Cards, card codes and shoe contents (kiosk/rules/cards.py); rule 5.4 card values
 (punto banco's, kiosk/rules/baccarat/drawing.py) and decks.
 
-Card codes follow specs/shoe-shuffler-protocol.md: rank A 2-9 T J Q K, then suit S H D C.
+Card codes follow docs/protocols/shoe-shuffler.md: rank A 2-9 T J Q K, then suit S H D C.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_card_names():
 @pytest.mark.parametrize("bad", ["", " ", "A", "1S", "10S", "AX", "ASS", "ZZ", "S A", "??",
                                  "0H", "1H", "AS,", "♠A"])
 def test_bad_codes_are_unreadable(bad):
-    # a bad code is unreadable input, not a rule refusal (DESIGN.md error tree)
+    # a bad code is unreadable input, not a rule refusal (docs/architecture.md error tree)
     with pytest.raises(UnreadableInput) as exc:
         Card.parse(bad)
     assert not isinstance(exc.value, NotAllowed)

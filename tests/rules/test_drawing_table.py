@@ -1,9 +1,10 @@
 """The punto banco drawing table of rule 5.2, transcribed by hand from the rule text and checked
 exhaustively against the engine (kiosk/rules/baccarat/engine.py).
 
-The expected table below is copied from rules/mpumalanga-table-games.txt, section 5.2, and is
+The expected table below is copied from the Mpumalanga Gaming Board's table game rules, section 5.2,
+and is
 deliberately NOT derived from the engine's constants. Interpretations (documented in the
-engine and in DESIGN.md):
+engine and in docs/architecture.md):
 - "10" in the printed table is a ten-value card, whose value is 0 (rule 5.4);
 - when the Player stands (nothing is "given") the Banker draws on 0-5 and stands on 6, 7;
 - a natural (8 or 9 on either two-card hand) ends the coup: no cards drawn.

@@ -1,6 +1,6 @@
 """Money and the house's chip rule (kiosk/rules/money.py).
 
-DESIGN.md "Conventions": money is int cents, ratios are Fractions, odd payouts (19:20, 5%) are
+docs/architecture.md: money is int cents, ratios are Fractions, odd payouts (19:20, 5%) are
 rounded by the house's chip rule and the difference is recorded. Rule 5.7: 19:20, 5%, 8:1.
 """
 
@@ -46,7 +46,7 @@ def test_chip_rule_rounding(exact, chip, payouts, owed):
 
 
 def test_chip_rule_defaults():
-    # DESIGN.md: the house's chip rule in config; R1 chips, house favour by default
+    # docs/architecture.md: the house's chip rule in config; R1 chips, house favour by default
     assert ChipRule() == ChipRule(100, RoundingFavour.HOUSE)
     for bad in (0, -100):
         with pytest.raises(ValueError, match="smallest chip must be a positive"):

@@ -1,6 +1,6 @@
 """Exact punto banco odds from the engine's own drawing rules (kiosk/rules/baccarat/odds.py).
 
-DESIGN.md "How we prove it": the house edge of every configured game reproduced exactly, equal
+docs/architecture.md: the house edge of every configured game reproduced exactly, equal
 to the published figure. The 8-deck counts of ordered six-card deals are the published ones
 (e.g. the Wizard of Odds baccarat analysis): banker 2,292,252,566,437,888; player
 2,230,518,282,592,256; tie 475,627,426,473,216 of 4,998,398,275,503,360.

@@ -53,7 +53,7 @@ def test_golden_coup(name):
     for got, want in zip(actual["coups"], golden["coups"], strict=True):
         assert got["expected"] == want["expected"], (name, want["cards"])
     assert actual == golden
-    # the journal written while replaying folds back into the same state (DESIGN.md)
+    # the journal written while replaying folds back into the same state (docs/architecture.md)
     assert fold([roundtrip(op) for op in table.journal], table.rules, "T1") == table.state
 
 
@@ -225,7 +225,7 @@ def test_close_refusal_names_every_problem_with_its_clause():
 
 
 def test_bet_not_in_whole_chips_is_refused():
-    # DESIGN.md chip rule: a bet is made of chips (rule 5.6: "placing chips")
+    # docs/architecture.md chip rule: a bet is made of chips (rule 5.6: "placing chips")
     table = betting_table()
     err = refused(pb.place_bet, table.state, "1", BetKind.BANKER, 5_150)
     assert str(err) == "R51.50 cannot be made of chips: bets are in steps of R1"
@@ -529,7 +529,7 @@ def every_kind_of_journal() -> list[list[Operation]]:
 
 
 def test_every_operation_round_trips_through_json():
-    # DESIGN.md: Operations are the journal, the sync payload and the replay input
+    # docs/architecture.md: Operations are the journal, the sync payload and the replay input
     ops: list[Operation] = [op for journal in every_kind_of_journal() for op in journal]
     for op in ops:
         text = json.dumps(op.to_payload())
@@ -553,7 +553,7 @@ def test_operation_codec_keeps_fractions_and_cards_exact():
 
 
 def test_operation_codec_refuses_bad_records():
-    # DESIGN.md: a corrupt record is unreadable input, not a crash
+    # docs/architecture.md: a corrupt record is unreadable input, not a crash
     with pytest.raises(UnreadableInput):
         operation_from_record("no_such_kind", {})
     with pytest.raises(UnreadableInput):
@@ -568,7 +568,7 @@ def test_operation_codec_refuses_bad_records():
 
 
 def test_table_opened_fold_restarts_from_the_rules():
-    # DESIGN.md: state is a fold over the journal, starting from TableOpened
+    # docs/architecture.md: state is a fold over the journal, starting from TableOpened
     table = betting_table(commission_mode=CommissionMode.COMMISSION)
     table.bet("1", "banker", 5_000)
     journal = [roundtrip(op) for op in table.journal]

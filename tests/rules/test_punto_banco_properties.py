@@ -199,7 +199,7 @@ def staked_per_coup(journal: list[Operation]) -> dict[int, Counter[tuple[str, Be
 @PROPERTY_SETTINGS
 @given(sessions())
 def test_chips_are_conserved(s):
-    # rule 5.7 payouts and the chip rule (DESIGN.md): nothing is created or lost silently
+    # rule 5.7 payouts and the chip rule (docs/architecture.md): nothing is created or lost silently
     rules = s.rules
     chip = rules.chips.smallest_chip
     favour = rules.chips.favour
@@ -359,7 +359,7 @@ def test_illegal_cards_are_refused_with_their_clause(data, rules):
 @PROPERTY_SETTINGS
 @given(sessions(), st.data())
 def test_state_is_a_fold_over_the_journal(s, data):
-    # DESIGN.md: replaying the journal (as stored, through JSON) lands in the same state
+    # docs/architecture.md: replaying the journal (as stored, through JSON) lands in the same state
     stored = [roundtrip(op) for op in s.journal]
     assert stored == s.journal
     assert fold(stored, s.rules, "T9") == s.state
@@ -384,7 +384,7 @@ def test_state_is_a_fold_over_the_journal(s, data):
 @PROPERTY_SETTINGS
 @given(sessions())
 def test_no_payout_without_its_coup_settled(s):
-    # rule 5.7 / DESIGN.md: money moves only through a journaled CoupSettled
+    # rule 5.7 / docs/architecture.md: money moves only through a journaled CoupSettled
     before = pb.initial_state(s.rules, "T9")
     settled_coups = []
     for op, after in zip(s.journal, s.states, strict=True):

@@ -1,4 +1,4 @@
-"""DESIGN.md: `kiosk/rules` is pure Python: no Kivy, gpiozero, serial, SQLite, clock or
+"""docs/architecture.md: `kiosk/rules` is pure Python: no Kivy, gpiozero, serial, SQLite, clock or
 randomness imported. Cards come in as inputs; the rules never draw them themselves."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_the_rules_package_is_there():
 
 @pytest.mark.parametrize("path", RULE_FILES, ids=lambda p: p.name)
 def test_rules_module_is_pure(path):
-    # DESIGN.md "Architecture": game rules are pure (no device, store, clock or randomness)
+    # docs/architecture.md: game rules are pure (no device, store, clock or randomness)
     modules = imported_modules(path.read_text(encoding="utf-8"))
     assert impure(modules) == set(), path.name
 

@@ -1,4 +1,4 @@
-"""Canonical JSON: one encoding per value, no floats (money is ints, DESIGN.md "Conventions")."""
+"""Canonical JSON: one encoding per value, no floats (money is ints, docs/architecture.md)."""
 
 from __future__ import annotations
 

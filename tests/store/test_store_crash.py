@@ -1,6 +1,6 @@
 """The journal in real trouble: kill -9 mid-write, two writer processes, a full or read-only disk.
 
-DESIGN.md "How we prove it": store and sync survive kill -9 in the middle of writes.
+docs/architecture.md, "How it is proven": store and sync survive kill -9 in the middle of writes.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ class NoShoe:
 
 @pytest.fixture
 def no_shoe() -> Iterator[GameSpec]:
-    spec = dataclasses.replace(toy.SPEC, name="no-shoe", engine=NoShoe(), devices=())
+    spec = dataclasses.replace(toy.SPEC, name="no-shoe", aliases=(), engine=NoShoe(), devices=())
     GAMES.register(spec)
     yield spec
     GAMES.unregister("no-shoe")

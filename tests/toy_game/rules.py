@@ -1,5 +1,7 @@
 """High card, a toy: each player bets on the Player or the Dealer; the shoe deals one card to
-each; the higher card wins even money, equal ranks push. Pure rules, like a real game's."""
+each; the higher card wins even money, equal ranks push. Pure rules, like a real game's: the
+records, the state and its one `apply`, each act as `verify_x` / `can_x` / `x`, the next
+step as a `Said`, `legal_actions`, and the `Game` object (docs/adding-a-game.md, part 1)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from kiosk.rules.cards import Card
-from kiosk.rules.errors import NotAllowed, allowed
+from kiosk.rules.errors import NotAllowed, Said, Word, allowed
 from kiosk.rules.game import foreign
 from kiosk.rules.money import ChipRule
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
@@ -168,8 +170,24 @@ def shoe_card(state: HighCardState, card: Card) -> Operation:
     return CardDealt(Side.PLAYER if state.player is None else Side.DEALER, card)
 
 
-def settlement(state: HighCardState) -> Settled:
+def verify_confirm_payouts(state: HighCardState) -> None:
     if state.phase is not Phase.PAYING or state.player is None or state.dealer is None:
+        raise NotAllowed("The round is not complete")
+
+
+def can_confirm_payouts(state: HighCardState) -> bool:
+    return allowed(verify_confirm_payouts, state)
+
+
+def confirm_payouts(state: HighCardState) -> Settled:
+    """The payouts paid: the round settled (the same verb as every game's)."""
+    return settlement(state)
+
+
+def settlement(state: HighCardState) -> Settled:
+    """The round's result and payouts from its two cards (replay's audit recomputes it)."""
+    verify_confirm_payouts(state)
+    if state.player is None or state.dealer is None:  # never, once verified
         raise NotAllowed("The round is not complete")
     p, d = RANKS.index(state.player.rank), RANKS.index(state.dealer.rank)
     winner = "push" if p == d else "player" if p > d else "dealer"
@@ -178,13 +196,33 @@ def settlement(state: HighCardState) -> Settled:
     return Settled(state.round, winner, paid)
 
 
-def shuffle(state: HighCardState) -> Shuffled:
+def verify_shuffle(state: HighCardState) -> None:
     if state.phase is not Phase.BETTING:
         raise NotAllowed("Not in the middle of a round")
+
+
+def can_shuffle(state: HighCardState) -> bool:
+    return allowed(verify_shuffle, state)
+
+
+def shuffle(state: HighCardState) -> Shuffled:
+    verify_shuffle(state)
     return Shuffled()
 
 
+def verify_void_round(state: HighCardState, reason: str) -> None:
+    if not reason.strip():
+        raise NotAllowed("Say why the round is void")
+    if state.phase is Phase.BETTING and not state.bets:
+        raise NotAllowed("No round in play to void")
+
+
+def can_void_round(state: HighCardState, reason: str) -> bool:
+    return allowed(verify_void_round, state, reason)
+
+
 def void_round(state: HighCardState, reason: str) -> Voided:
+    verify_void_round(state, reason)
     return Voided(state.round, reason)
 
 
@@ -211,22 +249,35 @@ def apply(state: HighCardState, op: Operation) -> HighCardState:
     raise foreign("high card", op)
 
 
-def legal_actions(state: HighCardState) -> frozenset[str]:
-    """The acts allowed now, by name (the same type in every game)."""
-    out = {"shuffle"} if state.phase is Phase.BETTING else set()
-    if can_place_bet(state, Side.PLAYER, state.rules.minimum):
-        out.add("place_bet")
-    if can_close_betting(state):
-        out.add("close_betting")
-    return frozenset(out)
+WINNER = {"player": Word("Player"), "dealer": Word("Dealer's hand"), "push": Word("Tie")}
+"""The winner as the dealer screen names it. The toy words its steps with sentences the
+catalogues hold already, so it adds no words for the translators; a real game's own
+sentences go into assets/locale (scripts/catalogues) with their translations."""
 
 
-def next_step(state: HighCardState) -> str:
+def next_step(state: HighCardState) -> Said:
+    """The one next thing the dealer must do, in words every catalogue translates."""
     if state.phase is Phase.BETTING:
-        return "Place your bets" if state.shuffled else "Shuffle the cards"
+        return Said.words("Place your bets") if state.shuffled else \
+            Said.words("Shuffle and load a new shoe")
     if state.phase is Phase.DEALING:
-        return "Player's card" if state.player is None else "Dealer's card"
-    return f"{settlement(state).winner.title()}: pay and confirm"
+        return Said.words("%(hand)s's first card", hand=Word("Player")) \
+            if state.player is None else Said.words("Dealer's card")
+    return Said.words("%(number)s: pay and confirm", number=WINNER[settlement(state).winner])
+
+
+def legal_actions(state: HighCardState) -> frozenset[str]:
+    """The dealer's acts allowed now, by name (the same names as every game's)."""
+    acts = {"void_round"} if state.phase is not Phase.BETTING or state.bets else set()
+    if state.phase is Phase.BETTING:
+        acts |= {"shuffle", "place_bet"}
+        if can_close_betting(state):
+            acts.add("close_betting")
+    elif state.phase is Phase.DEALING:
+        acts.add("shoe_card")
+    else:
+        acts.add("confirm_payouts")
+    return frozenset(acts)
 
 
 class HighCard:
@@ -243,7 +294,7 @@ class HighCard:
     def apply(self, state: HighCardState, op: Operation) -> HighCardState:
         return apply(state, op)
 
-    def next_step(self, state: HighCardState) -> str:
+    def next_step(self, state: HighCardState) -> Said:
         return next_step(state)
 
     def betting_open(self, state: HighCardState) -> bool:

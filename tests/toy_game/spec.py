@@ -1,4 +1,5 @@
-"""High card's configuration, replay audit and registration (docs/adding-a-game.md)."""
+"""High card's configuration, replay audit and registration (docs/adding-a-game.md, part 2):
+every field of `GameSpec` is used, so the toy shows each of them."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from kiosk.rules.registry import (
     SectionReader,
     records_in,
     register,
+    rules_but,
 )
 from tests.toy_game import rules as hc
 
@@ -34,13 +36,25 @@ def parse(reader: SectionReader, house: HouseSettings) -> hc.HighCardRules:
         reader.fail("high_card", "minimum", str(exc))
 
 
+def _hands(state: hc.HighCardState) -> dict[str, list[str]]:
+    return {"player": [state.player.code] if state.player else [],
+            "dealer": [state.dealer.code] if state.dealer else []}
+
+
 def audit(state: hc.HighCardState, op: Any, row: Row, report: ReplayReport) -> None:
-    """Every settled round recomputed from its two cards."""
+    """Every settled round recomputed from its two cards, every void kept with its reason;
+    `outcome` is the round in one line, as the pit's rounds list shows it."""
+    if isinstance(op, hc.Voided):
+        voided = CoupReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
+                            reason=op.reason)
+        voided.outcome = f"void: {op.reason}"
+        report.coups.append(voided)
+        return
     if not isinstance(op, hc.Settled):
         return
-    out = CoupReplay(op.round, "settled", row.seq, row.wall_time,
-                     hands={"player": [state.player.code] if state.player else [],
-                            "dealer": [state.dealer.code] if state.dealer else []})
+    out = CoupReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
+    out.outcome = f"{op.winner} " + " against ".join(
+        c.code for c in (state.player, state.dealer) if c is not None)
     try:
         again = hc.settlement(state)
     except TablesideError as exc:
@@ -56,17 +70,22 @@ def audit(state: hc.HighCardState, op: Any, row: Row, report: ReplayReport) -> N
 
 SPEC = GameSpec(
     name="high-card",
+    aliases=("highcard",),
     title="High card",
     rule_sections="none (a test game)",
     engine=hc.HighCard(),
     records=records_in(hc),
     config=ConfigSection("high_card", parse, EXAMPLE),
     places=Places("sides", lambda rules: 2),
+    family="high-card",
+    devices=("shoe",),
     audit=audit,
     demo="tests.toy_game.demo",
     screens="tests.toy_game.screens",
     default_rules=hc.HighCardRules,
     table_prefix="HC",
+    round_word="round",
+    screen_rules=rules_but("minimum", "maximum"),  # the sign reads the limits afresh
 )
 
 register(SPEC)  # the one registry line

@@ -1,5 +1,5 @@
 """The layout check: every text on a screen fits its box, nothing overlaps, nothing leaves
-the screen, and the sizes the issue asks for (issue 14) are met. Used by the layout tests of
+the screen, and the sizes asked of each text are met. Used by the layout tests of
 every dealer screen and sign at every size the configuration accepts."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The words the blackjack dealer pays from name the odds the engine paid at, not a fixed 3:2
-(rule 4.2 item 5: blackjack pays the house's odds; issue 14: colour is never the only signal)."""
+(rule 4.2 item 5: blackjack pays the house's odds; colour is never the only signal)."""
 
 from __future__ import annotations
 

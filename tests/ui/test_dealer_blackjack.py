@@ -222,7 +222,7 @@ def test_a_whole_standard_round_with_a_player_behind_a_split_and_a_double(
     assert dealer.step == "Round complete: Dealer bust (24). Pay and confirm"
     hands = strip_texts(dealer, 2)
     assert [x[:2] for x in hands] == [("19", "pay"), ("18", "pay 2")]  # the tile, in words
-    # What to pay, in large type, in the box's sheet (issue 14).
+    # What to pay, in large type, in the box's sheet.
     blocks = box_blocks(session.state, 2)
     assert [b.title for b in blocks] == ["Hand 1: 19", "Hand 2: 18"]
     assert [r.amount for r in blocks[0].rows] == ["PAY R200"]  # the doubled R100

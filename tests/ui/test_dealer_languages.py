@@ -1,4 +1,4 @@
-"""The dealer screens in the house's language (issue 14, item 5; `[display] dealer_language`),
+"""The dealer screens in the house's language (`[display] dealer_language`),
 drawn for real: the punto banco screen in Afrikaans from the bets to the confirmed payouts,
 its words from the catalogue and the rules' sentences in the approved rules' English; what
 goes on record stays English whatever the screen shows; amounts in the house's money style;

@@ -87,7 +87,7 @@ def test_a_whole_spin_by_touch(ui: UI, dealer: Any, session: Any) -> None:
     assert dealer.payout_text.splitlines() == [
         "17 black: the dolly is on it", "Pink: 52 chips + R0 in cash value",
         "Yellow: 68 chips + R0 in cash value", "7 losing chip(s) off the layout"]
-    # The payouts open in large type over the layout (issue 14); Done shows the dolly.
+    # The payouts open in large type over the layout; Done shows the dolly.
     sheet = next(w for w in ui.window.children if type(w).__name__ == "PayoutSheet")
     ui.tap(sheet.ids.done)
     ui.pump(0.2)

@@ -146,7 +146,7 @@ def _play_a_shoe(tmp_path: Path, game: str, *options: str) -> list[Entry]:
 
 def test_headless_touch_21_plays_a_shoe_through_the_cut_card_shuffle(ui: UI,
                                                                       tmp_path: Path) -> None:
-    """Issue 4's done-when: a shoe of Touch 21 from the demo with the simulated shoe on a
+    """A shoe of Touch 21 from the demo with the simulated shoe on a
     pseudo-terminal, through the real driver, including the cut-card shuffle (rules 4.1.3,
     4.2.2 shuffle and cut)."""
     entries = _play_a_shoe(tmp_path, "touch-21")
@@ -167,7 +167,7 @@ def _best(cards: list[str]) -> int:
 
 def test_headless_blackjack_plays_a_shoe_through_the_cut_card_shuffle(ui: UI,
                                                                       tmp_path: Path) -> None:
-    """Issue 4's done-when for standard blackjack (section 4): a shoe from the demo with the
+    """Standard blackjack (section 4): a shoe from the demo with the
     simulated shoe, through the cut-card shuffle. Four decks, the fewest rule 4.5 allows, so
     the cutting card (half way) comes out in about five rounds."""
     entries = _play_a_shoe(tmp_path, "blackjack", "--decks", "4", "--seed", "2026")

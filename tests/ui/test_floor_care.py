@@ -1,4 +1,4 @@
-"""A sign left on 18 hours a day (issue 14, item 6): the burn-in shift, the idle screen's
+"""A sign left on 18 hours a day: the burn-in shift, the idle screen's
 timing and the night hours, as pure functions."""
 
 from __future__ import annotations

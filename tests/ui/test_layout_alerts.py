@@ -1,7 +1,7 @@
 """The alert banner with the longest alerts a table really raises (a port that cannot be
 opened, a link that lost messages, cards held, a card the shoe cannot hold), and
-blackjack's queried-card row, at every dealer size and in af/pt/zu at 800x480 (issue 14:
-nothing cut off, overlapping or off the screen, no text under 1.75 mm). The alerts come
+blackjack's queried-card row, at every dealer size and in af/pt/zu at 800x480:
+nothing cut off, overlapping or off the screen, no text under 1.75 mm. The alerts come
 through the session's own paths where it has one (a device's event), so their words are
 the ones a dealer sees."""
 

@@ -1,5 +1,5 @@
 """Every dealer screen at every landscape size with the worst content the configuration
-allows: nothing cut off, nothing overlapping, nothing off the screen (issue 14). The payout
+allows: nothing cut off, nothing overlapping, nothing off the screen. The payout
 and settlement text the dealer pays from is at least 4 mm tall on the 7" panel. Screenshots
 of each are kept. Each screen is laid out in Afrikaans, isiZulu and Portuguese too
 (`[display] dealer_language`) at 800x480, the smallest: a translation too long for its
@@ -32,7 +32,7 @@ from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
 SMALLEST_MM = 1.75
 """No text on a dealer screen is smaller than this (capital letters) on the 7" panel."""
 PAYOUT_MM = 4.0
-"""The payout and settlement text the dealer pays from (issue 14)."""
+"""The payout and settlement text the dealer pays from."""
 CARD_MM = 5.8
 """No card on a dealer screen is drawn shorter than this, and no card dealt is hidden or has
 its rank covered. The dealer reads a card by its rank, so the figure follows from the rank:

@@ -1,8 +1,8 @@
 """Every dialog a dealer opens over the screen, at every landscape size and in every dealer
 language at 800x480, with the worst content: the players behind a split, the card keypad,
-the void's reasons, the badge pad, the insurance amount and roulette's chip change (issue 14:
+the void's reasons, the badge pad, the insurance amount and roulette's chip change:
 nothing cut off, overlapping or off the window, no text under 1.75 mm, every text 4.5:1
-against what is behind it). The window itself is told its size (`UI.resize_window`), so a
+against what is behind it. The window itself is told its size (`UI.resize_window`), so a
 dialog sizes itself from it as it does on a real screen. Screenshots of each are kept."""
 
 from __future__ import annotations

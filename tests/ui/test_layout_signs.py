@@ -1,6 +1,6 @@
 """Every sign at every size with the worst content the configuration allows: nothing cut off,
-nothing overlapping, nothing off the screen (issue 14), in every language the signs are
-translated into (issue 14, item 5: longer words must fit too). Screenshots of each are kept."""
+nothing overlapping, nothing off the screen, in every language the signs are
+translated into (longer words must fit too). Screenshots of each are kept."""
 
 from __future__ import annotations
 

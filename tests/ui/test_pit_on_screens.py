@@ -1,4 +1,4 @@
-"""What the pit means on the table's screens (issue 13): the sign tells players the table's
+"""What the pit means on the table's screens: the sign tells players the table's
 configuration changed, and a corner of the sign and the dealer's header tell a technician how
 the sync stands. Drawn for real; checked by text and pixels."""
 
@@ -188,7 +188,7 @@ def test_the_dealer_screen_and_the_sign_show_the_whole_sync_status(
     session.journal.close()
 
 
-# --- a change from the pit, and what each game's screens show after it (issue 13) ---------
+# --- a change from the pit, and what each game's screens show after it ---------
 
 FILE_NAME = "Table from the file"
 
@@ -289,7 +289,7 @@ def test_a_change_from_the_pit_reaches_the_dealer_screen_and_the_sign(
         assert ("00" in screen.cells) == double
         assert screen.call_buttons and all(b.disabled == double
                                            for b in screen.call_buttons.values())
-        if double:  # and the rules refuse a call bet (rule 3.4; DESIGN.md)
+        if double:  # and the rules refuse a call bet (rule 3.4; docs/architecture.md)
             assert session.attempt(lambda s: rl.place_call_bet(s, "pink", CallBet.ORPHANS)) \
                 is None
             assert "Call bets are off on a double-zero wheel" in session.alerts[-1].message

@@ -1,4 +1,4 @@
-"""Every refusal in words (issue 14): a greyed-out control, tapped, says why in the rule's
+"""Every refusal in words: a greyed-out control, tapped, says why in the rule's
 words, as a refused action does. Drawn for real, tapped with synthetic touches.
 
 The controls are found rather than listed: on each dealer screen in the states a round goes

@@ -1,4 +1,4 @@
-"""The self-test on the dealer's touchscreen (issue 12 item 4): the checks' results in words,
+"""The self-test on the dealer's touchscreen: the checks' results in words,
 five targets that must each be felt, the technician's answer for the players' screen, and
 all of it on record in the journal."""
 

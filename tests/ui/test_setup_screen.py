@@ -1,4 +1,4 @@
-"""A table that is not set up says why on the dealer's screen (issue 12 item 2: "Errors show
+"""A table that is not set up says why on the dealer's screen ("Errors show
 on the dealer screen in words"): a Pi fresh from the SD image has no table.toml yet, or the
 technician's has a mistake. `tableside run --setup-screen` (the image's dealer unit) shows the
 reason and what to do, keeps systemd told it is alive, and opens the table once the

@@ -1,4 +1,4 @@
-"""A sign left on 18 hours a day (issue 14, item 6), drawn for real: the picture moves against
+"""A sign left on 18 hours a day, drawn for real: the picture moves against
 burn-in, an idle screen after the house's minutes with no round, dimming at night, the
 banker's payout as the house words it, the ask road, and "no hole card" on the blackjack
 sign."""

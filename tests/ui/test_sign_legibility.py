@@ -1,4 +1,4 @@
-"""The sign's limits read from three metres (issue 14 item 2: "about 15 mm cap height at
+"""The sign's limits read from three metres ("about 15 mm cap height at
 1080p on a 24-inch panel"). At 1920x1080 on a 24" panel the usual limits' figures stand at
 least 15 mm tall (15.2 mm measured on every sign), and the largest the configuration allows
 (R10,000,000, eleven characters, drawn a little smaller rather than cut) at least 14.5 mm

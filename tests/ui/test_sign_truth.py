@@ -1,4 +1,4 @@
-"""The sign tells the truth (issue 14, item 3): paused, reconnecting, closed and "inspector
+"""The sign tells the truth: paused, reconnecting, closed and "inspector
 attending" replace the betting banner in words; the call comes back when the table does."""
 
 from __future__ import annotations

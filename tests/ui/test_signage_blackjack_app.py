@@ -104,7 +104,7 @@ def test_a_blackjack_table_gets_the_blackjack_view_with_its_link_mark(
     _until(ui, lambda: app.feed.link is Link.RECONNECTING)
     ui.pump(0.05)
     assert app.screen is view and ids.link_label.text == "Reconnecting…"
-    # Never a stale call (issue 14): the banner says so in words; the cards and limits stay.
+    # Never a stale call: the banner says so in words; the cards and limits stay.
     assert ids.headline.text == "RECONNECTING" and "Please wait" in ids.detail.text
     assert ids.dealer_total.text == "20"
     assert close_to(dot_colour(ui, view), theme.WARNING)

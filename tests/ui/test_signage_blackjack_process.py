@@ -1,7 +1,8 @@
-"""The signage process at a blackjack and a Touch 21 table (DESIGN.md: "The signage is its own
-process"): `python -m kiosk.ui.signage` follows a journal this test process writes as the dealer
-app does, and shows the game, the limits (rule 2.2), the dealer's drawing rule (rules 4.2,
-7.2) and each round's dealer cards; the burned card (rule 4.7 shuffle and cut) never appears.
+"""The signage process at a blackjack and a Touch 21 table (docs/architecture.md:
+the signage is its own process): `python -m kiosk.ui.signage` follows a journal this test
+process writes as the dealer app does, and shows the game, the limits (rule 2.2), the
+dealer's drawing rule (rules 4.2, 7.2) and each round's dealer cards; the burned card (rule
+4.7 shuffle and cut) never appears.
 What it shows is read from its --trace lines (the texts on screen) and from the pixels of its
 --screenshot."""
 

@@ -1,4 +1,4 @@
-"""The players' sign of a table not set up yet says "Table closed" until it is (issue 12: a
+"""The players' sign of a table not set up yet says "Table closed" until it is (a
 Pi fresh from the SD image, or a table.toml with a mistake). Before, `tableside signage
 --config` refused the configuration and systemd started it again every 2 s, a black screen
 in front of the players each time."""

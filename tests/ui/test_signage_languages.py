@@ -1,4 +1,4 @@
-"""The players' signs in the house's languages (issue 14, item 5), drawn for real: each sign
+"""The players' signs in the house's languages, drawn for real: each sign
 in Afrikaans, Portuguese and isiZulu shows its words and amounts in them; a sign with more
 than one language takes the next one on a timer, from the state it holds."""
 

@@ -1,5 +1,6 @@
-"""The signage as its own process (DESIGN.md): `python -m kiosk.ui.signage` follows a journal
-this test process writes, and its --screenshot mode saves a PNG and exits 0."""
+"""The signage as its own process (docs/architecture.md):
+`python -m kiosk.ui.signage` follows a journal this test process writes, and its --screenshot
+mode saves a PNG and exits 0."""
 
 from __future__ import annotations
 
@@ -175,7 +176,7 @@ def test_the_signage_runs_from_the_tables_config(tmp_path: Path) -> None:
 def test_the_signage_speaks_the_houses_languages_from_the_tables_config(
         tmp_path: Path) -> None:
     """As the SD image's service runs it (`--config`), the sign takes the house's
-    `[display] languages` and money style (issue 14, item 5)."""
+    `[display] languages` and money style."""
     from kiosk.config import example
 
     config = tmp_path / "table.toml"

@@ -1,5 +1,5 @@
 """The theme's colour pairs (kiosk/ui/theme.py TEXT_ON): every text colour on every background
-it may be drawn on is at least 4.5:1 (WCAG 2 level AA, issue 14 item 2)."""
+it may be drawn on is at least 4.5:1 (WCAG 2 level AA)."""
 
 from __future__ import annotations
 

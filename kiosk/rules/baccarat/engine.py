@@ -120,6 +120,7 @@ from kiosk.rules.baccarat.words import (
     next_step as next_step,
 )
 from kiosk.rules.cards import Card, ShoeContents as ShoeContents
+from kiosk.rules.errors import Said
 from kiosk.rules.operations import Operation as Operation
 
 
@@ -187,5 +188,5 @@ class PuntoBanco:
     def cut_card_out(self, state: PuntoBancoState) -> Operation:
         return cut_card_out(state)
 
-    def next_step(self, state: PuntoBancoState) -> str:
+    def next_step(self, state: PuntoBancoState) -> Said:
         return next_step(state)

@@ -26,7 +26,7 @@ from kiosk.rules.baccarat.state import PuntoBancoState
 from kiosk.rules.errors import Said, Word, allowed
 
 
-def next_step(state: PuntoBancoState) -> str:
+def next_step(state: PuntoBancoState) -> Said:
     """The one next thing the dealer must do, in the words of rule 5.2 (a `Said`: English,
     with its sentence for the dealer's language)."""
     if state.phase is Phase.BETTING:

@@ -7,7 +7,7 @@ the shoe less those three cards gives the dealer's final totals and blackjack ch
 `Strategy.decide` returns), drawing later cards from that shoe without removing them. Floats:
 this is statistics, not money.
 
-Money on the box (rules 4.2 item 5, 4.7, DESIGN.md "Interpretations"): a blackjack pays
+Money on the box (rules 4.2 item 5, 4.7, docs/architecture.md): a blackjack pays
 `blackjack_odds` and pushes with a dealer blackjack; with no hole card a dealer blackjack takes
 every bet on the box (ALL) or only the original bet (ORIGINAL: doubles and split bets come
 back, a box loses one unit at most, as in a game where the dealer checks for blackjack first);

@@ -1,4 +1,4 @@
-"""The shuffle and the cut (../shared/rules/blackjack-shuffle-and-cut.txt, rules 4.1-4.7).
+"""The shuffle and the cut (the blackjack shuffle-and-cut procedure, rules 4.1-4.7).
 
 Clauses of that text are cited as "rule 4.x (shuffle and cut)" to keep them apart from
 section 4 of the Mpumalanga rules. The engine keeps a `ShoePrep`: why the cards must be
@@ -101,7 +101,7 @@ class ShoePrep:
         i = seats.index(start)
         return seats[i:] + seats[:i]
 
-    def who_cuts(self) -> str:
+    def who_cuts(self) -> Said:
         """In the dealer's words, citing the clause (a `Said`)."""
         if self.supervisor_must_cut():
             return Said.words("No player accepted the cut: a game supervisor cuts", clause="4.3")
@@ -233,7 +233,7 @@ def verify_cut(prep: ShoePrep, decks: int, cutter: int | None, supervisor: str, 
 def cut_margin(decks: int) -> int:
     """Rule 4.4 (shuffle and cut): at least one deck in from either end. A single deck (Touch
     21, rule 7.5) cannot be cut a deck from both ends; there the cut is at least a quarter of
-    the deck from either end (our reading, DESIGN.md note in docs/blackjack.md)."""
+    the deck from either end (our reading, docs/blackjack.md)."""
     return DECK if decks >= 2 else DECK // 4
 
 
@@ -251,7 +251,7 @@ def needs_shuffle(reason: ShuffleReason, seated: tuple[int, ...], cut_place: int
     return ShoePrep(stage=Stage.SHUFFLE, reason=reason, seated=seated, cut_place=cut_place)
 
 
-def step_words(prep: ShoePrep, shuffler: bool) -> str:
+def step_words(prep: ShoePrep, shuffler: bool) -> Said:
     """The dealer's next step while the shoe is being prepared (a `Said`)."""
     if prep.stage is Stage.SHUFFLE:
         by_hand = shuffler and prep.reason in (ShuffleReason.START, ShuffleReason.NEW_CARDS)
@@ -276,4 +276,4 @@ def step_words(prep: ShoePrep, shuffler: bool) -> str:
         return prep.who_cuts()
     if prep.stage is Stage.BURN:
         return Said.words("Burn the first card face down, unseen (rule 4.7 shuffle and cut)")
-    return ""
+    return Said("")

@@ -172,6 +172,7 @@ from kiosk.rules.blackjack.words import (
     next_step as next_step,
 )
 from kiosk.rules.cards import Card
+from kiosk.rules.errors import Said
 from kiosk.rules.operations import Operation
 
 
@@ -236,7 +237,7 @@ class Blackjack:
     def cut_card_out(self, state: BlackjackState) -> Operation:
         return cut_card_out(state)
 
-    def next_step(self, state: BlackjackState) -> str:
+    def next_step(self, state: BlackjackState) -> Said:
         return next_step(state)
 
     def cut_card_words(self, state: BlackjackState) -> str:

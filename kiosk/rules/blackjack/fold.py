@@ -1,4 +1,4 @@
-"""The fold (DESIGN.md): `apply(state, op)`, the one transition function used live and in
+"""The fold (docs/architecture.md): `apply(state, op)`, the one transition function used live and in
 replay; the state is always the fold of the journal's records.
 """
 

@@ -3,7 +3,7 @@
 
 Where the rules leave a choice to the casino ("enquire with the Casino licensee as to what the
 house Rules are", rule 4.2), it is a field here, journaled when the table opens; the defaults
-follow ../shared/DESIGN.md "Interpretations".
+follow docs/architecture.md, "Readings where the rules are silent".
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class Variant(StrEnum):
 
 class DealerBlackjackTakes(StrEnum):
     """With no hole card the players double and split before the dealer's second card; what a
-    dealer blackjack then takes is a house setting (DESIGN.md): ALL the bets on the hand, or
+    dealer blackjack then takes is a house setting (our reading): ALL the bets on the hand, or
     only the ORIGINAL bet (the doubles and split bets go back)."""
 
     ALL = "all"
@@ -51,7 +51,7 @@ class BlackjackRules:
     dealer_hits_soft_17: bool = False  # rule 4.2: stands on 17; rule 7.2: draws soft 17
     surrender: bool = False  # rule 4.2 item 4a: a house option; rule 7.2 item 8: never in Touch 21
     double_after_split: bool = True  # rule 4.2 item 4e: "the Player may double or split"
-    max_hands: int = 4  # DESIGN.md: resplits up to four hands per box
+    max_hands: int = 4  # docs/architecture.md: resplits up to four hands per box
     resplit_aces: bool = False  # rule 4.2 item 4e: aces split once, one card each
     split_match: SplitMatch = SplitMatch.VALUE
     dealer_blackjack_takes: DealerBlackjackTakes = DealerBlackjackTakes.ALL

@@ -36,7 +36,7 @@ def check_blackjacks(state: BlackjackState) -> BlackjacksChecked:
 
 
 def max_insurance(state: BlackjackState, box: int, player: str) -> int:
-    """Rules 4.7, 7.2 item 6 (read as up to half the original bet, DESIGN.md), in whole
+    """Rules 4.7, 7.2 item 6 (read as up to half the original bet, docs/architecture.md), in whole
     chips."""
     chip = state.rules.chips.smallest_chip
     return state.stake_of(box, player) // 2 // chip * chip

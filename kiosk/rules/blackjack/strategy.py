@@ -3,7 +3,7 @@
 The game has no hole card (rules 4.2 item 3, 7.2 item 3): the dealer's second card comes after
 the players have played, so a double or split is made without knowing whether the dealer has
 blackjack, and what a dealer blackjack then takes is the house setting `dealer_blackjack_takes`
-(DESIGN.md "Interpretations").
+(docs/architecture.md, "Readings where the rules are silent").
 
 Method (total-dependent basic strategy):
 - for each dealer up card the shoe is `rules.decks` decks less that up card;
@@ -217,7 +217,7 @@ class Values:
     def split(self, pair: int, after_split: Callable[[int, bool], float], rules: BlackjackRules,
               resplit: bool) -> float:
         """Rule 4.2 item 4e: both hands together; each split card gets a second card, a pair
-        card may be split again up to `rules.max_hands` hands (DESIGN.md); split aces get one
+        card may be split again up to `rules.max_hands` hands (our reading); split aces get one
         card each and are split again only if `rules.resplit_aces`."""
         r = self.probs[pair - 1]
         if pair == 1:

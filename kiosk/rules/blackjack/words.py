@@ -44,7 +44,7 @@ from kiosk.rules.blackjack.turns import _initial_target, _needs_pay
 from kiosk.rules.errors import Said, Word, allowed
 
 
-def next_step(state: BlackjackState) -> str:
+def next_step(state: BlackjackState) -> Said:
     """The one next thing the dealer must do (a `Said`: English, with its sentence for the
     dealer's language)."""
     rules = state.rules

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kiosk.rules.errors import Said
 from kiosk.rules.operations import Operation as Operation
 from kiosk.rules.roulette.bets import (
     PAYS as PAYS,
@@ -133,7 +134,7 @@ class Roulette:
     def apply(self, state: RouletteState, op: Operation) -> RouletteState:
         return apply(state, op)
 
-    def next_step(self, state: RouletteState) -> str:
+    def next_step(self, state: RouletteState) -> Said:
         return next_step(state)
 
     def betting_open(self, state: RouletteState) -> bool:

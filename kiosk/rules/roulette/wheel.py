@@ -1,6 +1,6 @@
 """The wheel: its pockets in order, their colours, and a number's neighbours (rules 3.2, 3.4).
 
-DESIGN.md "Interpretations": the table's wheel is single zero, because the call bets of 3.4
+docs/architecture.md: the table's wheel is single zero, because the call bets of 3.4
 (neighbours of zero, series 5/8, orphans, a number and its neighbours) are sections of that
 wheel's order; a double-zero wheel is a house option with call bets off. A pocket is named by
 its label as the dealer calls it and the wheel controller reports it: "0" to "36", and "00".

@@ -20,7 +20,7 @@ from kiosk.rules.roulette.state import RouletteState
 from kiosk.rules.roulette.wheel import colour_of
 
 
-def next_step(state: RouletteState) -> str:
+def next_step(state: RouletteState) -> Said:
     """The one next thing the dealer must do (rules 3.2, 3.4; a `Said`: English, with its
     sentence for the dealer's language)."""
     if state.phase is Phase.RESULT:

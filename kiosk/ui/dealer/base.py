@@ -277,7 +277,7 @@ class DealerScreen(BoxLayout):
             return least
         w, line = extent(text, font_size, font_name, True, False)
         lines = min(ALERT_LINES, -(-int(w * 1.1) // max(1, int(width))))  # words wrap early
-        return max(least, lines * line + 8 * self.unit)
+        return max(least, lines * line + 8 * float(self.unit))
 
     def dismiss_alert(self) -> None:
         self._shown_alert = None

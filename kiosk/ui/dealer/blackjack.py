@@ -346,7 +346,7 @@ class BlackjackDealer(DealerScreen):
 
     def open_box(self, box: int) -> PayoutSheet:
         """A sheet over the screen with each hand of `box` and each player's bet, or what to
-        pay, take or hand back and how much once the round is complete (issue 14: the
+        pay, take or hand back and how much once the round is complete (the
         payout the dealer pays from, at least 4 mm tall)."""
         state = self.session.state
         title = (_("Box %(box)s: pay and take") if state.phase is bj.Phase.PAYING

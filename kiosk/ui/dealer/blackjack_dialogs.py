@@ -4,7 +4,7 @@ keying a card in by hand.
 
 They only collect the dealer's entries; the engine decides whether the action is allowed.
 Their words are in the dealer's language, their amounts in the house's money style. A
-greyed-out button in them, tapped, says why on the dialog's own line (issue 14).
+greyed-out button in them, tapped, says why on the dialog's own line.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def back_words(amount: str) -> str:
 
 def settlement_row(x: Settlement, currency: str) -> PanelRow:
     """One player's settlement on one hand (or their insurance), as the dealer pays it: what
-    the bet was, and what to do, in words (issue 14: colour is never the only signal)."""
+    the bet was, and what to do, in words (colour is never the only signal)."""
 
     def m(cents: int) -> str:
         return money(cents, currency)

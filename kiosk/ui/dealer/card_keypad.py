@@ -3,7 +3,7 @@
 Only cards the engine would accept now can be chosen (a tenth ace of spades in 8 decks stays
 grey), so a keyed card is never refused after the dealer confirms it. A grey key, tapped,
 says why on the keypad's own line: the rules' sentence for the card, or which choice is
-still missing (issue 14)."""
+still missing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Payout panels the dealer pays from (issue 14): the punto banco area panel beside the
+"""Payout panels the dealer pays from: the punto banco area panel beside the
 areas, and a sheet over the blackjack screen with every hand of a box. Each line says what a
 bet is in small type and what to do with it (PAY, TAKE, PUSH ...) in large type, in words and
 in a colour that stands out from the felt."""

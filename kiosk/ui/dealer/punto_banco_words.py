@@ -2,7 +2,7 @@
 tile and the area panel show (no Kivy; tested without drawing). The screen
 (`punto_banco.py`) places them.
 
-Colour is never the only signal (issue 14): what to do with each bet is a word (pay, take,
+Colour is never the only signal: what to do with each bet is a word (pay, take,
 stands off) in the tile and in the panel, whatever colour it is drawn in. The words are in
 the dealer's language (kiosk/i18n.py); the bets are named as the players' sign names them."""
 

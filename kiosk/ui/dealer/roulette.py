@@ -17,6 +17,7 @@ names, as racetracks print them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
@@ -66,7 +67,7 @@ GRID_TOP, GRID_BOTTOM = 0.915, 0.585
 ZERO_W, CELL_W = 0.06, 0.0625
 RIGHT = 0.875
 
-MODE_WORDS = {
+MODE_WORDS: dict[BetKind, Callable[[], str]] = {
     # TRANSLATORS: the roulette bets the dealer taps numbers for, on buttons 80 pixels wide
     # at 800x480: the players' sign's names for them where they fit.
     BetKind.STRAIGHT: lambda: pgettext("roulette button", "Straight"),
@@ -169,13 +170,13 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         x_end = ZERO_W + 12 * CELL_W
         for which in (1, 2, 3):
             self._button("2:1", x_end, GRID_BOTTOM + (which - 1) * row_h, RIGHT - x_end, row_h,
-                         lambda w=which: self.outside(BetKind.COLUMN, w))
+                         partial(self.outside, BetKind.COLUMN, which))
         y = GRID_BOTTOM - 0.075
         # TRANSLATORS: the dozens as the layout prints them.
         dozens = ((1, _("1st 12")), (2, _("2nd 12")), (3, _("3rd 12")))
         for which, label in dozens:
             self._button(label, ZERO_W + (which - 1) * 4 * CELL_W, y, 4 * CELL_W, 0.075,
-                         lambda w=which: self.outside(BetKind.DOZEN, w))
+                         partial(self.outside, BetKind.DOZEN, which))
         y -= 0.075
         # TRANSLATORS: the even chances as the layout prints them, on buttons 100 pixels wide.
         evens = ((BetKind.LOW, "1-18"), (BetKind.EVEN, _("Even")), (BetKind.RED, _("Red")),
@@ -185,15 +186,15 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                 else theme.FELT_LIGHT
             self.outside_buttons[kind.value] = self._button(
                 label, ZERO_W + i * 2 * CELL_W, y, 2 * CELL_W, 0.075,
-                lambda k=kind: self.outside(k), tone)
+                partial(self.outside, kind), tone)
         # bet modes and the racetrack's call bets, one row
         y, w = 0.335, 0.1
         for i, kind in enumerate(MODES):
             b = self._button(MODE_WORDS[kind](), i * w, y, w, 0.085,
-                             lambda k=kind: self.set_mode(k.value))
+                             partial(self.set_mode, kind.value))
             self.mode_buttons[kind.value] = b
         for i, (call, label) in enumerate(CALLS):
-            b = self._button(_(label), (5 + i) * w, y, w, 0.085, lambda c=call: self.call(c),
+            b = self._button(_(label), (5 + i) * w, y, w, 0.085, partial(self.call, call),
                              theme.rgb("#5b3a1a"))
             self.call_buttons[call.value] = b
             if call is CallBet.NEIGHBOURS:
@@ -210,7 +211,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         ch = (GRID_TOP - 0.335 - 0.085) / len(colours)
         for i, c in enumerate(colours):
             b = self._button(colour_name(c), RIGHT, GRID_TOP - (i + 1) * ch, 1 - RIGHT, ch,
-                             lambda c=c: self.choose_colour(c), chip_tone(c))
+                             partial(self.choose_colour, c), chip_tone(c))
             if c in DARK_INK:
                 b.color = theme.INK
             self.colour_buttons[c] = b
@@ -417,8 +418,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         for n, cell in self.cells.items():
             cell.selected = n in self.taps or n == state.number
         if state.phase is Phase.RESULT and self._sheet_for != state.spin:
-            # The number is called: the payouts in large type over the layout, once a spin
-            # (issue 14); tapping a colour opens them again.
+            # The number is called: the payouts in large type over the layout, once a spin;
+            # tapping a colour opens them again.
             self._sheet_for = state.spin
             Clock.schedule_once(lambda _dt: self.open_payouts(), 0)
         if state.phase is Phase.RESULT:
@@ -479,7 +480,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
     def _summary(self, state: rl.RouletteState) -> str:
         """At most two short lines for the corner: the payouts themselves are in the sheet,
         in large type; the colours' bets are on their buttons."""
-        lines = self.payout_text.splitlines()
+        lines = str(self.payout_text).splitlines()
         if state.phase is Phase.RESULT:
             payouts = rl.settlement(state).payouts
             winners = sum(1 for p in payouts if p.won)  # not "No winning bets"
@@ -493,7 +494,7 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                 "colour": colour_name(self.colour), "staked": state.staked(self.colour),
                 "chips": stack.chips} + "\n"
         if len(lines) <= 1:
-            return chosen + self.payout_text
+            return chosen + str(self.payout_text)
         chips = sum(n for _c, n, _v in rl.totals(state))
         value = sum(v for _c, _n, v in rl.totals(state))
         return chosen + _("%(n)s colours on the layout: %(chips)s chips, %(amount)s") % {

@@ -50,6 +50,7 @@ def show_sign(view: Any, state: Any, link: Any) -> None:
 PLAYS = "one coup"  # what the headless demo plays, for the CLI
 HEADLESS_PACE = 0.15  # seconds between the simulated shoe's cards there
 DONE = "coup settled"  # the headless demo's report says so when it played its coup
+integrity_report = None  # no integrity figures (`tableside integrity` is the wheel's)
 
 
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
@@ -90,7 +91,7 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
                       f"{format_money(session.state.total_staked, rules.currency)} in all")
         save_png(render(screen), out / "dealer-betting-800x480.png")
         await tap(screen.ids.primary)
-        if session.state.phase is not pb.Phase.DEALING:
+        if not dealing(session.state):
             report.append(f"no more bets refused: {screen.step_detail or screen.alert_text}")
             return
         report.append(f"lamp after no more bets: {panel.describe()}")

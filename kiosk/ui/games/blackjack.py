@@ -60,6 +60,8 @@ def show_sign(view: Any, state: Any, link: Any) -> None:
 PLAYS = "a shoe"  # what the headless demo plays, for the CLI
 HEADLESS_PACE = 0.06  # seconds between the simulated shoe's cards there
 DONE = "round settled"
+console = None  # no typed console: blackjack is run from its screen
+integrity_report = None  # no integrity figures (`tableside integrity` is the wheel's)
 
 
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
@@ -156,7 +158,11 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
                     h = s.current
                     if h is not None and h.total.best < 17 and screen.can_draw:
                         await tap(screen.ids.draw)
-                        await until(lambda before=s: session.state is not before, 5)
+
+                        def moved(before: Any = s) -> bool:
+                            return session.state is not before
+
+                        await until(moved, 5)
                     else:
                         await tap(screen.ids.stand)
                 elif s.phase is bj.Phase.PLAYING and bj.can_pay_blackjack(s):

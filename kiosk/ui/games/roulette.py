@@ -26,6 +26,7 @@ WHEEL = "WHEEL"  # the label the wheel's link puts on its events (hardware/wheel
 PLAYS = "one spin"
 HEADLESS_PACE = 0.1
 DONE = "spin settled"
+console = None  # no typed console: roulette is run from its screen
 
 
 def dealer_app(session: Any, cfg: TableConfig, shoe: Any, new_shoe: Callable[[], None]) -> Any:

@@ -1,5 +1,5 @@
 """The players' signage for punto banco, blackjack and Touch 21: its own process on the second
-display, following the table's journal (DESIGN.md: "The signage is its own process").
+display, following the table's journal (docs/architecture.md: "The signage is its own process").
 
 - `feed.JournalFeed`: follows the journal another process writes, folds it into the state of
   the game its table was opened for.

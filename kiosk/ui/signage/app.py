@@ -1,6 +1,6 @@
 """The players' signage as its own process: `python -m kiosk.ui.signage --journal PATH`.
 
-DESIGN.md: Kivy has one window per process, so the second screen facing the players runs
+docs/architecture.md: Kivy has one window per process, so the second screen facing the players runs
 its own process fed from the table's journal; it survives a dealer-UI restart and vice
 versa. `signage` is a click command (`kiosk.cli` can `main.add_command(signage)`); `main()`
 runs it standalone. Importing this module does not import Kivy: the window's size and place
@@ -25,6 +25,8 @@ from kiosk.stopping import SignalStop
 from kiosk.ui.signage.window import WindowOptions
 
 if TYPE_CHECKING:
+    from kiosk.floor_care import SignCare
+    from kiosk.i18n import SignLanguages
     from kiosk.ui.signage.kivy_app import SignageApp
 
 STOP_CHECK = 0.1
@@ -143,6 +145,8 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
     2.6), the call, and the last result; in the house's languages in turn with --config."""
     if after is not None and screenshot is None:
         raise click.UsageError("--after needs --screenshot")
+    languages: SignLanguages | None = None
+    care: SignCare | None = None
     if config_path is not None:
         from kiosk.config import ConfigError, load
 
@@ -163,7 +167,6 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         simulated = simulated or (shoe is not None and shoe.port == "simulated"
                                   and "shoe" in GAMES.get(cfg.game).devices)
     else:
-        languages = care = None
         syncs = False
     if journal is None:
         raise click.UsageError("give --journal or --config")

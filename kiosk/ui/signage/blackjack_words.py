@@ -101,9 +101,9 @@ def dealer_rule(rules: BlackjackRules) -> str:
 
 
 def hole_card(rules: BlackjackRules) -> str:
-    """No hole card (DESIGN.md "Interpretations"): the dealer's second card comes after the
+    """No hole card (docs/architecture.md): the dealer's second card comes after the
     players', so a player may double or split before it; what a dealer blackjack then takes
-    is the house's setting (issue 14: the sign says so)."""
+    is the house's setting (the sign says so)."""
     if rules.dealer_blackjack_takes is DealerBlackjackTakes.ORIGINAL:
         return _("No hole card: a dealer blackjack takes the original bets only; doubles and "
                  "splits go back")

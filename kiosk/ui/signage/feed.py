@@ -1,8 +1,8 @@
 """The signage's view of the table: the dealer app's journal, followed from another process.
 
-DESIGN.md: the signage is its own process, fed from the same SQLite database (WAL). The feed
-checks `PRAGMA data_version` on every poll (one cheap call that changes only when another
-connection committed), reads just the rows after the last one it folded, and folds them with
+docs/architecture.md: the signage is its own process, fed from the same SQLite database (WAL).
+The feed checks `PRAGMA data_version` on every poll (one cheap call that changes only when
+another connection committed), reads just the rows after the last one it folded, and folds them with
 the same `apply` the dealer app uses, so both screens agree by construction.
 
 The game is the journal's to say: rows are folded by the one fold (`kiosk/table/fold.py`),

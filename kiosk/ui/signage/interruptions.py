@@ -1,5 +1,5 @@
 """When the sign must not show the game's call: the table paused, the link to it lost, the
-table closed, the inspector attending (issue 14: the sign tells the truth). Each replaces the
+table closed, the inspector attending (the sign tells the truth). Each replaces the
 betting banner in words, so players never read a stale "PLACE YOUR BETS". Pure: no Kivy."""
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ class SignageFrame(BoxLayout):  # type: ignore[misc]
 
 class IdleView(BoxLayout):  # type: ignore[misc]
     """The idle screen: the table, its game and its limits in large type, when no round has
-    been played for the house's `idle_minutes` (issue 14, item 6). It is never the game's
+    been played for the house's `idle_minutes`. It is never the game's
     call: it comes back with the first row the table writes."""
 
     def __init__(self, **kwargs: Any) -> None:

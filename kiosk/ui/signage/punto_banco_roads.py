@@ -203,7 +203,7 @@ class RoadsView(Widget):  # type: ignore[misc]
 
     def _redraw(self, *_args: Any) -> None:
         self.canvas.clear()
-        self.drawn: list[DrawnText] = []  # the roads' names, for the layout check (issue 14)
+        self.drawn: list[DrawnText] = []  # the roads' names, for the layout check
         if self.width < 40 or self.height < 40:
             return
         grids = layout(self.x, self.y, self.width, self.height)

@@ -264,9 +264,9 @@ class PuntoBancoSignage(BoxLayout):  # type: ignore[misc]
             self.tally_tie = counts[Winner.TIE.value]
             self.roads.results = state.results
             roads = Roads.from_results(state.results)
-            for side, winner in (("ask_banker", Winner.BANKER), ("ask_player", Winner.PLAYER)):
+            for ask, winner in (("ask_banker", Winner.BANKER), ("ask_player", Winner.PLAYER)):
                 p = roads.predict(winner)
-                self.ids[side].marks = [p.big_eye_boy, p.small_road, p.cockroach_pig]
+                self.ids[ask].marks = [p.big_eye_boy, p.small_road, p.cockroach_pig]
 
     def notice(self, text: str, detail: str, link: Link = Link.LIVE) -> None:
         """Words instead of a table (e.g. its game changed and nothing here can show it):

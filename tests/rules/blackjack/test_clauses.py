@@ -1,6 +1,6 @@
 """Every numbered clause of sections 4 and 7 and of the shuffle and cut is cited where it is
-implemented (kiosk/rules/blackjack) and in a test that proves it (DESIGN.md: "Every numbered
-clause there is a requirement: cite it")."""
+implemented (kiosk/rules/blackjack) and in a test that proves it (docs/architecture.md: "Every
+numbered clause is a requirement")."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ SECTIONS = [
     "7.2 item 7", "7.2 item 8", "7.2 item 9", "7.2 item 10", "7.3", "7.4", "7.5", "7.6",
     "7.7",
 ]
-# ../shared/rules/blackjack-shuffle-and-cut.txt
+# the blackjack shuffle-and-cut procedure
 SHUFFLE_AND_CUT = [
     "4.1.1", "4.1.2", "4.1.3", "4.2.1", "4.2.2", "4.2.3", "4.2.4", "4.2.5", "4.3", "4.4",
     "4.5", "4.6.1", "4.6.2", "4.6.3", "4.6.4", "4.7",

@@ -18,7 +18,7 @@ def test_golden_round(name: str) -> None:
     got = {k: Decimal(v) for k, v in money(settled).items()}
     want = {k: Decimal(v) for k, v in golden["expect"].items()}
     assert got == want
-    # Replaying the journal lands in the same state (DESIGN.md: state is a fold).
+    # Replaying the journal lands in the same state (docs/architecture.md: state is a fold).
     assert table.replayed() == table.state
 
 

@@ -1,4 +1,4 @@
-"""Every branch of the shuffle and cut (../shared/rules/blackjack-shuffle-and-cut.txt,
+"""Every branch of the shuffle and cut (the blackjack shuffle-and-cut procedure,
 rules 4.1-4.7), cited as "rule 4.x (shuffle and cut)"."""
 
 from __future__ import annotations
