@@ -281,6 +281,16 @@ class Journal:
                 return _entry_from_row(row)
         return None
 
+    def settled_after(self, after_seq: int) -> bool:
+        """Whether a round was settled after row `after_seq` (a row of a game's `*_settled`
+        kind: coup_settled, round_settled, spin_settled)."""
+        with self._lock:
+            self._check_open()
+            found = self._db.execute(
+                f"SELECT 1 FROM {_TABLE} WHERE seq > ? AND kind LIKE '%\\_settled' ESCAPE '\\' "
+                "LIMIT 1", [after_seq]).fetchone()
+        return found is not None
+
     def entry(self, seq: int) -> Entry | None:
         """Row `seq`, or None."""
         with self._lock:
