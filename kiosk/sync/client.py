@@ -43,7 +43,14 @@ import httpx
 from kiosk.store.canonical import GENESIS_HASH, canonical_json, format_wall_time
 from kiosk.store.journal import Entry, Journal, JournalError
 from kiosk.sync import state as sync_state
-from kiosk.sync.anchor import ANCHOR_EVERY, Anchor, parse_head, sign, split_credential
+from kiosk.sync.anchor import (
+    ANCHOR_EVERY,
+    Anchor,
+    AnchorKeyError,
+    parse_head,
+    sign,
+    split_credential,
+)
 from kiosk.sync.pit_config import (
     PitConfigError,
     SignedConfig,
@@ -135,13 +142,20 @@ class SyncClient:
         self.max_backoff = max_backoff
         # verify: how the pit's HTTPS certificate is checked ([sync] ca_file: SyncConfig.tls)
         self._http = http or httpx.Client(timeout=timeout, verify=verify)
-        token, self._key = split_credential(credential)
+        try:
+            token, self._key = split_credential(credential)
+        except AnchorKeyError as exc:  # the rows still go; the anchors wait for a good key
+            log.error("the sync sends no anchors: %s", exc)
+            token, self._key = credential.strip().partition("\n")[0].strip(), None
+            key_problem = str(exc)
+        else:
+            key_problem = ""
         self._headers = {"Authorization": f"Bearer {token}"}
         self.anchor_every = ANCHOR_EVERY
         self._anchor: tuple[int, str] | None = None  # the newest the pit holds, as it said
         self._anchored_at = -float("inf")  # time.monotonic() of the last anchor sent
         self.anchors_sent = 0
-        self.anchor_problem = ""  # why anchors are not sent (no key, refused), or ""
+        self.anchor_problem = key_problem  # why anchors are not sent (no key, refused)
         self._rng = rng or random.Random()
         self._stop = threading.Event()
         self._sleep = sleep or self._stop.wait
@@ -232,9 +246,11 @@ class SyncClient:
                        "journal was changed")
         self._anchor = anchor
         if why:
-            first = self._first_differing(head, anchor, local)
+            first = self._first_differing(head, local)
             if first is not None:
                 why += f"; the first row that differs is row {first}"
+            else:
+                why += self._span(head, local)
             self._tell_pit(first, head)
             raise SyncRefused(why)
         return head
@@ -251,29 +267,38 @@ class SyncClient:
         digest = answer.get("hash")
         return digest if isinstance(digest, str) else None
 
-    def _first_differing(self, head: tuple[int, str], anchor: tuple[int, str],
-                         local: int) -> int | None:
-        """The first row of this journal that differs from what the pit holds: found by
-        halving among the rows the pit holds (a chain that matches at a row matches at every
-        row before it), else the first anchored head that differs."""
-        top = min(head[0], local)
-        if head[0] and self._local_hash(head[0]) != head[1]:
-            low, high = 1, top  # the first differing row is in low..high+1
-            while low <= high:
-                mid = (low + high) // 2
-                if self._pit_hash(mid) == self._local_hash(mid):
-                    low = mid + 1
-                else:
-                    high = mid - 1
-            return low
-        after = head[0]
+    def _first_differing(self, head: tuple[int, str], local: int) -> int | None:
+        """The first row of this journal that differs from the rows the pit holds, found by
+        halving (a chain that matches at a row matches at every row before it); None when
+        the rows the pit holds all match (what differs is beyond them: only anchored)."""
+        if not head[0] or self._local_hash(head[0]) == head[1]:
+            return None
+        low, high = 1, min(head[0], local)  # the first differing row is in low..high+1
+        while low <= high:
+            mid = (low + high) // 2
+            if self._pit_hash(mid) == self._local_hash(mid):
+                low = mid + 1
+            else:
+                high = mid - 1
+        return low
+
+    def _span(self, head: tuple[int, str], local: int) -> str:
+        """Where the change is, in words, when the pit holds only anchored heads of it: after
+        the last head that still matches, at or before the first that does not."""
         answer = self._call("GET", f"/api/v1/tables/{self.table_id}/anchors",
-                            params={"after": after, "limit": 10000})
+                            params={"after": head[0], "limit": 10000})
+        after = head[0]
         for item in answer.get("anchors") or []:
             found = parse_head(item)
-            if found is not None and self._local_hash(found[0]) != found[1]:
-                return found[0]
-        return anchor[0] or None
+            if found is None:
+                continue
+            if self._local_hash(found[0]) == found[1]:
+                after = found[0]
+                continue
+            last = min(found[0], local + 1)
+            return (f"; the rows that differ are among rows {after + 1}–{last} (the pit holds "
+                    "only the anchored heads of them)")
+        return ""
 
     def _tell_pit(self, first: int | None, head: tuple[int, str]) -> None:
         """Anchor this journal's head as it is now, naming the first row that differs: the pit
@@ -302,7 +327,7 @@ class SyncClient:
         """Anchor the journal's head when one is due: the journal grew and the last anchor is
         `anchor_every` seconds old, or a round was settled since it. True when one was sent."""
         if self._key is None or self._anchor is None:
-            if self._key is None:
+            if self._key is None and not self.anchor_problem:
                 self.anchor_problem = ("no anchor key in the credential file (enrolled before "
                                        "anchors): enrol the table again")
             return False

@@ -129,6 +129,15 @@ def test_rows_forged_before_an_anchor_never_reach_the_pit_as_intact(
     assert (f"row {anchored[0]} is not the row the table anchored at the pit"
             in stops[0][1])
     assert f"one of rows 1–{anchored[0]}" in stops[0][1]
+    # The sync on the forged journal says where the change is, as far as anchors tell.
+    client = SyncClient(path, "PB-01", server.url, credential)
+    with pytest.raises(SyncRefused, match=f"row {anchored[0]} of this journal differs from "
+                                          f"the row the pit anchored: the journal was "
+                                          f"changed; the rows that differ "
+                                          f"are among rows 1–{anchored[0]}"):
+        client.step()
+    client.close()
+    assert len(_open_alerts(server, ANCHOR_BROKEN)) == 1  # one STOP while it is open
 
 
 def test_a_journal_cut_short_after_its_anchor_is_a_stop_alert(
@@ -194,6 +203,13 @@ def test_a_table_enrolled_before_anchors_keeps_syncing_and_its_anchors_are_refus
                          headers={"Authorization": f"Bearer {token}"},
                          json=made.to_json(sign(key, made)))
     assert refused.status_code == 403 and "no anchor key" in refused.json()["error"]
+    client.close()
+    # A credential file whose key does not read: the rows still go, in words why no anchors.
+    Day(journal, seed=4).play(1)
+    client = SyncClient(path, "PB-01", server.url,
+                        token + "\n-----BEGIN PRIVATE KEY-----\nnot a key\n")
+    assert client.sync_all() > 0 and server.state.store.head("PB-01") == head_of(path)
+    assert client.anchor_problem.startswith("the credential file's anchor key does not read")
     client.close()
     journal.close()
 
