@@ -174,7 +174,10 @@ def journal_verify(path: str, head: str | None, pit_url: str | None,
         _fail(exc)
     if report.ok:
         click.echo(f"OK: {report.rows} rows, head {report.head_hash}{anchors.said()}")
-        if not anchors.heads and anchors.anchor_file is not None:
+        if anchors.pit and not anchors.pit_heads:
+            click.echo(f"Not checked against the pit: the pit at {anchors.pit} holds no "
+                       "anchored head and no row of this table yet.")
+        elif not anchors.heads and anchors.anchor_file is not None:
             click.echo(_unanchored(anchors.anchor_file))
         return
     click.echo(f"BROKEN at row {report.first_bad_seq}: {report.reason} "

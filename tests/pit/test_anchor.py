@@ -260,3 +260,17 @@ def test_a_table_that_lost_its_journal_file_is_told_by_the_pit(
     assert client.step() == 0  # nothing changed: nothing to say
     client.close()
     assert _open_alerts(server, ANCHOR_BROKEN) == []
+
+
+def test_verify_against_a_pit_that_holds_nothing_of_the_table_says_so(
+        pit_server: Callable[..., PitServer], tmp_path: Path) -> None:
+    server = pit_server()
+    path, _, cred_file = _table(tmp_path, server, coups=1)
+    out = CliRunner().invoke(main, ["journal", "verify", str(path), "--pit", server.url,
+                                    "--credential-file", str(cred_file)])
+    assert out.exit_code == 0
+    assert (f"Not checked against the pit: the pit at {server.url} holds no anchored head "
+            "and no row of this table yet.") in out.output
+    refused = CliRunner().invoke(main, ["replay", str(path), "--pit", server.url])
+    assert refused.exit_code == 2
+    assert "--pit needs the table's credential" in refused.output
