@@ -270,8 +270,10 @@ class PitStore:
             if broken:
                 at = first_differs or min(seq, newest[0]) or 1
                 ids = []
+                # Once per row while open: a sync that retries does not raise it again, and
+                # a sync that found the very row that differs adds it.
                 if tx.one("SELECT id FROM pit_alerts WHERE table_id = ? AND kind = ? AND "
-                          "acked_at IS NULL", (table_id, ANCHOR_BROKEN)) is None:
+                          "seq = ? AND acked_at IS NULL", (table_id, ANCHOR_BROKEN, at)) is None:
                     made = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, "
                                   "raised_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
                                   (table_id, at, ANCHOR_BROKEN, broken, now))

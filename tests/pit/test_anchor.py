@@ -136,8 +136,12 @@ def test_rows_forged_before_an_anchor_never_reach_the_pit_as_intact(
                                           f"changed; the rows that differ "
                                           f"are among rows 1–{anchored[0]}"):
         client.step()
+    with pytest.raises(SyncRefused):
+        client.step()  # the sync retrying: no new alert
     client.close()
-    assert len(_open_alerts(server, ANCHOR_BROKEN)) == 1  # one STOP while it is open
+    # The rows' STOP (from the first row quarantined) and the sync's (the anchored row).
+    assert sorted(seq or 0 for seq, _ in _open_alerts(server, ANCHOR_BROKEN)) == [
+        1, anchored[0]]
 
 
 def test_a_journal_cut_short_after_its_anchor_is_a_stop_alert(
@@ -274,3 +278,69 @@ def test_verify_against_a_pit_that_holds_nothing_of_the_table_says_so(
     refused = CliRunner().invoke(main, ["replay", str(path), "--pit", server.url])
     assert refused.exit_code == 2
     assert "--pit needs the table's credential" in refused.output
+
+
+def test_on_reconnecting_the_running_sync_reads_its_anchor_from_the_pit(
+        pit_server: Callable[..., PitServer], tmp_path: Path) -> None:
+    """The network is cut; meanwhile the journal is rewritten (and the file beside it); when
+    the pit is back, the running sync's reconnect finds it and the pit raises STOP."""
+    server = pit_server()
+    path, credential, _ = _table(tmp_path, server, coups=5)
+    client = SyncClient(path, "PB-01", server.url, credential, max_backoff=0.5, idle=0.05)
+    client.start()
+    _wait(lambda: server.state.store.newest_anchor("PB-01") == head_of(path)
+          and client.state.acked_seq == head_of(path)[0], "the head anchored and synced")
+    held = head_of(path)
+    server.stop()
+    index = _bet_index(path, 12)
+    _forge(path, index)
+    journal = Journal.open(path, "PB-01")  # the table carries on, the pit out of reach
+    journal.append("device_report", {"device": "SHOE", "event": "hello", "detail": ""})
+    journal.close()
+    forged = head_of(path)
+    sync_state.save(sync_state.state_path(path),
+                    sync_state.SyncState(acked_seq=forged[0], acked_hash=forged[1]))
+    _wait(lambda: not client.state.connected, "the sync notices the pit is gone")
+    server = pit_server(server.port)
+    _wait(lambda: bool(_open_alerts(server, ANCHOR_BROKEN)), "the STOP alert at the pit")
+    client.stop()
+    ((seq, message),) = _open_alerts(server, ANCHOR_BROKEN)
+    assert seq == index + 1 and f"the first row that differs is row {index + 1}" in message
+    assert f"the first row that differs is row {index + 1}" in client.state.last_error \
+        or client.state.last_error == "the sync was stopped"
+    assert server.state.store.head("PB-01") == held  # its own rows, not the forgery
+    assert server.state.store.rows("PB-01")[index].payload != \
+        next(e for e in iter_entries(path) if e.seq == index + 1).payload
+
+
+def _wait(check: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
+    """Until `check()` holds (a generous bound for a busy machine: not a timing figure)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {seconds:g} s: {what}")
+        time.sleep(0.05)
+
+
+def test_the_next_coup_after_a_rewrite_while_connected_raises_stop_with_the_row(
+        pit_server: Callable[..., PitServer], tmp_path: Path) -> None:
+    server = pit_server()
+    path, credential, _ = _table(tmp_path, server, coups=5)
+    client = SyncClient(path, "PB-01", server.url, credential, max_backoff=0.5, idle=0.05)
+    client.start()
+    _wait(lambda: server.state.store.newest_anchor("PB-01") == head_of(path)
+          and client.state.acked_seq == head_of(path)[0], "the head anchored and synced")
+    held = head_of(path)
+    index = _bet_index(path, 12)
+    _forge(path, index)
+    journal = Journal.open(path, "PB-01")
+    Day(journal, seed=7).play(1)  # the next coup, settled: an anchor is due at once
+    journal.close()
+    _wait(lambda: index + 1 in [seq for seq, _ in _open_alerts(server, ANCHOR_BROKEN)],
+          "the STOP alert naming the first row that differs")
+    client.stop()
+    assert server.state.store.head("PB-01") == held
+    assert server.state.store.newest_anchor("PB-01") == held
+    assert server.state.store.quarantined("PB-01")[0][0] == index + 1
