@@ -410,7 +410,9 @@ class SyncClient:
     def _acked(self, head: tuple[int, str]) -> None:
         now = _now()
         changed = head != (self.state.acked_seq, self.state.acked_hash)
-        state = self.state.with_(connected=True, last_attempt_at=now, last_error="")
+        state = self.state.with_(connected=True, last_attempt_at=now, last_error="",
+                                 anchored_seq=self._anchor[0] if self._anchor else 0,
+                                 anchor_problem=self.anchor_problem)
         if changed:
             state = state.with_(acked_seq=head[0], acked_hash=head[1], acked_at=now)
         self._save(state)

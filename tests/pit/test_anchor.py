@@ -201,6 +201,9 @@ def test_a_table_enrolled_before_anchors_keeps_syncing_and_its_anchors_are_refus
     client = SyncClient(path, "PB-01", server.url, token)
     assert client.sync_all() == journal.count()
     assert client.anchors_sent == 0 and "enrol the table again" in client.anchor_problem
+    assert client.status().line().endswith(
+        "; 0 rows waiting; no anchors sent: no anchor key in the credential file (enrolled "
+        "before anchors): enrol the table again")
     made = Anchor("PB-01", *head_of(path), 0, "0" * 64)
     key, _ = new_key()
     refused = httpx.post(f"{server.url}/api/v1/tables/PB-01/anchor",
@@ -243,6 +246,8 @@ def test_the_sync_anchors_after_every_settled_round_even_with_the_upload_behind(
     client.step()
     assert server.state.store.newest_anchor("PB-01") == head_of(path)
     assert client.anchors_sent == 3
+    assert sync_state.load(sync_state.state_path(path)).anchored_seq == head_of(path)[0]
+    assert f"; anchored at the pit up to row {head_of(path)[0]}" in client.status().line()
     client.close()
     journal.close()
 
