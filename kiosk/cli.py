@@ -87,32 +87,97 @@ def journal() -> None:
     """The tamper-evident journal: verify it, export it."""
 
 
-@journal.command("verify")
-@click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--head", help="expected head as SEQ:HASH (default: the head the pit "
-              "acknowledged, kept beside the journal by the sync)")
-def journal_verify(path: str, head: str | None) -> None:
-    """Recompute the hash chain and name the first bad row. The row the pit acknowledged
-    must still be there, unchanged: an edit before it that re-hashes the chain shows."""
-    from kiosk.store.journal import verify
+def _anchor_options(f: Any) -> Any:
+    """The outside heads `journal verify` and `replay` check a journal against."""
+    f = click.option("--head", help="expected head as SEQ:HASH (default: the head the pit "
+                     "acknowledged, kept beside the journal by the sync)")(f)
+    f = click.option("--pit", "pit_url", help="check against every head the table anchored "
+                     "at this pit (its address, as the table's [sync] pit)")(f)
+    f = click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                     help="the table's table.toml: its [sync] pit, credential and CA file "
+                     "(--pit overrides the address)")(f)
+    f = click.option("--credential-file", type=click.Path(dir_okay=False),
+                     help="the table's credential file, with --pit and no --config")(f)
+    return f
+
+
+class _Anchors:
+    """The heads a journal is checked against, and what to say about them."""
+
+    def __init__(self) -> None:
+        self.heads: dict[int, str] = {}
+        self.acked: tuple[int, str] | None = None
+        self.pit = ""
+        self.pit_heads = 0
+        self.anchor_file: Path | None = None
+
+    def said(self) -> str:
+        parts = []
+        if self.acked:
+            parts.append(f"row {self.acked[0]} is the row the pit acknowledged")
+        if self.pit:
+            newest = max(self.heads) if self.heads else 0
+            parts.append(f"checked against {self.pit_heads} head(s) anchored at {self.pit} "
+                         f"(newest row {newest})")
+        return "; " + "; ".join(parts) if parts else ""
+
+
+def _anchors(path: str, head: str | None, pit_url: str | None, config_path: str | None,
+             credential_file: str | None) -> _Anchors:
+    """The acknowledged head (beside the journal, or --head) and, with --pit or --config,
+    every head the table anchored at the pit, read from the pit itself."""
     from kiosk.sync.state import load, state_path
 
-    anchor_file = state_path(path)
-    expected = load(anchor_file).head
+    out = _Anchors()
     if head:
         seq, _, digest = head.partition(":")
         if not seq.isdigit() or len(digest) != 64:
             _fail(ValueError("--head is SEQ:HASH, a row number and its 64-digit hash"))
-        expected = (int(seq), digest)
+        out.acked = (int(seq), digest)
+    else:
+        out.anchor_file = state_path(path)
+        out.acked = load(out.anchor_file).head
+    if out.acked:
+        out.heads[out.acked[0]] = out.acked[1]
+    if pit_url or config_path:
+        from kiosk.sync.anchor import fetch_anchors, pit_reader
+
+        try:
+            reader = pit_reader(path, pit_url, config_path, credential_file)
+            out.pit = reader.url
+            pit_heads = fetch_anchors(reader)
+        except TablesideError as exc:
+            _fail(exc)
+        out.pit_heads = len(pit_heads)
+        for seq, digest in pit_heads.items():
+            out.heads[seq] = digest
+            if out.acked and seq == out.acked[0] and digest != out.acked[1]:
+                out.acked = None  # the pit's word, not the file beside the journal
+    return out
+
+
+@journal.command("verify")
+@click.argument("path", type=click.Path(dir_okay=False))
+@_anchor_options
+def journal_verify(path: str, head: str | None, pit_url: str | None,
+                   config_path: str | None, credential_file: str | None) -> None:
+    """Recompute the hash chain (of the database or its JSONL export) and name the first bad
+    row. Every head the pit acknowledged or the table anchored there (--pit) must still be
+    there, unchanged: an edit before it that re-hashes the chain shows."""
+    from kiosk.store.source import verify_source
+
+    anchors = _anchors(path, head, pit_url, config_path, credential_file)
     try:
-        report = verify(path, expected_head=expected)
+        report = verify_source(path, anchors=anchors.heads)
     except TablesideError as exc:
         _fail(exc)
     if report.ok:
-        anchor = (f"; row {expected[0]} is the row the pit acknowledged" if expected else "")
-        click.echo(f"OK: {report.rows} rows, head {report.head_hash}{anchor}")
-        if expected is None:
-            click.echo(_unanchored(anchor_file))
+        click.echo(f"OK: {report.rows} rows, head {report.head_hash}{anchors.said()}")
+        if anchors.pit and not anchors.pit_heads:
+            click.echo(f"Not checked against the pit: the pit at {anchors.pit} holds no "
+                       "anchored head and no row of this table yet.")
+        elif not anchors.heads and anchors.anchor_file is not None:
+            click.echo(_unanchored(anchors.anchor_file))
         return
     click.echo(f"BROKEN at row {report.first_bad_seq}: {report.reason} "
                f"({report.rows} good rows before it)")
@@ -125,10 +190,12 @@ def _unanchored(anchor_file: Path) -> str:
     if not anchor_file.exists():
         return (f"Not checked against the pit: {anchor_file} (the head the pit acknowledged) "
                 "is missing. If this table syncs to a pit, a journal re-hashed before that "
-                "head would pass this check: give the head the pit holds for this table "
-                "with --head SEQ:HASH.")
+                "head would pass this check: check it against the pit's anchors with "
+                "--pit URL (or --config table.toml), or give the head the pit holds for "
+                "this table with --head SEQ:HASH.")
     return (f"Not checked against the pit: {anchor_file} holds no acknowledged head yet "
-            "(nothing has reached the pit).")
+            "(nothing has reached the pit). The file beside the journal can be rewritten "
+            "by whoever has the journal: --pit URL checks against the pit itself.")
 
 
 @journal.command("export")
@@ -151,20 +218,25 @@ def journal_export(path: str, out: str | None) -> None:
 @main.command()
 @click.argument("source", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def replay(source: str, as_json: bool) -> None:
+@_anchor_options
+def replay(source: str, as_json: bool, head: str | None, pit_url: str | None,
+           config_path: str | None, credential_file: str | None) -> None:
     """Recompute every coup of a journal (database or JSONL export) and report differences
-    from what was recorded (rule 2.8). Exit status 1 when anything differs."""
-    from kiosk.replay import load_entries, replay as run_replay
+    from what was recorded (rule 2.8). The chain is checked as `journal verify` checks it,
+    against the same heads. Exit status 1 when anything differs."""
+    from kiosk.replay import replay_source
 
+    anchors = _anchors(source, head, pit_url, config_path, credential_file)
     try:
-        report = run_replay(load_entries(source), source)
+        report = replay_source(source, anchors.heads)
     except TablesideError as exc:
         _fail(exc)
     if as_json:
         click.echo(json.dumps(report.as_json(), indent=2))
     else:
         chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
-        click.echo(f"{source}: table {report.table_id}, {report.entries} rows, chain {chain}")
+        click.echo(f"{source}: table {report.table_id}, {report.entries} rows, chain {chain}"
+                   f"{anchors.said() if report.chain_ok else ''}")
         for c in report.coups:
             click.echo(c.line())
         for p in report.problems:

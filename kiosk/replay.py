@@ -10,7 +10,7 @@ cannot follow.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,27 +18,31 @@ from kiosk.rules.audit import CoupReplay, ReplayReport
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import Operation, TableOpening
 from kiosk.store.canonical import GENESIS_HASH
-from kiosk.store.export import read_jsonl
-from kiosk.store.journal import Entry, iter_entries, verify_entries
+from kiosk.store.journal import Entry, verify_entries
+from kiosk.store.source import load_entries, verify_source
 from kiosk.table.fold import EMPTY, Folded, FoldError, fold
 from kiosk.table.records import Snapshot
 from kiosk.table.snapshot import restore
 
-__all__ = ["CoupReplay", "Replay", "ReplayReport", "load_entries", "replay"]
+__all__ = ["CoupReplay", "Replay", "ReplayReport", "load_entries", "replay",
+           "replay_source"]
 
 
-def load_entries(source: str | Path) -> list[Entry]:
-    """Entries from a journal database or a JSONL export (told apart by their first bytes)."""
-    path = Path(source)
+def replay_source(source: str | Path, anchors: Mapping[int, str] | None = None
+                  ) -> ReplayReport:
+    """`replay` of the file at `source` (database or export), its chain checked exactly as
+    `journal verify` checks it (`verify_source`: the stored bytes, the outside `anchors`), so
+    the two never disagree on whether the chain holds."""
+    chain = verify_source(source, anchors=anchors)
     try:
-        with path.open("rb") as fh:
-            head = fh.read(16)
-    except OSError as exc:
-        raise UnreadableInput(f"{path}: cannot read: {exc.strerror}") from exc
-    if head.startswith(b"SQLite format 3"):
-        return list(iter_entries(path))
-    with path.open(encoding="utf-8") as fh:
-        return list(read_jsonl(fh))
+        entries = load_entries(source)
+    except UnreadableInput:
+        if chain.ok:
+            raise
+        entries = []  # a row that does not read: the chain check below names it
+    report = replay(entries, str(source))
+    report.chain_ok, report.chain_reason = chain.ok, chain.reason
+    return report
 
 
 def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:

@@ -192,8 +192,10 @@ def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
         return SelfTestResult("pit", True, "no [sync] pit configured: the journal stays on "
                                            "this table")
     url = cfg.sync.pit.rstrip("/")
+    from kiosk.sync.anchor import split_credential
+
     try:
-        credential = cfg.sync.credential()
+        credential, _ = split_credential(cfg.sync.credential())
     except TablesideError as exc:
         return SelfTestResult("pit", False, str(exc))
     try:

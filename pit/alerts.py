@@ -20,6 +20,8 @@ VOID = "void"
 LATE_BET = "late_bet"
 INSPECTOR_CALLED = "inspector_called"
 CHAIN_BREAK = "chain_break"
+ANCHOR_BROKEN = "anchor_broken"
+"""STOP: the table's journal no longer extends a head it anchored at the pit."""
 UNREADABLE_ROW = "unreadable_row"
 CONFIG_REFUSED = "config_refused"
 
@@ -32,6 +34,7 @@ TITLES = {
     LATE_BET: "Late bet",
     INSPECTOR_CALLED: "Inspector called",
     CHAIN_BREAK: "Chain break",
+    ANCHOR_BROKEN: "STOP: journal rewritten",
     UNREADABLE_ROW: "Unreadable row",
     CONFIG_REFUSED: "Configuration refused",
 }

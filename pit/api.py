@@ -17,11 +17,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from kiosk.sync.anchor import Anchor, BadAnchor
 from pit.ingest import BadBatch, ForeignRow, parse_batch
 from pit.limits import TooDeep, TooLarge, check_depth
 from pit.openapi import document
 from pit.state import PitState
-from pit.store import UnknownTable, credential_hash
+from pit.store import AnchorRefused, UnknownTable, credential_hash
 
 
 def error(status: int, message: str, **extra: Any) -> JSONResponse:
@@ -91,7 +92,85 @@ async def head(request: Request) -> Response:
         seq, digest = await run_in_threadpool(pit.store.head, table_id)
     except UnknownTable:
         return error(404, f"no table {table_id} is enrolled here")
-    return JSONResponse({"seq": seq, "hash": digest})
+    anchored = await run_in_threadpool(pit.store.newest_anchor, table_id)
+    return JSONResponse({"seq": seq, "hash": digest,
+                         "anchor": {"seq": anchored[0], "hash": anchored[1]}})
+
+
+async def anchor(request: Request) -> Response:
+    """Keep the table's signed head; 409 with a STOP alert raised when its journal no
+    longer extends what the pit holds, 409 `stale` when it named an older anchor."""
+    pit: PitState = request.app.state.pit
+    table_id, refused = await _authorise(request, pit)
+    if refused:
+        return refused
+    try:
+        raw = await read_body(request, 4096)
+    except TooLarge as exc:
+        return error(413, str(exc))
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return error(400, "the body is not JSON")
+    try:
+        made, signature = Anchor.from_json(table_id, body)
+    except BadAnchor as exc:
+        return error(400, str(exc))
+    try:
+        result = await run_in_threadpool(pit.store.anchor, made, signature)
+    except UnknownTable:
+        return error(404, f"no table {table_id} is enrolled here")
+    except AnchorRefused as exc:
+        return error(403, str(exc))
+    out = {"anchor": {"seq": result.anchor[0], "hash": result.anchor[1]}}
+    if result.alerts:
+        await pit.tell({"type": "table", "table_id": table_id, "head": result.anchor[0],
+                        "alerts": len(result.alerts), "summary": {}})
+    if result.broken:
+        return error(409, result.broken, **out)
+    if result.stale:
+        return error(409, f"the newest head anchored here is row {result.anchor[0]}",
+                     stale=True, **out)
+    return JSONResponse(out)
+
+
+async def anchors(request: Request) -> Response:
+    """The heads the table anchored (after `?after=N`, at most `?limit=M`), and the last row
+    the pit holds: what `journal verify --pit` checks a journal against."""
+    pit: PitState = request.app.state.pit
+    table_id, refused = await _authorise(request, pit)
+    if refused:
+        return refused
+    after, limit = request.query_params.get("after", "0"), request.query_params.get("limit",
+                                                                                   "5000")
+    if not (after.isdigit() and len(after) <= 12 and limit.isdigit() and len(limit) <= 5
+            and 1 <= int(limit) <= 10000):
+        return error(400, "after: a row number; limit: 1 to 10000")
+    try:
+        seq, digest = await run_in_threadpool(pit.store.head, table_id)
+    except UnknownTable:
+        return error(404, f"no table {table_id} is enrolled here")
+    found = await run_in_threadpool(pit.store.anchors, table_id, int(after), int(limit))
+    return JSONResponse({"anchors": [{"seq": s, "hash": h} for s, h in found],
+                         "head": {"seq": seq, "hash": digest}})
+
+
+async def row_hash(request: Request) -> Response:
+    """The hash the pit holds for one row of the table (a row it holds, or a head the table
+    anchored), `null` when it holds none: the sync's search for the first row that differs."""
+    pit: PitState = request.app.state.pit
+    table_id, refused = await _authorise(request, pit)
+    if refused:
+        return refused
+    text = str(request.path_params["seq"])
+    if not text.isdigit() or len(text) > 12 or int(text) < 1:
+        return error(400, "the row number is a whole number from 1")
+    try:
+        await run_in_threadpool(pit.store.head, table_id)
+    except UnknownTable:
+        return error(404, f"no table {table_id} is enrolled here")
+    digest = await run_in_threadpool(pit.store.known_hash, table_id, int(text))
+    return JSONResponse({"seq": int(text), "hash": digest})
 
 
 async def rows(request: Request) -> Response:
@@ -163,5 +242,8 @@ ROUTES = [
     Route("/api/v1/openapi.json", openapi, methods=["GET"]),
     Route("/api/v1/tables/{table_id}/head", head, methods=["GET"]),
     Route("/api/v1/tables/{table_id}/rows", rows, methods=["POST"]),
+    Route("/api/v1/tables/{table_id}/anchor", anchor, methods=["POST"]),
+    Route("/api/v1/tables/{table_id}/anchors", anchors, methods=["GET"]),
+    Route("/api/v1/tables/{table_id}/hash/{seq}", row_hash, methods=["GET"]),
     Route("/api/v1/tables/{table_id}/config", config, methods=["GET"]),
 ]

@@ -104,9 +104,10 @@ def _check_tls(cert: str, key: str) -> None:
 @_key_option
 def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None,
            key_path: str | None) -> None:
-    """Enrol a table (or give it a new credential; the old one stops working) and print the
-    [sync] section for its table.toml, with the pit's public key its configurations are
-    checked against."""
+    """Enrol a table (or give it a new credential and anchor key; the old ones stop working)
+    and print the [sync] section for its table.toml, with the pit's public key its
+    configurations are checked against. The credential file holds the credential and the
+    table's anchor key (Ed25519), which signs the heads it anchors here."""
     from pit.store import EnrolmentError
 
     out = None
@@ -118,7 +119,7 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
         out = os.fdopen(fd, "w", encoding="utf-8")
     state = _open(db_url, key_path)
     try:
-        token = state.store.enroll(table_id)
+        credential = state.store.enroll_with_key(table_id)
     except EnrolmentError as exc:
         if out is not None:
             out.close()
@@ -126,11 +127,13 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
         _fail(str(exc))
     if out is not None:
         with out:
-            out.write(token + "\n")
-        click.echo(f"Credential of table {table_id} written to {credential_out} "
-                   "(copy it to the table's data partition; keep it secret)", err=True)
+            out.write(credential)
+        click.echo(f"Credential and anchor key of table {table_id} written to "
+                   f"{credential_out} (copy it to the table's data partition; keep it secret)",
+                   err=True)
     else:
-        click.echo(f"Credential of table {table_id} (shown once; keep it secret): {token}",
+        click.echo(f"Credential of table {table_id}, with its anchor key (shown once; keep "
+                   f"it secret; the whole text is its credential file):\n{credential}",
                    err=True)
     click.echo(f'[sync]\npit = "{pit_url}"\ncredential_file = "data/{table_id}.credential"\n'
                f'pit_key = "{state.configs.public_key}"')

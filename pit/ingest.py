@@ -9,7 +9,11 @@ The pit holds each table's chain up to a head (seq, hash). A batch is read in or
   match its hash breaks the chain: it and the rest of the batch are quarantined (kept, flagged,
   alerted), never merged;
 - a row beyond the head + 1 leaves a gap: the batch stops there and the table is told the head
-  to resume from.
+  to resume from;
+- a row at a seq the table anchored (its signed head, sent ahead of the rows) must be that very
+  row: when it is not, the journal was rewritten after the anchor. The rows from the last point
+  that still matched (the pit's head, or an earlier anchor) are quarantined with it, and the
+  pit raises a STOP alert: rows forged before an anchor never reach the pit's record.
 """
 
 from __future__ import annotations
@@ -135,6 +139,7 @@ class Checked:
     quarantine: list[tuple[WireRow, str]] = field(default_factory=list)
     break_reason: str = ""
     expected_seq: int | None = None  # set when the batch skipped rows: resume from here
+    anchor_broken: bool = False  # the break is a row that differs from an anchored head
 
     @property
     def head(self) -> tuple[int, str] | None:
@@ -142,11 +147,14 @@ class Checked:
 
 
 def check_batch(head: tuple[int, str], rows: Sequence[WireRow],
-                held: Mapping[int, str]) -> Checked:
+                held: Mapping[int, str], anchors: Mapping[int, str] | None = None) -> Checked:
     """Check `rows` (consecutive, one table) against the pit's `head`; `held` maps the seqs of
-    this batch the pit already holds to their hashes."""
+    this batch the pit already holds to their hashes, `anchors` the seqs of this batch the
+    table anchored to the hashes it anchored."""
     seq, digest = head
     out = Checked()
+    anchors = anchors or {}
+    sure = 0  # rows of out.accept known good: up to the head, or to a matching anchor
     for index, row in enumerate(rows):
         if row.seq <= seq:
             problem = content_problem(row)
@@ -167,7 +175,21 @@ def check_batch(head: tuple[int, str], rows: Sequence[WireRow],
         if problem:
             _quarantine(out, rows[index:], problem)
             return out
+        anchored = anchors.get(row.seq)
+        if anchored is not None and anchored != row.hash:
+            after = out.accept[sure - 1].seq if sure else head[0]
+            span = (f"row {row.seq}" if after + 1 == row.seq
+                    else f"one of rows {after + 1}–{row.seq}")
+            why = (f"STOP: row {row.seq} is not the row the table anchored at the pit "
+                   f"(hash {anchored[:12]}…): its journal was rewritten after the anchor; "
+                   f"the first row that differs is {span}")
+            suspect, out.accept = out.accept[sure:], out.accept[:sure]
+            _quarantine(out, [*suspect, *rows[index:]], why)
+            out.anchor_broken = True
+            return out
         out.accept.append(row)
+        if anchored is not None:
+            sure = len(out.accept)
         seq, digest = row.seq, row.hash
     return out
 

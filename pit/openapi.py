@@ -11,6 +11,23 @@ _HEX64 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
 _ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
 _HEAD = {"type": "object", "required": ["seq", "hash"],
          "properties": {"seq": {"type": "integer", "minimum": 0}, "hash": _HEX64}}
+_ANCHORED = {"type": "object", "required": ["anchor"], "properties": {
+    "anchor": _HEAD, "error": {"type": "string"}, "stale": {"type": "boolean"}}}
+_ANCHOR = {
+    "type": "object",
+    "required": ["seq", "hash", "extends", "signature"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 1},
+        "hash": _HEX64,
+        "extends": {"type": "object", "required": ["seq", "hash"], "properties": {
+            "seq": {"type": "integer", "minimum": 0},
+            "hash": {"type": "string", "description": "the table's hash of that row, or "
+                     "empty when its journal no longer has it"}}},
+        "first_differs": {"type": "integer", "minimum": 1, "nullable": True},
+        "signature": {"type": "string", "description": "Ed25519 with the table's anchor key "
+                      "over the canonical JSON of the other fields, base64"},
+    },
+}
 _ROW = {
     "type": "object",
     "additionalProperties": False,
@@ -95,6 +112,46 @@ def document() -> dict[str, Any]:
                 "responses": {"200": {"description": "a signed configuration", "content": {
                     "application/json": {"schema": _CONFIG}}},
                     "204": {"description": "nothing newer"},
+                    **_errors(400, 401, 403, 404, 429)},
+            }},
+            "/api/v1/tables/{table_id}/anchor": {"post": {
+                "summary": "Anchor the table's journal head, signed with its anchor key",
+                "parameters": [_TABLE],
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": _ANCHOR}}},
+                "responses": {"200": {"description": "kept", "content": {
+                    "application/json": {"schema": _ANCHORED}}},
+                    "409": {"description": "the journal no longer extends what the pit holds "
+                            "(a STOP alert), or the anchor named is not the newest",
+                            "content": {"application/json": {"schema": _ANCHORED}}},
+                    **_errors(400, 401, 403, 404, 413, 429)},
+            }},
+            "/api/v1/tables/{table_id}/anchors": {"get": {
+                "summary": "The heads the table anchored, and the last row the pit holds",
+                "parameters": [_TABLE,
+                               {"name": "after", "in": "query", "required": False,
+                                "schema": {"type": "integer", "minimum": 0,
+                                           "maximum": 999999999999}},
+                               {"name": "limit", "in": "query", "required": False,
+                                "schema": {"type": "integer", "minimum": 1,
+                                           "maximum": 10000}}],
+                "responses": {"200": {"description": "anchored heads", "content": {
+                    "application/json": {"schema": {
+                        "type": "object", "required": ["anchors", "head"],
+                        "properties": {"anchors": {"type": "array", "items": _HEAD},
+                                       "head": _HEAD}}}}},
+                    **_errors(400, 401, 403, 404, 429)},
+            }},
+            "/api/v1/tables/{table_id}/hash/{seq}": {"get": {
+                "summary": "The hash the pit holds for one row of the table (null: none)",
+                "parameters": [_TABLE, {"name": "seq", "in": "path", "required": True,
+                                        "schema": {"type": "integer", "minimum": 1,
+                                                   "maximum": 999999999999}}],
+                "responses": {"200": {"description": "the row's hash", "content": {
+                    "application/json": {"schema": {
+                        "type": "object", "required": ["seq", "hash"],
+                        "properties": {"seq": {"type": "integer"},
+                                       "hash": {"type": "string", "nullable": True}}}}}},
                     **_errors(400, 401, 403, 404, 429)},
             }},
             "/api/v1/tables/{table_id}/rows": {"post": {

@@ -81,4 +81,20 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             PRIMARY KEY (table_id, version)
         )""",
     ]),
+    (2, [
+        # The public half of the table's anchor key (Ed25519, hex), made at enrolment; NULL
+        # for a table enrolled before anchors: its anchors are refused until it is enrolled
+        # again.
+        "ALTER TABLE pit_tables ADD COLUMN anchor_key TEXT",
+        # The heads each table anchored here (signed with its key): the journal a table
+        # shows later must still hold every one of them, unchanged.
+        """CREATE TABLE pit_anchors (
+            table_id TEXT NOT NULL,
+            seq {bigint} NOT NULL,
+            hash TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            received_at TEXT NOT NULL,
+            PRIMARY KEY (table_id, seq)
+        )""",
+    ]),
 ]

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kiosk.store.canonical import format_wall_time, loads_strict
-from pit.alerts import CHAIN_BREAK, alert_for
+from kiosk.sync.anchor import Anchor, credential_text, new_key, signed_by
+from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK, alert_for
 from pit.db import Database, Transaction
 from pit.ingest import Checked, WireRow, check_batch
 from pit.schema import GENESIS
@@ -42,6 +43,21 @@ class UnknownTable(LookupError):
 
 class EnrolmentError(ValueError):
     """A table id that cannot be enrolled; the message says why."""
+
+
+class AnchorRefused(ValueError):
+    """An anchor not signed by the table's key, or a table with no key (HTTP 403)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorResult:
+    """What the pit did with a table's anchor: its newest anchored head after it, and, when
+    the table's journal no longer extends what the pit holds, why (a STOP alert raised)."""
+
+    anchor: tuple[int, str]
+    broken: str = ""
+    stale: bool = False  # the table named an older anchor than the newest: ask again
+    alerts: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +118,11 @@ class PitStore:
 
     # --- enrolment ---------------------------------------------------------------------------
 
-    def enroll(self, table_id: str) -> str:
+    def enroll(self, table_id: str, anchor_key: str | None = None) -> str:
         """Enrol a table (or issue it a new credential, revoking the old) and return the
-        credential, which only the table keeps: the pit stores its hash."""
+        credential, which only the table keeps: the pit stores its hash. `anchor_key` is the
+        public half (hex) of the table's new anchor key; without one the table's anchors are
+        refused (kiosk/sync/anchor.py)."""
         if not TABLE_ID.fullmatch(table_id):
             raise EnrolmentError(f"{table_id!r} is not a table id: letters, digits, '.', '_' "
                                  "and '-', up to 64, starting with a letter or digit")
@@ -112,12 +130,20 @@ class PitStore:
         digest = credential_hash(token)
         with self.db.transaction() as tx:
             if tx.lock_table(table_id) is None:
-                tx.execute("INSERT INTO pit_tables (table_id, credential_hash, enrolled_at) "
-                           "VALUES (?, ?, ?)", (table_id, digest, self.clock()))
+                tx.execute("INSERT INTO pit_tables (table_id, credential_hash, enrolled_at, "
+                           "anchor_key) VALUES (?, ?, ?, ?)",
+                           (table_id, digest, self.clock(), anchor_key))
             else:
-                tx.execute("UPDATE pit_tables SET credential_hash = ? WHERE table_id = ?",
-                           (digest, table_id))
+                tx.execute("UPDATE pit_tables SET credential_hash = ?, anchor_key = ? "
+                           "WHERE table_id = ?", (digest, anchor_key, table_id))
         return token
+
+    def enroll_with_key(self, table_id: str) -> str:
+        """Enrol a table with a new anchor key as well: the credential file's text for it
+        (the credential's line, then the anchor key's private half as PEM). The pit keeps
+        only the key's public half and the credential's hash."""
+        key, public = new_key()
+        return credential_text(self.enroll(table_id, public), key)
 
     def authenticate(self, table_id: str, token: str) -> bool:
         row = self.db.one("SELECT credential_hash FROM pit_tables WHERE table_id = ?",
@@ -142,7 +168,7 @@ class PitStore:
                 raise UnknownTable(table_id)
             head = (int(locked[1]), str(locked[2]))
             held = self._held(tx, table_id, rows, head[0])
-            checked = check_batch(head, rows, held)
+            checked = check_batch(head, rows, held, self._anchored(tx, table_id, rows))
             self._store(tx, table_id, checked, now)
             alerts = self._alerts(tx, table_id, checked, now)
             new_head = checked.head or head
@@ -162,6 +188,14 @@ class PitStore:
             return {}
         found = tx.query("SELECT seq, hash FROM pit_rows WHERE table_id = ? AND seq >= ? "
                          "AND seq <= ?", (table_id, resent[0], resent[-1]))
+        return {int(seq): str(digest) for seq, digest in found}
+
+    @staticmethod
+    def _anchored(tx: Transaction, table_id: str, rows: list[WireRow]) -> dict[int, str]:
+        if not rows:
+            return {}
+        found = tx.query("SELECT seq, hash FROM pit_anchors WHERE table_id = ? AND seq >= ? "
+                         "AND seq <= ?", (table_id, rows[0].seq, rows[-1].seq))
         return {int(seq): str(digest) for seq, digest in found}
 
     @staticmethod
@@ -189,10 +223,11 @@ class PitStore:
                 raised.append((row.seq, *found))
         if checked.quarantine:
             first = checked.quarantine[0][0].seq
+            kind = ANCHOR_BROKEN if checked.anchor_broken else CHAIN_BREAK
             # One alert per break: a table resending the same rows does not raise it again.
             if tx.one("SELECT id FROM pit_alerts WHERE table_id = ? AND kind = ? AND seq = ? "
-                      "AND acked_at IS NULL", (table_id, CHAIN_BREAK, first)) is None:
-                raised.append((first, CHAIN_BREAK, checked.break_reason))
+                      "AND acked_at IS NULL", (table_id, kind, first)) is None:
+                raised.append((first, kind, checked.break_reason))
         ids: list[int] = []
         for seq, kind, message in raised:
             made = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
@@ -201,6 +236,109 @@ class PitStore:
             assert made is not None
             ids.append(int(made[0]))
         return ids
+
+    # --- anchors -----------------------------------------------------------------------------
+
+    def anchor(self, anchor: Anchor, signature: str) -> AnchorResult:
+        """Keep the table's signed head. `anchor.extends_*` is the table's own row at the
+        newest head it anchored here (as the pit told it): when that is not the head the pit
+        holds, or the pit holds row `seq` with another hash, or the head is behind the newest
+        anchor, the table's journal no longer extends what the pit holds: a STOP alert
+        (once while open), naming the first row that differs as far as it is known
+        (`first_differs`: as the table's sync found it against the pit's rows and anchors)."""
+        table_id, seq, digest = anchor.table_id, anchor.seq, anchor.hash
+        extends = (anchor.extends_seq, anchor.extends_hash)
+        first_differs = anchor.first_differs
+        key = self.db.one("SELECT anchor_key FROM pit_tables WHERE table_id = ?", (table_id,))
+        if key is None:
+            raise UnknownTable(table_id)
+        if not key[0]:
+            raise AnchorRefused(f"table {table_id} has no anchor key at this pit (enrolled "
+                                "before anchors): anchors are refused until it is enrolled "
+                                "again (tableside pit enroll)")
+        if not signed_by(str(key[0]), anchor, signature):
+            raise AnchorRefused(f"the anchor is not signed by table {table_id}'s anchor key")
+        now = self.clock()
+        with self.db.transaction() as tx:
+            locked = tx.lock_table(table_id)
+            if locked is None:
+                raise UnknownTable(table_id)
+            newest = self._newest_anchor(tx, table_id)
+            if extends[0] != newest[0] and seq >= newest[0]:
+                return AnchorResult(newest, stale=True)
+            broken = self._broken(tx, table_id, seq, digest, extends, newest, first_differs)
+            if broken:
+                at = first_differs or min(seq, newest[0]) or 1
+                ids = []
+                # Once per row while open: a sync that retries does not raise it again, and
+                # a sync that found the very row that differs adds it.
+                if tx.one("SELECT id FROM pit_alerts WHERE table_id = ? AND kind = ? AND "
+                          "seq = ? AND acked_at IS NULL", (table_id, ANCHOR_BROKEN, at)) is None:
+                    made = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, "
+                                  "raised_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                                  (table_id, at, ANCHOR_BROKEN, broken, now))
+                    assert made is not None
+                    ids.append(int(made[0]))
+                return AnchorResult(newest, broken, alerts=ids)
+            if seq > newest[0]:
+                tx.execute("INSERT INTO pit_anchors (table_id, seq, hash, signature, "
+                           "received_at) VALUES (?, ?, ?, ?, ?)",
+                           (table_id, seq, digest, signature, now))
+                newest = (seq, digest)
+        return AnchorResult(newest)
+
+    @staticmethod
+    def _newest_anchor(tx: Transaction, table_id: str) -> tuple[int, str]:
+        row = tx.one("SELECT seq, hash FROM pit_anchors WHERE table_id = ? ORDER BY seq DESC "
+                     "LIMIT 1", (table_id,))
+        return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+
+    @staticmethod
+    def _broken(tx: Transaction, table_id: str, seq: int, digest: str,
+                extends: tuple[int, str], newest: tuple[int, str],
+                first_differs: int | None) -> str:
+        """Why the anchored head (seq, digest) shows a journal that no longer extends what
+        the pit holds, or ""."""
+        where = (f"; the first row that differs is row {first_differs}"
+                 if first_differs else "")
+        if seq < newest[0]:
+            return (f"STOP: the table's journal now ends at row {seq}, but it anchored row "
+                    f"{newest[0]} here: rows were deleted or the journal replaced{where}")
+        if first_differs is not None:
+            return (f"STOP: the table's journal no longer extends what the pit holds (its "
+                    f"sync found so on reconnecting){where}")
+        if extends[1] != newest[1]:
+            return (f"STOP: the table's journal no longer extends the head it anchored here: "
+                    f"its row {newest[0]} differs from the anchored one{where}")
+        row = tx.one("SELECT hash FROM pit_rows WHERE table_id = ? AND seq = ?",
+                     (table_id, seq))
+        if row is not None and str(row[0]) != digest:
+            return (f"STOP: the table's row {seq} differs from the row {seq} the pit holds"
+                    f"{where}")
+        return ""
+
+    def anchors(self, table_id: str, after_seq: int = 0, limit: int = 5000
+                ) -> list[tuple[int, str]]:
+        """The heads the table anchored here after `after_seq`, in seq order."""
+        return [(int(r[0]), str(r[1])) for r in self.db.query(
+            "SELECT seq, hash FROM pit_anchors WHERE table_id = ? AND seq > ? ORDER BY seq "
+            "LIMIT ?", (table_id, after_seq, limit))]
+
+    def newest_anchor(self, table_id: str) -> tuple[int, str]:
+        """The newest head the table anchored here ((0, 64 zeros) for none)."""
+        row = self.db.one("SELECT seq, hash FROM pit_anchors WHERE table_id = ? "
+                          "ORDER BY seq DESC LIMIT 1", (table_id,))
+        return (int(row[0]), str(row[1])) if row else (0, GENESIS)
+
+    def known_hash(self, table_id: str, seq: int) -> str | None:
+        """The hash the pit holds for the table's row `seq` (a row it holds, or a head the
+        table anchored), or None."""
+        row = self.db.one("SELECT hash FROM pit_rows WHERE table_id = ? AND seq = ?",
+                          (table_id, seq))
+        if row is None:
+            row = self.db.one("SELECT hash FROM pit_anchors WHERE table_id = ? AND seq = ?",
+                              (table_id, seq))
+        return None if row is None else str(row[0])
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -263,4 +401,5 @@ def _summary(text: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-__all__ = ["GENESIS", "Alert", "FloorRow", "IngestResult", "PitStore", "UnknownTable"]
+__all__ = ["GENESIS", "Alert", "AnchorRefused", "AnchorResult", "FloorRow", "IngestResult",
+           "PitStore", "UnknownTable"]

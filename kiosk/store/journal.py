@@ -281,6 +281,16 @@ class Journal:
                 return _entry_from_row(row)
         return None
 
+    def settled_after(self, after_seq: int) -> bool:
+        """Whether a round was settled after row `after_seq` (a row of a game's `*_settled`
+        kind: coup_settled, round_settled, spin_settled)."""
+        with self._lock:
+            self._check_open()
+            found = self._db.execute(
+                f"SELECT 1 FROM {_TABLE} WHERE seq > ? AND kind LIKE '%\\_settled' ESCAPE '\\' "
+                "LIMIT 1", [after_seq]).fetchone()
+        return found is not None
+
     def entry(self, seq: int) -> Entry | None:
         """Row `seq`, or None."""
         with self._lock:
@@ -305,7 +315,7 @@ class Journal:
         audit of a big journal belongs on its own connection: `verify(path)`."""
         with self._lock:
             self._check_open()
-            return _verify_db(self._db, self._table_id, expected_head)
+            return _verify_db(self._db, self._table_id, _anchors(expected_head, None))
 
     def close(self) -> None:
         """Close the database; calling it again does nothing."""
@@ -591,6 +601,7 @@ def verify(
     *,
     table_id: str | None = None,
     expected_head: tuple[int, str] | None = None,
+    anchors: Mapping[int, str] | None = None,
 ) -> VerifyReport:
     """Recompute the chain of the journal file at `path` from row 1 and name the first bad row.
 
@@ -598,11 +609,12 @@ def verify(
     hash), a missing or reordered row (seq gap), a row of another table and an unreadable payload.
     Deleting the newest rows leaves a valid shorter chain: that truncation shows only against an
     external anchor, the head the pit server acknowledged, given as `expected_head` (seq, hash).
-    `table_id` defaults to row 1's.
+    `anchors` (seq -> hash) are more such heads: the ones the table anchored at the pit; each
+    must be a row of the file, unchanged. `table_id` defaults to row 1's.
     """
     db = _open_for_reading(Path(path))
     try:
-        return _verify_db(db, table_id, expected_head)
+        return _verify_db(db, table_id, _anchors(expected_head, anchors))
     except sqlite3.Error as exc:
         raise _write_error(Path(path), exc, DEFAULT_BUSY_TIMEOUT_MS, "read") from exc
     finally:
@@ -615,23 +627,33 @@ def verify_entries(
     table_id: str | None = None,
     expected_head: tuple[int, str] | None = None,
     start: tuple[int, str] = (0, GENESIS_HASH),
+    anchors: Mapping[int, str] | None = None,
 ) -> VerifyReport:
     """Recompute the chain over entries (e.g. read back from an export); as `verify`.
     `start` is the (seq, hash) the entries follow: a chain checked in pieces."""
     rows: Iterator[_RawRow] = (
         (e.seq, e.table_id, e.wall_time, e.kind, e.payload, e.prev_hash, e.hash) for e in entries
     )
-    return _verify_rows(rows, table_id, expected_head, start)
+    return _verify_rows(rows, table_id, _anchors(expected_head, anchors), start)
+
+
+def _anchors(expected_head: tuple[int, str] | None, anchors: Mapping[int, str] | None
+             ) -> dict[int, str]:
+    """Every outside head to check the file against, seq -> hash."""
+    out = dict(anchors or {})
+    if expected_head is not None:
+        out[expected_head[0]] = expected_head[1]
+    return out
 
 
 def _verify_db(
-    db: Database, table_id: str | None, expected_head: tuple[int, str] | None
+    db: Database, table_id: str | None, anchors: Mapping[int, str]
 ) -> VerifyReport:
     if not Table(db, _TABLE).exists():
         return VerifyReport(False, 0, None, "the file has no journal table", GENESIS_HASH)
     # One SELECT is one read snapshot, so rows appended meanwhile by the writer do not tear it.
     cursor = db.execute(f"SELECT {', '.join(_COLUMNS)} FROM {_TABLE} ORDER BY seq")
-    return _verify_rows(cursor, table_id, expected_head)
+    return _verify_rows(cursor, table_id, anchors)
 
 
 def _bad(rows: int, seq: int, reason: str, head_hash: str) -> VerifyReport:
@@ -641,11 +663,10 @@ def _bad(rows: int, seq: int, reason: str, head_hash: str) -> VerifyReport:
 def _verify_rows(
     rows: Iterable[_RawRow],
     table_id: str | None,
-    expected_head: tuple[int, str] | None,
+    anchors: Mapping[int, str],
     start: tuple[int, str] = (0, GENESIS_HASH),
 ) -> VerifyReport:
     good, head_hash = start
-    anchored_hash: str | None = None
     for seq, row_table, wall_time, kind, payload, prev_hash, row_hash in rows:
         expected_seq = good + 1
         if not isinstance(seq, int) or isinstance(seq, bool) or seq != expected_seq:
@@ -683,19 +704,15 @@ def _verify_rows(
             return _bad(good, seq, why, head_hash)
         good = seq
         head_hash = str(row_hash)
-        if expected_head is not None and seq == expected_head[0]:
-            anchored_hash = head_hash
-    if expected_head is not None:
-        anchor_seq, anchor_hash = expected_head
-        if good < anchor_seq:
-            why = (
-                f"truncated: the pit server acknowledged row {anchor_seq} "
-                f"but the journal ends at row {good}"
-            )
-            return _bad(good, good + 1, why, head_hash)
-        if anchored_hash != anchor_hash:
-            why = f"row {anchor_seq} is not the row the pit server acknowledged (hash differs)"
-            return _bad(good, anchor_seq, why, head_hash)
+        if seq in anchors and anchors[seq] != head_hash:
+            why = f"row {seq} is not the row the pit server acknowledged (hash differs)"
+            return _bad(good - 1, seq, why, str(prev_hash))
+    if anchors and good < max(anchors):
+        why = (
+            f"truncated: the pit server acknowledged row {max(anchors)} "
+            f"but the journal ends at row {good}"
+        )
+        return _bad(good, good + 1, why, head_hash)
     return VerifyReport(True, good, None, f"chain intact: {good} rows", head_hash)
 
 

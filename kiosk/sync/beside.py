@@ -72,7 +72,7 @@ class LocalPit:
         self._state = open_pit(str(pit_path(self.journal)))
         self.public_key = self._state.configs.public_key
         self._state.inspectors.add(*DEMO_INSPECTOR)
-        token = self._state.store.enroll(self.table_id)
+        token = self._state.store.enroll_with_key(self.table_id)
         config = uvicorn.Config(create_app(self._state), host="127.0.0.1", port=self.port,
                                 log_level="warning", lifespan="off")
         self._server = uvicorn.Server(config)

@@ -8,6 +8,14 @@ each (table, seq) once. While the pit cannot be reached it waits longer after ea
 (doubling, with equal jitter, up to `max_backoff`), and goes back to normal on the first
 success; a pit that answers 429 is waited for as its Retry-After says (at most `max_backoff`).
 
+It also anchors the journal's head at the pit (kiosk/sync/anchor.py): at least every
+`ANCHOR_EVERY` seconds while the journal grows, and after every settled round, even while
+the batch upload is behind, a small request signed with the table's key. At start and after
+every reconnect it reads from the pit, never from the file beside the journal, the newest head
+it anchored and the last row the pit holds; a journal that no longer holds both, unchanged, is
+not sent on from: the pit is told (it raises a STOP alert, with the first row that differs)
+and the sync refuses until a technician has looked.
+
 Its state file (`kiosk/sync/state.py`) is written when something a reader needs changes (the
 acknowledged head, connected or not, the last problem), and otherwise at most every
 `FRESH_EVERY` seconds to show the sync still runs: not five times a second while idle, which
@@ -32,9 +40,17 @@ from typing import Any
 
 import httpx
 
-from kiosk.store.canonical import canonical_json, format_wall_time
+from kiosk.store.canonical import GENESIS_HASH, canonical_json, format_wall_time
 from kiosk.store.journal import Entry, Journal, JournalError
 from kiosk.sync import state as sync_state
+from kiosk.sync.anchor import (
+    ANCHOR_EVERY,
+    Anchor,
+    AnchorKeyError,
+    parse_head,
+    sign,
+    split_credential,
+)
 from kiosk.sync.pit_config import (
     PitConfigError,
     SignedConfig,
@@ -126,7 +142,20 @@ class SyncClient:
         self.max_backoff = max_backoff
         # verify: how the pit's HTTPS certificate is checked ([sync] ca_file: SyncConfig.tls)
         self._http = http or httpx.Client(timeout=timeout, verify=verify)
-        self._headers = {"Authorization": f"Bearer {credential}"}
+        try:
+            token, self._key = split_credential(credential)
+        except AnchorKeyError as exc:  # the rows still go; the anchors wait for a good key
+            log.error("the sync sends no anchors: %s", exc)
+            token, self._key = credential.strip().partition("\n")[0].strip(), None
+            key_problem = str(exc)
+        else:
+            key_problem = ""
+        self._headers = {"Authorization": f"Bearer {token}"}
+        self.anchor_every = ANCHOR_EVERY
+        self._anchor: tuple[int, str] | None = None  # the newest the pit holds, as it said
+        self._anchored_at = -float("inf")  # time.monotonic() of the last anchor sent
+        self.anchors_sent = 0
+        self.anchor_problem = key_problem  # why anchors are not sent (no key, refused)
         self._rng = rng or random.Random()
         self._stop = threading.Event()
         self._sleep = sleep or self._stop.wait
@@ -147,6 +176,7 @@ class SyncClient:
         now holds beyond what it held. Raises PitUnreachable or SyncRefused."""
         if self._pit_head is None:
             self._pit_head = self._ask_head()
+        self.maybe_anchor()
         seq = self._pit_head[0]
         entries = list(islice(self._journal_().entries(seq), self.batch))
         if not entries:
@@ -196,19 +226,153 @@ class SyncClient:
         return True
 
     def _ask_head(self) -> tuple[int, str]:
+        """The last row the pit holds, and the newest head this table anchored there, read
+        from the pit; SyncRefused when this journal no longer holds both unchanged (the pit
+        is told first, with the first row that differs, and raises a STOP alert)."""
         answer = self._call("GET", f"/api/v1/tables/{self.table_id}/head")
         head = _head_of(answer)
+        anchor = parse_head(answer.get("anchor")) or (0, GENESIS_HASH)
         journal = self._journal_()
-        if head[0]:
-            local = journal.count()
-            if local < head[0]:
-                raise SyncRefused(f"the pit holds rows up to {head[0]} but this journal ends "
-                                  f"at row {local}: it was replaced or cut short")
-            mine = next(iter(journal.entries(head[0] - 1)), None)
-            if mine is None or mine.hash != head[1]:
-                raise SyncRefused(f"row {head[0]} of this journal differs from the row the "
-                                  "pit holds: the journal was changed")
+        local = journal.count()
+        why = ""
+        for seq, digest, what in ((head[0], head[1], "holds"), (*anchor, "anchored")):
+            if not seq or why:
+                continue
+            if local < seq:
+                why = (f"the pit {what} rows up to {seq} but this journal ends at row {local}: "
+                       "it was replaced or cut short")
+            elif self._local_hash(seq) != digest:
+                why = (f"row {seq} of this journal differs from the row the pit {what}: the "
+                       "journal was changed")
+        self._anchor = anchor
+        if why:
+            first = self._first_differing(head, local)
+            if first is not None:
+                why += f"; the first row that differs is row {first}"
+            else:
+                why += self._span(head, local)
+            self._tell_pit(first, head)
+            raise SyncRefused(why)
         return head
+
+    def _local_hash(self, seq: int) -> str:
+        """This journal's hash of row `seq` (64 zeros for row 0, "" when it has no such row)."""
+        if seq == 0:
+            return GENESIS_HASH
+        entry = self._journal_().entry(seq)
+        return entry.hash if entry is not None else ""
+
+    def _pit_hash(self, seq: int) -> str | None:
+        answer = self._call("GET", f"/api/v1/tables/{self.table_id}/hash/{seq}")
+        digest = answer.get("hash")
+        return digest if isinstance(digest, str) else None
+
+    def _first_differing(self, head: tuple[int, str], local: int) -> int | None:
+        """The first row of this journal that differs from the rows the pit holds, found by
+        halving (a chain that matches at a row matches at every row before it); None when
+        the rows the pit holds all match (what differs is beyond them: only anchored)."""
+        if not head[0] or self._local_hash(head[0]) == head[1]:
+            return None
+        low, high = 1, min(head[0], local)  # the first differing row is in low..high+1
+        while low <= high:
+            mid = (low + high) // 2
+            if self._pit_hash(mid) == self._local_hash(mid):
+                low = mid + 1
+            else:
+                high = mid - 1
+        return low
+
+    def _span(self, head: tuple[int, str], local: int) -> str:
+        """Where the change is, in words, when the pit holds only anchored heads of it: after
+        the last head that still matches, at or before the first that does not."""
+        answer = self._call("GET", f"/api/v1/tables/{self.table_id}/anchors",
+                            params={"after": head[0], "limit": 10000})
+        after = head[0]
+        for item in answer.get("anchors") or []:
+            found = parse_head(item)
+            if found is None:
+                continue
+            if self._local_hash(found[0]) == found[1]:
+                after = found[0]
+                continue
+            last = min(found[0], local + 1)
+            return (f"; the rows that differ are among rows {after + 1}–{last} (the pit holds "
+                    "only the anchored heads of them)")
+        return ""
+
+    def _tell_pit(self, first: int | None, head: tuple[int, str]) -> None:
+        """Anchor this journal's head as it is now, naming the first row that differs: the pit
+        raises its STOP alert. And send the rows from that one when the pit holds it: the pit
+        compares them with its own and quarantines them (a chain break on its floor, even
+        for a table with no anchor key). Best effort: the refusal stands whatever the pit
+        answers."""
+        try:
+            self.anchor_now(first_differs=first)
+        except (SyncRefused, PitUnreachable) as exc:
+            log.warning("the pit was told the journal changed: %s", exc)
+        if first is None or first > head[0]:
+            return
+        entries = list(islice(self._journal_().entries(first - 1), self.batch))
+        if not entries:
+            return
+        try:
+            self._call("POST", f"/api/v1/tables/{self.table_id}/rows",
+                       json={"rows": [to_wire(e) for e in entries], "waiting": 0})
+        except (SyncRefused, PitUnreachable) as exc:
+            log.warning("the changed rows were not shown to the pit: %s", exc)
+
+    # --- anchors -------------------------------------------------------------------------
+
+    def maybe_anchor(self) -> bool:
+        """Anchor the journal's head when one is due: the journal grew and the last anchor is
+        `anchor_every` seconds old, or a round was settled since it. True when one was sent."""
+        if self._key is None or self._anchor is None:
+            if self._key is None and not self.anchor_problem:
+                self.anchor_problem = ("no anchor key in the credential file (enrolled before "
+                                       "anchors): enrol the table again")
+            return False
+        journal = self._journal_()
+        head = journal.count()
+        if head <= self._anchor[0]:
+            return False
+        if (time.monotonic() - self._anchored_at < self.anchor_every
+                and not journal.settled_after(self._anchor[0])):
+            return False
+        self.anchor_now()
+        return True
+
+    def anchor_now(self, first_differs: int | None = None) -> tuple[int, str] | None:
+        """Send this journal's head to the pit, signed; the pit's newest anchor after it.
+        SyncRefused when the pit finds the journal no longer extends what it holds."""
+        if self._key is None:
+            return None
+        last = self._journal_().last()
+        if last is None:
+            return None
+        extends = self._anchor or (0, GENESIS_HASH)
+        made = Anchor(self.table_id, last.seq, last.hash, extends[0],
+                      self._local_hash(extends[0]), first_differs)
+        self._anchored_at = time.monotonic()
+        try:
+            answer = self._call("POST", f"/api/v1/tables/{self.table_id}/anchor",
+                                json=made.to_json(sign(self._key, made)))
+        except SyncRefused as exc:
+            self.anchor_problem = str(exc)
+            log.warning("the pit refused the anchor: %s", exc)
+            if first_differs is not None:
+                raise
+            return None
+        newest = parse_head(answer.get("anchor"))
+        if newest is not None:
+            self._anchor = newest
+        if answer.get("error") and not answer.get("stale"):
+            raise SyncRefused(str(answer["error"]))
+        if answer.get("stale"):
+            self._anchored_at = -float("inf")  # again at once, from the anchor the pit has
+            return self._anchor
+        self.anchors_sent += 1
+        self.anchor_problem = ""
+        return self._anchor
 
     def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         try:
@@ -231,8 +395,8 @@ class SyncClient:
             wait = retry_after(response.headers.get("Retry-After"))
             after = f" (retry after {wait:.0f} s)" if wait is not None else ""
             raise PitBusy(f"the pit asks the table to slow down{after}", wait)
-        if response.status_code == 409 and "head" in data:
-            return data  # quarantine or a gap: the head says where the pit stands
+        if response.status_code == 409 and ("head" in data or "anchor" in data):
+            return data  # quarantine, a gap, an anchor refused: where the pit stands
         if response.status_code >= 400:
             raise SyncRefused(str(data.get("error") or f"the pit answered "
                                                        f"{response.status_code}"))
@@ -246,7 +410,9 @@ class SyncClient:
     def _acked(self, head: tuple[int, str]) -> None:
         now = _now()
         changed = head != (self.state.acked_seq, self.state.acked_hash)
-        state = self.state.with_(connected=True, last_attempt_at=now, last_error="")
+        state = self.state.with_(connected=True, last_attempt_at=now, last_error="",
+                                 anchored_seq=self._anchor[0] if self._anchor else 0,
+                                 anchor_problem=self.anchor_problem)
         if changed:
             state = state.with_(acked_seq=head[0], acked_hash=head[1], acked_at=now)
         self._save(state)

@@ -2,9 +2,10 @@
 (seq and hash), when, and how the last attempt went.
 
 The file is replaced whole (written, synced, renamed), so a power cut or kill -9 leaves the
-old state or the new one, never half of either. The acknowledged head is also the journal's
-external anchor: `tableside journal verify` checks the journal still holds that very row, so
-an edit before it that re-hashes the local chain is caught.
+old state or the new one, never half of either. `tableside journal verify` still checks the
+journal holds the acknowledged row, but this file is the table's own: whoever holds the
+journal can rewrite it too. The sync never trusts it; the anchors at the pit are what count
+(kiosk/sync/anchor.py, `journal verify --pit`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ class SyncState:
     connected: bool = False
     last_attempt_at: str = ""
     last_error: str = ""
+    anchored_seq: int = 0  # the newest head the pit holds anchored (as it last said)
+    anchor_problem: str = ""  # why the sync sends no anchors ("" while it does)
 
     @property
     def head(self) -> tuple[int, str] | None:
@@ -58,6 +61,8 @@ def load(path: str | Path) -> SyncState:
         return SyncState()
     if not isinstance(state.acked_seq, int) or not isinstance(state.acked_hash, str):
         return SyncState()
+    if not isinstance(state.anchored_seq, int) or not isinstance(state.anchor_problem, str):
+        state = state.with_(anchored_seq=0, anchor_problem="")
     return state
 
 

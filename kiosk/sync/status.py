@@ -42,6 +42,8 @@ class SyncStatus:
     last_error: str
     running: bool = True
     last_contact: str = ""  # when the sync last wrote its state (UTC, "" never)
+    anchored_seq: int = 0  # the newest head anchored at the pit, as the pit last said
+    anchor_problem: str = ""  # why no anchors are sent ("" while they are)
 
     def age_seconds(self, now: datetime | None = None) -> float | None:
         if not self.oldest_unsent:
@@ -72,7 +74,11 @@ class SyncStatus:
         if age is not None:
             waiting += f", the oldest for {_duration(age)}"
         error = f"; last problem: {self.last_error}" if self.last_error else ""
-        return f"Sync {link}: {self._acked()}; {waiting}{error}"
+        anchored = (f"; anchored at the pit up to row {self.anchored_seq}"
+                    if self.anchored_seq else "")
+        if self.anchor_problem:
+            anchored = f"; no anchors sent: {self.anchor_problem}"
+        return f"Sync {link}: {self._acked()}; {waiting}{anchored}{error}"
 
     def late(self, now: datetime | None = None) -> bool:
         """Whether a technician should look: the sync not running, or offline with rows
@@ -107,4 +113,4 @@ def status(journal_path: str | Path, state: SyncState | None = None,
         (now or datetime.now(UTC)) - touched).total_seconds() < STALE_AFTER
     return SyncStatus(state.connected and running, state.acked_seq, state.acked_at,
                       max(0, head - state.acked_seq), oldest, state.last_error, running,
-                      state.last_attempt_at)
+                      state.last_attempt_at, state.anchored_seq, state.anchor_problem)

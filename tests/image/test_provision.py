@@ -120,6 +120,25 @@ def test_the_pit_credential_moves_from_the_boot_partition_to_the_data_partition(
     assert cfg.sync.credential() == "s3cret-token" and cfg.sync.pit_key == "ab" * 32
 
 
+def test_the_anchor_key_moves_with_the_credential_and_stays_private(tmp_path: Path) -> None:
+    """The credential file from enrolment holds the table's anchor key (Ed25519) after the
+    credential's line: it reaches the data partition whole, mode 0600, and reads back."""
+    from kiosk.sync.anchor import credential_text, new_key, public_hex, split_credential
+
+    key, public = new_key()
+    text = credential_text("s3cret-token", key)
+    sync = ('[sync]\npit = "https://pit.casino.lan:8600"\n'
+            'credential_file = "secrets/PB-01.credential"\npit_key = "' + "ab" * 32 + '"\n')
+    boot, data, etc = _card(tmp_path, CONFIG + "\n" + sync)
+    (boot / "table.credential").write_text(text)
+    assert provision(boot, data, etc).error == ""
+    moved = data / "secrets" / "PB-01.credential"
+    assert moved.read_text() == text.strip() + "\n"
+    assert stat.S_IMODE(moved.stat().st_mode) == 0o600
+    token, read = split_credential(load(data / "table.toml").sync.credential())
+    assert token == "s3cret-token" and read is not None and public_hex(read) == public
+
+
 def test_a_credential_without_a_pit_to_use_it_with_is_refused(tmp_path: Path) -> None:
     boot, data, etc = _card(tmp_path)
     (boot / "table.credential").write_text("s3cret-token\n")

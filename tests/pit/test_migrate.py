@@ -37,6 +37,7 @@ def test_pits_starting_at_once_migrate_one_after_the_other(pit_url: str) -> None
         [err for _, _, err in results]
     db = Database(pit_url)
     try:
-        assert db.query("SELECT version FROM pit_schema") == [(int(latest),)]
+        assert sorted(db.query("SELECT version FROM pit_schema")) == [
+            (version,) for version, _ in MIGRATIONS]  # each migration once
     finally:
         db.close()

@@ -84,8 +84,18 @@ def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
         assert status.stdout.startswith(f"Sync connected: last acknowledged row "
                                         f"{journal.count()} at ")
         answer = httpx.get(f"http://127.0.0.1:{port}/api/v1/tables/PB-01/head",
-                           headers={"Authorization": "Bearer " + credential.read_text().strip()})
-        assert answer.json() == dict(zip(("seq", "hash"), head_of(journal.path), strict=True))
+                           headers={"Authorization": "Bearer "
+                                    + credential.read_text().splitlines()[0]})
+        held = answer.json()
+        assert (held["seq"], held["hash"]) == head_of(journal.path)
+        # The sync anchored the head with the key enrolment wrote into the credential file,
+        # and the journal is checked against the pit's anchors through the table's config.
+        assert held["anchor"] == {"seq": held["seq"], "hash": held["hash"]}
+        checked = tableside("journal", "verify", "data/PB-01.db", "--config", "table.toml",
+                            cwd=tmp_path)
+        assert checked.returncode == 0, checked.stderr
+        assert f"anchored at http://127.0.0.1:{port} (newest row {held['seq']})" \
+            in checked.stdout
     finally:
         sync.terminate()
         pit.terminate()
