@@ -109,7 +109,11 @@ async def anchor(request: Request) -> Response:
     except TooLarge as exc:
         return error(413, str(exc))
     try:
-        body = json.loads(raw)
+        text = raw.decode("utf-8")
+        check_depth(text)  # before parsing: the parser recurses, and gives up near 1,000
+        body = json.loads(text)
+    except TooDeep as exc:
+        return error(400, f"the body is not an anchor: {exc}")
     except (ValueError, UnicodeDecodeError):
         return error(400, "the body is not JSON")
     try:

@@ -177,6 +177,18 @@ def test_a_body_nested_100000_deep_is_refused_before_it_is_parsed(
     assert answer.json() == {"error": 'the body must be a JSON object with a list "rows"'}
 
 
+def test_an_anchor_nested_2000_deep_is_refused_before_it_is_parsed(
+        web: tuple[TestClient, str]) -> None:
+    """The anchor's body is at most 4 KiB: enough brackets for the parser to recurse out."""
+    client, token = web
+    auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    answer = client.post("/api/v1/tables/PB-01/anchor", content="[" * 2000 + "]" * 2000,
+                         headers=auth)
+    assert answer.status_code == 400
+    assert answer.json() == {"error": "the body is not an anchor: the JSON is nested more "
+                                      "than 64 deep"}
+
+
 def test_a_row_whose_payload_is_nested_100000_deep_is_quarantined_not_a_crash(
         web: tuple[TestClient, str], tmp_path: Path) -> None:
     client, token = web
