@@ -322,8 +322,8 @@ def _toml(text: str, name: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML: {exc}") from None
     except RecursionError:  # tomllib reads nested arrays and tables by recursion
-        raise ConfigError(f"{name}: not a configuration: arrays or tables are nested too "
-                          f"deep to read") from None
+        raise ConfigError(f"{name}: arrays or inline tables are nested too deep to "
+                          f"read") from None
 
 
 PIT_TABLE_KEYS = ("game", "name", "currency")

@@ -342,8 +342,8 @@ def test_a_configuration_nested_2000_deep_is_refused_in_words_not_a_crash(
     body = "[punto_banco]\nareas = " + "[" * 2000 + "]" * 2000 + "\n"
     answer = client.post("/tables/PB-01/config", data={"csrf": csrf, "body": body})
     assert answer.status_code == 400
-    assert ("Not published: arrays or inline tables are nested too deep to read"
-            in answer.text)
+    assert ("Not published: the configuration: arrays or inline tables are nested too deep to "
+            "read") in answer.text
     assert state.configs.versions("PB-01") == []
 
 
