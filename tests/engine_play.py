@@ -455,6 +455,12 @@ class _OutOfCards(Exception):
 # --- operations rebuilt from random journal payloads ----------------------------------
 
 
+ADDED_SINCE_THE_GOLDEN = frozenset({"simulated"})
+"""Enum values added after the golden transcript was written (a simulated shoe's cards,
+`CardSource.SIMULATED`): the fuzz draws as it drew then, so the transcript stays the golden
+one; the new values have tests of their own (tests/test_config_devices.py)."""
+
+
 def random_value(rng: random.Random, tp: Any) -> Any:
     """A JSON value for the annotation `tp`: mostly well formed, often out of place."""
     origin = typing.get_origin(tp)
@@ -479,7 +485,7 @@ def random_value(rng: random.Random, tp: Any) -> Any:
     if tp is Fraction:
         return rng.choice(["3/2", "0/1", "2/1", "-1/2", "1/3"])
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return rng.choice([m.value for m in tp])
+        return rng.choice([m.value for m in tp if m.value not in ADDED_SINCE_THE_GOLDEN])
     if dataclasses.is_dataclass(tp):
         hints = typing.get_type_hints(tp)
         return {f.name: random_value(rng, hints[f.name]) for f in dataclasses.fields(tp)

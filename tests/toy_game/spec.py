@@ -21,8 +21,8 @@ from tests.toy_game import rules as hc
 
 EXAMPLE = """\
 [high_card]
-minimum = 10                # per bet
-maximum = 1000
+minimum = 10                # per bet: 0.01 to 10_000_000
+maximum = 1000              # 0.01 to 10_000_000, at least the minimum
 """
 
 

@@ -39,10 +39,10 @@ SECTION = "arizona"
 
 EXAMPLE = """\
 [arizona]
-decks = 1                   # rule 6.4: one deck, or as many as the Board approved (1 to 8)
-boxes = 7                   # rule 6.3: the players' boxes on the layout (1 to 7)
-minimum = 50                # rule 2.2: the ante in box "A"; each raise equals the ante
-maximum = 5000
+decks = 1                   # rule 6.4: 1 to 8 (one deck, or as the Board approved)
+boxes = 7                   # rule 6.3: the players' boxes on the layout, 1 to 7
+minimum = 50                # rule 2.2, the ante in box "A": 0.01 to 10_000_000, whole chips
+maximum = 5000              # 0.01 to 10_000_000, whole chips, at least the minimum
 """
 
 
