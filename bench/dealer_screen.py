@@ -100,7 +100,7 @@ def child(t0: float, size: str, trace_memory: bool = False, finish: bool = True,
     from kivy.clock import Clock
 
     from hardware.shoe.reader import ShoeReader
-    from kiosk.console import SimulatedShoe
+    from kiosk.assembly import SimulatedShoe
     from kiosk.rules.baccarat import engine as pb
     from kiosk.store.journal import Journal
     from kiosk.table.session import TableSession

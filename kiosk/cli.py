@@ -140,7 +140,7 @@ def _anchors(path: str, head: str | None, pit_url: str | None, config_path: str 
     if out.acked:
         out.heads[out.acked[0]] = out.acked[1]
     if pit_url or config_path:
-        from kiosk.sync.anchor import fetch_anchors, pit_reader
+        from kiosk.anchor import fetch_anchors, pit_reader
 
         try:
             reader = pit_reader(path, pit_url, config_path, credential_file)
@@ -149,9 +149,9 @@ def _anchors(path: str, head: str | None, pit_url: str | None, config_path: str 
         except TablesideError as exc:
             _fail(exc)
         out.pit_heads = len(pit_heads)
-        for seq, digest in pit_heads.items():
-            out.heads[seq] = digest
-            if out.acked and seq == out.acked[0] and digest != out.acked[1]:
+        for row, anchored in pit_heads.items():
+            out.heads[row] = anchored
+            if out.acked and row == out.acked[0] and anchored != out.acked[1]:
                 out.acked = None  # the pit's word, not the file beside the journal
     return out
 

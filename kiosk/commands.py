@@ -26,12 +26,13 @@ from kiosk.config import (
     journal_refusal,
     load as load_config,
 )
+from kiosk.demo_pit import DEMO_INSPECTOR, LocalPit, pit_path
 from kiosk.program import refuse
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.screens import at_option
 from kiosk.stopping import exit_status, received, until_signal
-from kiosk.sync.beside import DEMO_INSPECTOR, LocalPit, pit_path, start_sync
+from kiosk.sync.beside import start_sync
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -77,14 +78,14 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
     """The demo table: dealer screen, player signage and a simulated shoe on a
     pseudo-terminal, with mock GPIO, and a local pit server the journal syncs to, with the
     inspectors' dashboard. No hardware needed."""
-    from kiosk.console import _demo_config
+    from kiosk.assembly import demo_config
     from kiosk.ui.games import screens
 
     spec = GAMES.get(game)
     front = screens(spec)
     default = "data/demo.db" if game == GAMES.names()[0] else f"data/demo-{game}.db"
     path = Path(journal_path or default)
-    cfg = _demo_config(path.resolve(), game)
+    cfg = demo_config(path.resolve(), game)
     if decks is not None:
         try:  # the rules check the count for the game (rules 4.5, 5.4, 7.5)
             cfg = dataclasses.replace(cfg, rules=dataclasses.replace(cfg.rules, decks=decks))

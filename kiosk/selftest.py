@@ -192,7 +192,7 @@ def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
         return SelfTestResult("pit", True, "no [sync] pit configured: the journal stays on "
                                            "this table")
     url = cfg.sync.pit.rstrip("/")
-    from kiosk.sync.anchor import split_credential
+    from kiosk.anchor import split_credential
 
     try:
         credential, _ = split_credential(cfg.sync.credential())

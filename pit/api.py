@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from kiosk.sync.anchor import Anchor, BadAnchor
+from kiosk.anchor import Anchor, BadAnchor
 from pit.ingest import BadBatch, ForeignRow, parse_batch
 from pit.limits import TooDeep, TooLarge, check_depth
 from pit.openapi import document

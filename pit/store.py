@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from kiosk.anchor import Anchor, credential_text, new_key, signed_by
 from kiosk.store.canonical import format_wall_time, loads_strict
-from kiosk.sync.anchor import Anchor, credential_text, new_key, signed_by
 from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK, alert_for
 from pit.db import Database, Transaction
 from pit.ingest import Checked, WireRow, check_batch
@@ -122,7 +122,7 @@ class PitStore:
         """Enrol a table (or issue it a new credential, revoking the old) and return the
         credential, which only the table keeps: the pit stores its hash. `anchor_key` is the
         public half (hex) of the table's new anchor key; without one the table's anchors are
-        refused (kiosk/sync/anchor.py)."""
+        refused (kiosk/anchor.py)."""
         if not TABLE_ID.fullmatch(table_id):
             raise EnrolmentError(f"{table_id!r} is not a table id: letters, digits, '.', '_' "
                                  "and '-', up to 64, starting with a letter or digit")

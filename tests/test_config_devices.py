@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from kiosk.assembly import demo_config
 from kiosk.cli import main
 from kiosk.config import ConfigError, parse
-from kiosk.console import _demo_config, run_demo
+from kiosk.console import run_demo
 from kiosk.rules.baccarat import engine as pb
 from kiosk.store.journal import iter_entries
 
@@ -49,7 +50,7 @@ def test_the_simulator_only_when_the_file_says_so() -> None:
     assert cfg.shoe.port == "/dev/ttyUSB0"
     # The demo's own configuration says it, for every device its game needs.
     for game, role in (("punto-banco", "shoe"), ("roulette", "wheel")):
-        demo = _demo_config(Path("/tmp/demo.db"), game)
+        demo = demo_config(Path("/tmp/demo.db"), game)
         device = demo.device(role)
         assert device is not None and device.port == "simulated"
 
@@ -66,7 +67,7 @@ def test_run_and_config_check_refuse_it_in_one_line(tmp_path: Path) -> None:
 
 def test_the_simulators_cards_are_on_record_as_simulated(tmp_path: Path) -> None:
     path = tmp_path / "demo.db"
-    session = asyncio.run(run_demo(_demo_config(path), coups=2, seed=5, pace=0.0))
+    session = asyncio.run(run_demo(demo_config(path), coups=2, seed=5, pace=0.0))
     assert session.simulated == {"shoe"}
     dealt = [e.payload for e in iter_entries(path) if e.kind == "punto_banco.card_dealt"]
     assert len(dealt) >= 8

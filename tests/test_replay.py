@@ -198,8 +198,8 @@ def test_a_row_the_rules_cannot_fold_is_reported_not_a_crash(tmp_path: Path) -> 
 
 def test_the_table_does_not_start_on_a_journal_it_cannot_follow(tmp_path: Path) -> None:
     """The kiosk names the row and says what to do, instead of a traceback."""
+    from kiosk.assembly import open_session as open_table
     from kiosk.config import example, parse
-    from kiosk.console import open_session as open_table
     from kiosk.store.journal import JournalError
 
     path = tmp_path / "bj.db"

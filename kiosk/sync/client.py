@@ -8,7 +8,7 @@ each (table, seq) once. While the pit cannot be reached it waits longer after ea
 (doubling, with equal jitter, up to `max_backoff`), and goes back to normal on the first
 success; a pit that answers 429 is waited for as its Retry-After says (at most `max_backoff`).
 
-It also anchors the journal's head at the pit (kiosk/sync/anchor.py): at least every
+It also anchors the journal's head at the pit (kiosk/anchor.py): at least every
 `ANCHOR_EVERY` seconds while the journal grows, and after every settled round, even while
 the batch upload is behind, a small request signed with the table's key. At start and after
 every reconnect it reads from the pit, never from the file beside the journal, the newest head
@@ -40,10 +40,7 @@ from typing import Any
 
 import httpx
 
-from kiosk.store.canonical import GENESIS_HASH, canonical_json, format_wall_time
-from kiosk.store.journal import Entry, Journal, JournalError
-from kiosk.sync import state as sync_state
-from kiosk.sync.anchor import (
+from kiosk.anchor import (
     ANCHOR_EVERY,
     Anchor,
     AnchorKeyError,
@@ -51,6 +48,9 @@ from kiosk.sync.anchor import (
     sign,
     split_credential,
 )
+from kiosk.store.canonical import GENESIS_HASH, canonical_json, format_wall_time
+from kiosk.store.journal import Entry, Journal, JournalError
+from kiosk.sync import state as sync_state
 from kiosk.sync.pit_config import (
     PitConfigError,
     SignedConfig,

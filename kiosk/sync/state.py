@@ -5,7 +5,7 @@ The file is replaced whole (written, synced, renamed), so a power cut or kill -9
 old state or the new one, never half of either. `tableside journal verify` still checks the
 journal holds the acknowledged row, but this file is the table's own: whoever holds the
 journal can rewrite it too. The sync never trusts it; the anchors at the pit are what count
-(kiosk/sync/anchor.py, `journal verify --pit`).
+(kiosk/anchor.py, `journal verify --pit`).
 """
 
 from __future__ import annotations

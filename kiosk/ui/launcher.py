@@ -219,7 +219,7 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     from kivy.clock import Clock
 
     from hardware.shoe.reader import ShoeReader
-    from kiosk.console import (
+    from kiosk.assembly import (
         SimulatedShoe,
         open_session,
         other_links,
@@ -351,6 +351,6 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
 
 
 def _demo_play(spec: Any) -> Any:
-    from kiosk.console import demo_play
+    from kiosk.assembly import demo_play
 
     return demo_play(spec)

@@ -123,7 +123,7 @@ def test_the_pit_credential_moves_from_the_boot_partition_to_the_data_partition(
 def test_the_anchor_key_moves_with_the_credential_and_stays_private(tmp_path: Path) -> None:
     """The credential file from enrolment holds the table's anchor key (Ed25519) after the
     credential's line: it reaches the data partition whole, mode 0600, and reads back."""
-    from kiosk.sync.anchor import credential_text, new_key, public_hex, split_credential
+    from kiosk.anchor import credential_text, new_key, public_hex, split_credential
 
     key, public = new_key()
     text = credential_text("s3cret-token", key)

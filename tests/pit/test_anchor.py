@@ -13,10 +13,10 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
+from kiosk.anchor import Anchor, new_key, sign, split_credential
 from kiosk.cli import main
 from kiosk.store.journal import Journal, head_of, iter_entries, verify
 from kiosk.sync import state as sync_state
-from kiosk.sync.anchor import Anchor, new_key, sign, split_credential
 from kiosk.sync.client import SyncClient, SyncRefused
 from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK
 from tests.pit.conftest import PitServer

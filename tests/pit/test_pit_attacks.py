@@ -22,8 +22,8 @@ from starlette.responses import Response
 from starlette.testclient import TestClient
 
 from kiosk.cli import main
+from kiosk.demo_pit import LocalPit, pit_path
 from kiosk.store.journal import Journal
-from kiosk.sync.beside import LocalPit, pit_path
 from pit.app import create_app, open_pit
 from pit.dashboard import COOKIE, LOGIN_COOKIE
 from pit.headers import CSP

@@ -72,9 +72,9 @@ def test_kill_9_mid_play_loses_and_doubles_nothing(tmp_path: Path) -> None:
 
 
 def open_session_for(path: Path):  # type: ignore[no-untyped-def]
-    from kiosk.console import _demo_config
+    from kiosk.assembly import demo_config
 
-    cfg = _demo_config(path)
+    cfg = demo_config(path)
     from kiosk.store.journal import Journal as J
     from kiosk.table.session import TableSession
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from kiosk.console import _demo_config, run_demo
+from kiosk.assembly import demo_config
+from kiosk.console import run_demo
 from kiosk.replay import replay
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.operations import operation_from_record
@@ -15,7 +16,7 @@ from kiosk.store.journal import iter_entries, verify
 
 def test_demo_plays_coups_through_the_serial_driver(tmp_path: Path) -> None:
     path = tmp_path / "demo.db"
-    cfg = _demo_config(path)
+    cfg = demo_config(path)
     session = asyncio.run(run_demo(cfg, coups=6, seed=5, pace=0.0))
     assert session.state.coup == 7
     entries = list(iter_entries(path))

@@ -15,7 +15,7 @@ import pytest
 
 from hardware.shoe.line_dialect import encode_frame
 from hardware.shoe.reader import ShoeReader
-from kiosk.console import SimulatedShoe
+from kiosk.assembly import SimulatedShoe
 from kiosk.table.session import Severity
 from tests.table.helpers import Session
 from tests.table.test_session import _ready

@@ -21,8 +21,8 @@ from typing import Any
 import click
 
 from kiosk import i18n
+from kiosk.assembly import GameConsole
 from kiosk.config import TableConfig
-from kiosk.console import GameConsole
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed
 from kiosk.rules.money import format_money

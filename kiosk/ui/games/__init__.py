@@ -16,8 +16,8 @@ from kiosk.rules.registry import GAMES, GameSpec, IncompleteGame, check_contract
 if TYPE_CHECKING:
     import click
 
+    from kiosk.assembly import GameConsole
     from kiosk.config import TableConfig
-    from kiosk.console import GameConsole
     from kiosk.ui.launcher import KioskOptions
 
 
@@ -66,8 +66,8 @@ class ScreensModule(Protocol):
 
     @property
     def console(self) -> GameConsole | None:
-        """The typed console and the scripted demo dealer (kiosk/console.py), or None: the
-        game is run from its screen only."""
+        """The typed console and the scripted demo dealer (a `kiosk.assembly.GameConsole`,
+        run by kiosk/console.py), or None: the game is run from its screen only."""
         ...
 
     @property

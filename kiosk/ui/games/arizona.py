@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from kiosk.console import GameConsole
+from kiosk.assembly import GameConsole
 from kiosk.rules.amounts import format_money
 from kiosk.rules.arizona import engine as az
 from kiosk.rules.arizona.operations import (

@@ -16,8 +16,8 @@ from typing import Any
 
 import click
 
+from kiosk.assembly import GameConsole
 from kiosk.config import TableConfig
-from kiosk.console import GameConsole
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed

@@ -1,0 +1,200 @@
+"""The table's assembly: its session over the journal, the serial links to its devices (each
+to its simulator when the file says "simulated"), and the simulated card shoe of the demo.
+
+The typed console (kiosk/console.py) and the dealer's screen (kiosk/ui/launcher.py) both
+build the table from here, so the screen and the console run one table, not two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import os
+import tty
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from hardware.link import SerialLink
+from hardware.protocols import protocol, simulator_of
+from hardware.simulators.shoe import ShoeSimulator
+from kiosk.config import TableConfig, parse
+from kiosk.rules.cards import Card
+from kiosk.rules.operations import Operation
+from kiosk.rules.registry import GAMES
+from kiosk.store.journal import Journal
+from kiosk.table.session import Alert, TableSession
+
+Session = TableSession[Any]
+
+
+class SimulatedShoe:
+    """A shoe simulator on a pseudo-terminal whose cards the dealer pulls one at a time."""
+
+    def __init__(self, decks: int, seed: int) -> None:
+        self.master, slave = os.openpty()
+        tty.setraw(self.master)
+        self.path = os.ttyname(slave)
+        self._slave = slave  # kept open so the pty stays up between reader reconnects
+        self.decks, self.seed = decks, seed
+        self.sim = self._new_sim()
+
+    def _new_sim(self) -> ShoeSimulator:
+        # The cutting card sits about 14 cards from the back, as a dealer places it.
+        return ShoeSimulator(decks=self.decks, seed=self.seed, cut_at=52 * self.decks - 14)
+
+    def place_cutting_card(self, from_back: int) -> None:
+        """The dealer put the cutting card `from_back` cards from the back (blackjack's rule
+        4.5, shuffle and cut): the simulator sends CUT when it is reached."""
+        self.sim.cut_at = 52 * self.decks - from_back
+
+    def new_shoe(self) -> None:
+        self.seed += 1
+        seq = self.sim.next_seq
+        self.sim = self._new_sim()
+        self.sim.next_seq = seq  # the link's sequence carries on across shoes
+        self.sim.opened = True
+
+    def send(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def open(self) -> None:
+        self.send(self.sim.opening())
+        self.sim.opened = True
+
+    def pull(self) -> Card | None:
+        """Deal one card out of the shoe: its frame goes down the line."""
+        data = self.sim.step()
+        if data is None:
+            return None
+        self.send(data)
+        return self.sim.dealt[-1].card
+
+    async def heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            self.send(self.sim.heartbeat())
+
+    def close(self) -> None:
+        for fd in (self.master, self._slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _echo_alert(alert: Alert) -> None:
+    way = f" -> {alert.way_forward}" if alert.way_forward else ""
+    click.echo(f"  [{alert.severity.value}] {alert.message}{way}")
+
+
+def open_session(cfg: TableConfig, *, quiet: bool = False,
+                 describe: Callable[[Operation, Any], str | None] | None = None
+                 ) -> tuple[Session, Journal]:
+    """The table session for the configured game, folded from its journal; unless `quiet`,
+    each record is printed as `describe` words it (the game's typed console's) and each
+    alert as it is raised."""
+    from kiosk.rules.registry import game
+
+    cfg.journal.parent.mkdir(parents=True, exist_ok=True)
+    journal = Journal.open(cfg.journal, cfg.table_id)
+    try:
+        session: Session = TableSession(game(cfg.game), journal, cfg.rules, cfg.table_id)
+    except BaseException:
+        journal.close()
+        raise
+    seen = 0  # the opening's alerts are printed with the first update
+
+    def show(state: Any, op: Operation | None) -> None:
+        nonlocal seen
+        if quiet:
+            return
+        if op is not None and describe is not None:
+            text = describe(op, state)
+            if text:
+                click.echo(text)
+        for alert in session.alerts_since(seen):
+            _echo_alert(alert)
+        seen = session.alerts_raised
+
+    session.listeners.append(show)
+    show(session.state, None)  # what opening the table raised (a restart's held cards)
+    return session, journal
+
+
+def simulated_devices(cfg: TableConfig, seed: int, period: float = 0.5) -> dict[str, Any]:
+    """A simulator on a pseudo-terminal for each device besides the card shoe whose
+    `[devices.<role>]` says "simulated" and whose protocol registers one (the roulette
+    wheel); the shoe's is the demo's own (`SimulatedShoe`)."""
+    sims: dict[str, Any] = {}
+    for device in cfg.devices:
+        make = simulator_of(device.role)
+        if device.role != "shoe" and device.port == "simulated" and make is not None:
+            sims[device.role] = make(seed, period)
+    return sims
+
+
+def other_links(cfg: TableConfig, session: Any, simulators: dict[str, Any] | None = None
+                ) -> list[SerialLink]:
+    """A serial link for each configured device besides the card shoe (a shuffler, a
+    wheel), with the protocol its `[devices.<role>]` names, to its simulator when it is
+    simulated (a simulated device with no simulator is not started). The session may then
+    command each device by its role."""
+    links = []
+    sims = simulators or {}
+    for device in cfg.devices:
+        if device.role == "shoe":
+            continue
+        url = device.port
+        if url == "simulated":
+            if device.role not in sims:
+                continue
+            url = sims[device.role].path
+        link = SerialLink(url, protocol(device.protocol), session.on_device_event,
+                          baudrate=device.baudrate)
+        session.device_commands[device.role] = link.command
+        links.append(link)
+    return links
+
+
+def restart_simulated_shoe(session: Any, shoe: SimulatedShoe) -> None:
+    """The simulator cannot resume a half-dealt round's shoe order: the round in play is void
+    and the cards are shuffled again (a new simulated shoe), as the game's demo says."""
+    play = demo_play(session.spec)
+    void = play.void_for_restart(session.state)
+    if void is not None:
+        session.perform(void)
+    shuffle = play.reshuffle(session.state)
+    if shuffle is not None:
+        shoe.new_shoe()
+        session.perform(shuffle)
+
+
+def demo_play(spec: Any) -> Any:
+    """The game's simulated-dealer module (`GameSpec.demo`)."""
+    return importlib.import_module(spec.demo)
+
+
+@dataclass(frozen=True)
+class GameConsole:
+    """A game's typed console and scripted demo dealer: its screens module's `console`."""
+
+    help: str
+    command: Callable[[str], Callable[[Any], Operation] | None]  # a typed line -> an action
+    status: Callable[[Any], str]  # the session -> what `status` prints
+    describe: Callable[[Operation, Any], str | None]  # a record -> a line, or nothing
+    dealing: Callable[[Any], bool]  # the state -> cards are due from the shoe
+    deal: Callable[[Any, SimulatedShoe, float], Awaitable[None]]
+    play_round: Callable[[Any, SimulatedShoe, Any, float], Awaitable[None]]
+
+
+def demo_config(journal: Path, game: str = "") -> TableConfig:
+    """The demo's table (DEMO-1): the game's devices simulated, and its file says so."""
+    spec = GAMES.get(game or GAMES.names()[0])
+    name = " ".join(w.capitalize() for w in spec.title.split())
+    # The demo's devices are simulated, and its file says so: only such a file runs them.
+    devices = "".join(f'[devices.{role}]\nport = "simulated"\n' for role in spec.devices)
+    return parse(f'[table]\nid = "DEMO-1"\nname = "{name} demo"\ngame = "{spec.name}"\n'
+                 f'journal = "{journal}"\n[chips]\nsmallest = 5\n{devices}')
