@@ -225,3 +225,8 @@ class DeviceOnline(DeviceEvent):
 
     device: str
     seq: int | None = None
+
+
+LINK_EVENTS = (FramesLost, BadInput, DeviceOffline, DeviceOnline)
+"""The driver's own reports about a link, the same for every device: the session handles
+them itself, whatever the device (the rest go to the device's own handling)."""
