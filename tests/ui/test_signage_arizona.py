@@ -326,3 +326,45 @@ def test_the_cards_are_large_enough_to_read(ui: UI, size: tuple[int, int]) -> No
     ui.pump(0.1)
     share = 9 if size[1] > size[0] else 5
     assert problems(view, min_card_height=size[1] / share) == []
+
+
+@pytest.mark.parametrize("limits", ["usual", "largest"])
+def test_the_ante_limits_read_from_three_metres(ui: UI, limits: str) -> None:
+    """The ante's limits as tall as the other signs' at 1920x1080 on a 24" panel (15 mm; the
+    largest the configuration allows, R10,000,000, at least 14.5 mm)."""
+    from kiosk.ui.signage.arizona_view import ArizonaSignage
+    from tests.ui.test_sign_legibility import LARGEST_MM, THREE_METRES_MM, _amounts, _short
+
+    state = Table(az.ArizonaRules()).state if limits == "usual" else seven_boxes().state
+    view = ArizonaSignage(table_name=LONGEST_NAME)
+    view.show(state, Link.LIVE)
+    ui.window.add_widget(view)
+    ui.resize(1920, 1080)
+    ui.pump(0.2)
+    found = _amounts(list(reversed(view.ids.limits.children)))
+    assert [text for text, _ in found] == (["R50", "R5,000"] if limits == "usual"
+                                           else ["R1,000,000", "R10,000,000"])
+    assert _short(found, THREE_METRES_MM if limits == "usual" else LARGEST_MM) == []
+
+
+@pytest.mark.parametrize(("size", "language"), CASES, indirect=["language"], ids=CASE_IDS)
+def test_the_words_that_replace_the_call_fit(ui: UI, size: tuple[int, int],
+                                             language: str) -> None:
+    """The table paused, reconnecting, closed, the inspector attending: the banner's words
+    in place of the call, and the link's, with the worst content."""
+    from kiosk.ui.signage.arizona_view import ArizonaSignage
+    from kiosk.ui.signage.interruptions import CLOSED, INSPECTOR, PAUSED, RECONNECTING
+
+    state = seven_boxes().state
+    view = ArizonaSignage(table_name=LONGEST_NAME)
+    ui.window.add_widget(view)
+    ui.resize(*size)
+    for link, words in ((Link.PAUSED, PAUSED), (Link.RECONNECTING, RECONNECTING),
+                        (Link.CLOSED, CLOSED), (Link.LIVE, INSPECTOR)):
+        view.show(state, link)
+        view.interrupt(*words.words())
+        ui.pump(0.05)
+        assert view.ids.headline.text == words.words()[0].upper()
+        assert problems(view) == [], link
+        assert shortened(view) == [], link
+    ui.screenshot(f"layout-sign-reconnecting-ArizonaSignage-{size[0]}x{size[1]}-{language}")
