@@ -368,3 +368,34 @@ def test_the_words_that_replace_the_call_fit(ui: UI, size: tuple[int, int],
         assert problems(view) == [], link
         assert shortened(view) == [], link
     ui.screenshot(f"layout-sign-reconnecting-ArizonaSignage-{size[0]}x{size[1]}-{language}")
+
+
+def test_every_hand_the_engine_names_is_said_in_every_language() -> None:
+    """Each kind of five-card hand (every multiset of ranks, unsuited and, five ranks apart,
+    suited), as the engine words it, is read by the sign: it gets its pay, and no English
+    rank is left in another language's words."""
+    from itertools import combinations_with_replacement
+
+    from kiosk.rules.arizona.hands import POKER_RANK_NAMES, POKER_RANK_PLURALS, evaluate
+    from kiosk.rules.cards import RANKS, Card as PlayingCard
+
+    poker_to_code = {(RANKS.index(r) - 1) % 13: r for r in RANKS}
+    said = set()
+    for ranks in combinations_with_replacement(range(13), 5):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        unsuited = [PlayingCard.parse(poker_to_code[r] + "SHDC"[i % 4]) for i, r in
+                    enumerate(ranks)]
+        said.add(evaluate(unsuited).words)
+        if len(set(ranks)) == 5:
+            said.add(evaluate([PlayingCard.parse(poker_to_code[r] + "S") for r in ranks]).words)
+    assert len(said) > 300  # the words name the deciding ranks only
+    english = set(POKER_RANK_NAMES + POKER_RANK_PLURALS)
+    for code in i18n.available():
+        with i18n.using(code):
+            for words in sorted(said):
+                shown = hand(words)
+                assert shown.pays, (code, words)
+                if code != i18n.SOURCE:
+                    words_shown = set(shown.words.lower().replace(",", " ").split())
+                    assert not english & words_shown, (code, words, shown.words)
