@@ -97,6 +97,24 @@ async def head(request: Request) -> Response:
                          "anchor": {"seq": anchored[0], "hash": anchored[1]}})
 
 
+async def _json_body(request: Request, limit: int, what: str) -> tuple[Any, Response | None]:
+    """The request's JSON body, or the answer refusing it: 413 over `limit` bytes, 400 nested
+    too deep (checked before parsing: the parser recurses, and gives up near 1,000) or not
+    JSON."""
+    try:
+        raw = await read_body(request, limit)
+    except TooLarge as exc:
+        return None, error(413, str(exc))
+    try:
+        text = raw.decode("utf-8")
+        check_depth(text)
+        return json.loads(text), None
+    except TooDeep as exc:
+        return None, error(400, f"the body is not {what}: {exc}")
+    except (ValueError, UnicodeDecodeError):
+        return None, error(400, "the body is not JSON")
+
+
 async def anchor(request: Request) -> Response:
     """Keep the table's signed head; 409 with a STOP alert raised when its journal no
     longer extends what the pit holds, 409 `stale` when it named an older anchor."""
@@ -104,18 +122,9 @@ async def anchor(request: Request) -> Response:
     table_id, refused = await _authorise(request, pit)
     if refused:
         return refused
-    try:
-        raw = await read_body(request, 4096)
-    except TooLarge as exc:
-        return error(413, str(exc))
-    try:
-        text = raw.decode("utf-8")
-        check_depth(text)  # before parsing: the parser recurses, and gives up near 1,000
-        body = json.loads(text)
-    except TooDeep as exc:
-        return error(400, f"the body is not an anchor: {exc}")
-    except (ValueError, UnicodeDecodeError):
-        return error(400, "the body is not JSON")
+    body, bad = await _json_body(request, 4096, "an anchor")
+    if bad is not None:
+        return bad
     try:
         made, signature = Anchor.from_json(table_id, body)
     except BadAnchor as exc:
@@ -182,18 +191,9 @@ async def rows(request: Request) -> Response:
     table_id, refused = await _authorise(request, pit)
     if refused:
         return refused
-    try:
-        raw = await read_body(request, pit.max_body)
-    except TooLarge as exc:
-        return error(413, str(exc))
-    try:
-        text = raw.decode("utf-8")
-        check_depth(text)  # before parsing: the parser recurses, and gives up near 1,000
-        body = json.loads(text)
-    except TooDeep as exc:
-        return error(400, f"the body is not a batch: {exc}")
-    except (ValueError, UnicodeDecodeError):
-        return error(400, "the body is not JSON")
+    body, bad = await _json_body(request, pit.max_body, "a batch")
+    if bad is not None:
+        return bad
     try:
         batch, waiting = parse_batch(body, table_id)
     except BadBatch as exc:
