@@ -280,8 +280,8 @@ class ArizonaDealer(DealerScreen):
             "key_card": lambda: refusal(az.verify_deal_card, s, Card.parse("AS")) if (
                 s.phase is not az.Phase.DEALING or not s.shuffled) else _(
                 "No card is due now: key in a card when the screen asks for one"),
-            "undo": lambda: _("Nothing to take back: Undo takes back the ante chips were "
-                              "placed on in this hand"),
+            "undo": lambda: _("Nothing to take back: Undo takes back an ante placed in "
+                              "this hand"),
         }
         return words[name]() if name in words else ""
 
