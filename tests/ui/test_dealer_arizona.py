@@ -363,3 +363,84 @@ def test_the_arizona_dealer_screen_fits_at_the_reveal(ui: UI, tmp_path: Path,
     check(ui, sheet, size)
     sheet.dismiss()
     session.journal.close()
+
+
+# --- every greyed control says why ------------------------------------------------------------
+
+
+def _antes(s: Session) -> None:
+    s.perform(az.shuffle)
+    s.perform(lambda st: az.place_bet(st, 1, 5_000))
+    s.perform(lambda st: az.place_bet(st, 3, 2_500))
+
+
+def _dealing(s: Session) -> None:
+    _antes(s)
+    s.perform(lambda st: az.place_bet(st, 3, 2_500))
+    s.perform(az.close_betting)
+    shoe(s, *DEAL[:3])
+
+
+def _circle_1(s: Session) -> None:
+    _dealing(s)
+    shoe(s, *DEAL[3:])
+
+
+def _decided(s: Session) -> None:
+    _circle_1(s)
+    s.perform(lambda st: az.raise_bet(st, 1, 1))
+    s.perform(lambda st: az.check(st, 3, 1))
+
+
+def _reveal(s: Session) -> None:
+    _decided(s)
+    s.perform(az.turn_community)
+    s.perform(lambda st: az.check(st, 1, 2))
+    s.perform(lambda st: az.check(st, 3, 2))
+    s.perform(az.turn_community)
+
+
+STATES = {"not shuffled": lambda s: None, "antes under the minimum": _antes,
+          "dealing": _dealing, "circle 1": _circle_1, "every player decided": _decided,
+          "reveal": _reveal}
+
+WORDS = {
+    "not shuffled": {
+        "TableButton('No more bets')": "No ante on the layout yet: place your bets",
+        "TableButton('Misdeal')": "A misdeal is called while the cards are dealt, before "
+        "anyone raises (rule 6.2)",
+        "TableButton('Void hand')": "No round to void: no bet is on the layout",
+        "TableButton('Key card')": "No card is dealt now: the deal is complete or not yet "
+        "begun (rule 6.2)"},
+    "antes under the minimum": {
+        "TableButton('No more bets')": "Box 3: the ante of R25 is under the table minimum "
+        "of R50 (rule 2.2)",
+        "TableButton('Shuffle')": "The cards were shuffled for this hand already"},
+    "dealing": {
+        "ChipButton('5')": "No more bets: the round is being dealt (rule 6.2)",
+        "TableButton('Shuffle')": "The hand is being played: shuffle before the next one "
+        "(rule 6.5)",
+        "TableButton('Turn 1st card')": "No community card is turned now (rule 6.2)"},
+    "circle 1": {
+        "TableButton('Raise')": "Box 1 decides first: each player in turn (rule 6.2)",
+        "TableButton('Check')": "Box 1 decides first: each player in turn (rule 6.2)"},
+    "every player decided": {
+        "TableButton('Misdeal')": "A misdeal is called while the cards are dealt, before "
+        "anyone raises (rule 6.2)"},
+    "reveal": {
+        "TableButton('Turn 2nd card')": "No community card is turned now (rule 6.2)"},
+}
+"""Some of each state's reasons, word for word."""
+
+
+@pytest.mark.parametrize("state", list(STATES))
+def test_every_greyed_control_says_why(ui: UI, session: Session, state: str) -> None:
+    from kiosk.ui.dealer.arizona_app import ArizonaDealerApp
+    from tests.ui.test_refusals import every_greyed_says_why, screen_says
+
+    STATES[state](session)
+    dealer = start_app(ui, ArizonaDealerApp(session, table_name="Arizona 1")).screen
+    ui.pump(frames=2)
+    said = every_greyed_says_why(ui, dealer, screen_says, session.journal)
+    for control, words in WORDS[state].items():
+        assert said[control] == words, control
