@@ -6,6 +6,9 @@ place of the deal, a misdeal, and the layout at every dealer size with the busie
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ from kiosk.rules.arizona import engine as az
 from kiosk.rules.arizona.config import ArizonaRules
 from kiosk.rules.cards import Card
 from kiosk.rules.money import ChipRule
-from kiosk.rules.registry import GAMES
+from kiosk.rules.registry import EXTRA_GAMES, GAMES
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from kiosk.ui.dealer.base import refusal
@@ -444,3 +447,34 @@ def test_every_greyed_control_says_why(ui: UI, session: Session, state: str) -> 
     said = every_greyed_says_why(ui, dealer, screen_says, session.journal)
     for control, words in WORDS[state].items():
         assert said[control] == words, control
+
+
+# --- the headless demo ----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_headless_demo_plays_a_hand_by_touch(tmp_path: Path) -> None:
+    """`tableside demo --game arizona --headless`: the screens module's touch script plays a
+    hand from the shuffle to the confirmed payouts and saves the screenshots."""
+    from kiosk.store.source import load_entries
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    env.update({EXTRA_GAMES: "tests.ui.arizona_game", "SDL_VIDEODRIVER": "offscreen",
+                "GPIOZERO_PIN_FACTORY": "mock"})
+    out = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "demo", "--game", "arizona", "--headless",
+         "--no-signage", "--fresh", "--journal", str(tmp_path / "demo.db"), "--out",
+         str(tmp_path / "shots")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stdout + out.stderr[-3000:]
+    assert "hand settled: hand 1" in out.stdout, out.stdout
+    for name in ("dealer-betting-800x480", "dealer-deciding-800x480", "dealer-reveal-800x480",
+                 "dealer-payouts-800x480", "dealer-800x480"):
+        assert (tmp_path / "shots" / f"{name}.png").stat().st_size > 1000, name
+    entries = load_entries(tmp_path / "demo.db")
+    kinds = [e.kind.removeprefix("arizona.") for e in entries]
+    assert kinds.count("card_dealt") == 3 * 3 + 2  # three boxes, two community cards
+    assert kinds.count("community_turned") == 2 and kinds[-1] == "round_settled"
+    settled = entries[-1].payload
+    assert [b["box"] for b in settled["boxes"]] == [1, 3, 5]

@@ -94,12 +94,16 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
             await tap(screen.ids.shuffle)
         chips = sorted(screen.ids.chips.children, key=lambda c: c.value)
         rules = session.state.rules
-        for box, presses in ((1, (1, 1)), (3, (2,)), (min(5, rules.boxes), (0, 3))):
+        # The first chip at the table minimum or over it (rule 2.2), and the one above it.
+        low = next((i for i, c in enumerate(chips) if c.value >= rules.minimum),
+                   len(chips) - 1)
+        high = min(low + 1, len(chips) - 1)
+        for box, presses in ((1, (low, low)), (min(3, rules.boxes), (high,)),
+                             (min(5, rules.boxes), (low,))):
             await tap(screen.tile(box))
             for p in presses:
-                chip = chips[min(p, len(chips) - 1)]
-                if not chip.disabled:
-                    await tap(chip)
+                if not chips[p].disabled:
+                    await tap(chips[p])
         report.append(f"antes: {len(session.state.antes)} boxes, " + ", ".join(
             f"box {b} {format_money(a, rules.currency)}" for b, a in session.state.antes))
         save_png(render(screen), out / "dealer-betting-800x480.png")
