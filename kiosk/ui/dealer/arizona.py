@@ -111,6 +111,7 @@ class ArizonaDealer(DealerScreen):
         self.px_per_mm = px_per_mm
         self.start_screen()
         self.sheet: PayoutSheet | None = None
+        self._sheet_round = 0  # the hand whose payouts opened by themselves
         super().__init__(**kwargs)
         self.session = session
         rules = session.state.rules
@@ -236,8 +237,9 @@ class ArizonaDealer(DealerScreen):
         return picker
 
     def open_payouts(self, box: int | None = None) -> PayoutSheet | None:
-        """Every box at the reveal in large type, over the screen; "Confirm payouts" there
-        too."""
+        """Every box at the reveal in large type, over the screen, at the page of `box`;
+        "Confirm payouts" there too. They open by themselves at the reveal; a box tapped
+        opens them again."""
         state = self.session.state
         if state.phase is not az.Phase.REVEAL:
             return None
@@ -355,6 +357,10 @@ class ArizonaDealer(DealerScreen):
         self.can_turn = "turn_community" in legal
         self.turn_text = (_("Turn 2nd card") if state.turned else _("Turn 1st card"))
         self.can_shuffle = az.can_shuffle(state) and not state.shuffled
+        if reveal and self._sheet_round != state.round:
+            # The reveal: every box's payouts open by themselves, in large type (rule 6.6).
+            self._sheet_round = state.round
+            Clock.schedule_once(lambda _dt: self.open_payouts(), 0)
         self.show_inspector()
         self.show_alerts()
 
