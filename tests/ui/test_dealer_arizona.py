@@ -490,3 +490,22 @@ def test_the_headless_demo_plays_a_hand_by_touch(tmp_path: Path) -> None:
     assert kinds.count("community_turned") == 2 and kinds[-1] == "round_settled"
     settled = entries[-1].payload
     assert [b["box"] for b in settled["boxes"]] == [1, 3, 5]
+
+
+def test_a_raise_out_of_turn_is_refused_in_afrikaans_and_recorded_in_english(
+        ui: UI, session: Session) -> None:
+    from kiosk.table.session import Severity
+    from kiosk.ui.dealer.arizona_app import ArizonaDealerApp
+
+    _circle_1(session)
+    with i18n.using("af"):
+        dealer = start_app(ui, ArizonaDealerApp(session, table_name="Arizona 1")).screen
+        ui.pump(frames=2)
+        assert dealer.step == "Vak 1: verhoog in sirkel 1, of pas"
+        assert dealer.tile(3).raise_button.text == "Verhoog"
+        tap_greyed(ui, dealer.tile(3).raise_button)
+        assert dealer.alert_text == "Vak 1 besluit eerste: elke speler op sy beurt (reël 6.2)"
+        alert = session.alerts[-1]
+        assert (alert.severity, alert.message) == (
+            Severity.WARNING, "Box 1 decides first: each player in turn (rule 6.2)")
+        ui.screenshot("arizona-dealer-refusal-af-800x480")
