@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from hardware.wheel.events import WheelEvent
 from kiosk.rules.cards import Card
 
 SHOE = "SHOE"
@@ -71,8 +70,18 @@ class BadKind(StrEnum):
     REPEAT_DIFFERS = "repeated seq, other content"
 
 
+class DeviceEvent:
+    """Base of every typed device event. Each carries `device` (the label its bytes name, or
+    the port's) and `seq` (the frame's number, or None). A device's own events subclass it in
+    its own module (the wheel's: hardware/wheel/events.py); nothing here names them."""
+
+    __slots__ = ()
+    device: str
+    seq: int | None
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShoeHello:
+class ShoeHello(DeviceEvent):
     """`HELLO`: the device names itself (shoe or shuffler; `device` tells which)."""
 
     device: str
@@ -84,7 +93,7 @@ class ShoeHello:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardRead:
+class CardRead(DeviceEvent):
     """`CARD`: a card left the shoe (or shuffler) face up and was read."""
 
     device: str
@@ -93,7 +102,7 @@ class CardRead:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardBurned:
+class CardBurned(DeviceEvent):
     """`BURN`: a card was burned face down; its value, if sent, is never shown."""
 
     device: str
@@ -102,7 +111,7 @@ class CardBurned:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardUnread:
+class CardUnread(DeviceEvent):
     """`UNREAD`: a card left the shoe but could not be read; the dealer keys it in."""
 
     device: str
@@ -110,7 +119,7 @@ class CardUnread:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CutCardOut:
+class CutCardOut(DeviceEvent):
     """`CUT`: the cutting card came out."""
 
     device: str
@@ -118,7 +127,7 @@ class CutCardOut:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShoeStateChanged:
+class ShoeStateChanged(DeviceEvent):
     """Shoe `STATE`."""
 
     device: str
@@ -127,7 +136,7 @@ class ShoeStateChanged:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShufflerStateChanged:
+class ShufflerStateChanged(DeviceEvent):
     """Shuffler `STATE`."""
 
     device: str
@@ -136,7 +145,7 @@ class ShufflerStateChanged:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShuffleCount:
+class ShuffleCount(DeviceEvent):
     """`COUNT`: cards counted in the last shuffle (checked against the decks in play)."""
 
     device: str
@@ -145,7 +154,7 @@ class ShuffleCount:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ShufflerFault:
+class ShufflerFault(DeviceEvent):
     """`FAULT`: a shuffler malfunction; an unknown code arrives as OTHER with the code in text."""
 
     device: str
@@ -155,7 +164,7 @@ class ShufflerFault:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardsDamaged:
+class CardsDamaged(DeviceEvent):
     """`DAMAGED`: cards the shuffler found damaged."""
 
     device: str
@@ -164,7 +173,7 @@ class CardsDamaged:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Heartbeat:
+class Heartbeat(DeviceEvent):
     """`HB`: the device is alive (every second)."""
 
     device: str
@@ -172,7 +181,7 @@ class Heartbeat:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FramesLost:
+class FramesLost(DeviceEvent):
     """A jump in `seq`: frames were lost and the dealer must be told (a lost CARD changes
     the game). `seq` is the sequence number that revealed the gap (= `got_seq`)."""
 
@@ -184,7 +193,7 @@ class FramesLost:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BadInput:
+class BadInput(DeviceEvent):
     """Bytes that did not form a valid frame: counted, logged with their raw bytes, skipped.
 
     Emitted, never raised. `device` is the frame's device when it could be read, otherwise the
@@ -199,7 +208,7 @@ class BadInput:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DeviceOffline:
+class DeviceOffline(DeviceEvent):
     """No bytes for the heartbeat timeout, or the port cannot be opened or went away.
     `reason` says why in words when the link knows ("no such device /dev/ttyUSB0",
     "/dev/ttyUSB0: permission denied (...)"); empty for a device that fell silent."""
@@ -211,28 +220,13 @@ class DeviceOffline:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DeviceOnline:
+class DeviceOnline(DeviceEvent):
     """Bytes are arriving (again) from the port."""
 
     device: str
     seq: int | None = None
 
 
-DeviceEvent = (
-    ShoeHello
-    | CardRead
-    | CardBurned
-    | CardUnread
-    | CutCardOut
-    | ShoeStateChanged
-    | ShufflerStateChanged
-    | ShuffleCount
-    | ShufflerFault
-    | CardsDamaged
-    | Heartbeat
-    | FramesLost
-    | BadInput
-    | DeviceOffline
-    | DeviceOnline
-    | WheelEvent
-)
+LINK_EVENTS = (FramesLost, BadInput, DeviceOffline, DeviceOnline)
+"""The driver's own reports about a link, the same for every device: the session handles
+them itself, whatever the device (the rest go to the device's own handling)."""

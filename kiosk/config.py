@@ -316,7 +316,29 @@ def parse(text: str, path: Path | None = None) -> TableConfig:
     return _build(_toml(text, name), text, name, path)
 
 
+_TOML_STRING_OR_COMMENT = re.compile(
+    r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+MAX_NESTING = 64
+"""Arrays and inline tables nested deeper are refused before TOML's reader sees them: it
+reads them by recursion, and a RecursionError inside it can leave the interpreter unable to
+parse anything else in the process (a fault of Python 3.11's)."""
+
+
+def _nesting(text: str) -> int:
+    """How deep arrays and inline tables nest, strings and comments left out."""
+    depth = deepest = 0
+    for char in _TOML_STRING_OR_COMMENT.sub("", text):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def _toml(text: str, name: str) -> dict[str, Any]:
+    if _nesting(text) > MAX_NESTING:
+        raise ConfigError(f"{name}: arrays or inline tables are nested too deep to read")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

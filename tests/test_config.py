@@ -186,3 +186,17 @@ def test_the_roulette_example_names_its_wheel_and_is_valid() -> None:
     cfg = parse(text)
     assert cfg.device("wheel") is not None and cfg.device("wheel").protocol == "wheel-ss2"
     assert cfg.rules.limits.straight_up_maximum == 50_000
+
+
+def test_nesting_past_64_is_refused_before_tomls_reader_recurses() -> None:
+    """Refused by counting, not by a RecursionError inside tomllib (which can leave Python
+    3.11 unable to parse anything else in the process); brackets in strings and comments
+    nest nothing."""
+    from kiosk.config import MAX_NESTING, ConfigError, _toml
+
+    deep = "x = " + "[" * (MAX_NESTING + 1) + "]" * (MAX_NESTING + 1) + "\n"
+    with pytest.raises(ConfigError, match="nested too deep to read"):
+        _toml(deep, "t.toml")
+    fine = ("x = " + "[" * MAX_NESTING + "]" * MAX_NESTING + "\n"
+            'y = "[[[[[[[[[[" # ' + "[" * 200 + "\nz = '''\n" + "{" * 200 + "\n'''\n")
+    assert _toml(fine, "t.toml")["y"] == "[[[[[[[[[["

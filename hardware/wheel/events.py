@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hardware.events import DeviceEvent
+
 WHEEL = "WHEEL"
 
 CLOCKWISE = "clockwise"
@@ -17,7 +19,7 @@ ANTICLOCKWISE = "anticlockwise"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class WheelStatus:
+class WheelStatus(DeviceEvent):
     """`*X;<state>;<spin>;<number>;<warning>;<speed>;<direction>` as sent."""
 
     device: str
@@ -31,7 +33,7 @@ class WheelStatus:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BettingOpened:
+class BettingOpened(DeviceEvent):
     """State 2: a new game; place your bets. `games` counts games since the driver started,
     across the spin counter's wrap from 256 to 1."""
 
@@ -42,7 +44,7 @@ class BettingOpened:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BallInRim:
+class BallInRim(DeviceEvent):
     """State 3: the ball is launched and running in the rim, `direction` as reported."""
 
     device: str
@@ -52,7 +54,7 @@ class BallInRim:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BetsClosed:
+class BetsClosed(DeviceEvent):
     """State 4: no more bets."""
 
     device: str
@@ -61,7 +63,7 @@ class BetsClosed:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class WinningNumber:
+class WinningNumber(DeviceEvent):
     """The ball is in a pocket (the plain number line or state 5, whichever came first)."""
 
     device: str
@@ -72,7 +74,7 @@ class WinningNumber:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class MissSpin:
+class MissSpin(DeviceEvent):
     """State 3 with warning 2: the ball turned with the wheel (it hit something): a VOID
     game; the host locks the bets and answers `*R`."""
 
@@ -82,7 +84,7 @@ class MissSpin:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class NoBall:
+class NoBall(DeviceEvent):
     """State 4 with warning 1 for 10 reports (5 s): no ball detected."""
 
     device: str
@@ -92,7 +94,7 @@ class NoBall:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LaunchFailed:
+class LaunchFailed(DeviceEvent):
     """Warning 8 past the first 6 reports (3 s): the ball was not launched."""
 
     device: str
@@ -102,7 +104,7 @@ class LaunchFailed:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ComponentFault:
+class ComponentFault(DeviceEvent):
     """Warning 4: a sensor, motor or encoder fault."""
 
     device: str
@@ -111,7 +113,7 @@ class ComponentFault:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class WheelClosed:
+class WheelClosed(DeviceEvent):
     """State 6; `during_play` when it came from states 2-4 (a fault, by the field notes)."""
 
     device: str
@@ -121,7 +123,7 @@ class WheelClosed:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class WheelRecovering:
+class WheelRecovering(DeviceEvent):
     """After an unexpected drop to state 6: about once a second, up to 10 times, the host
     sends `*P 1` until the wheel is back in state 2 (field notes)."""
 
@@ -131,7 +133,7 @@ class WheelRecovering:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class SelfTestCode:
+class SelfTestCode(DeviceEvent):
     """`*F <code>`: a self-test result, or a fault during play (mode bit 256)."""
 
     device: str
@@ -141,7 +143,7 @@ class SelfTestCode:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class WheelStatistic:
+class WheelStatistic(DeviceEvent):
     """`*w <chi2> <percent>`, kept as the wheel wrote them (never floats)."""
 
     device: str
@@ -151,7 +153,7 @@ class WheelStatistic:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class WheelReply:
+class WheelReply(DeviceEvent):
     """Any other reply: `*K CAM`, `*R OK`, `*P OK`, `*S 2.07`, `*F BUSY`..."""
 
     device: str

@@ -394,7 +394,8 @@ class TableSession(Generic[S]):
     def _on_device_event(self, event: Any) -> None:
         device = getattr(event, "device", "SHOE")
         handling = protocol_of_device(device)
-        if handling is not None and handling.table_side:
+        if handling is not None and handling.table_side and not isinstance(event,
+                                                                            ev.LINK_EVENTS):
             # A device whose events the table handles in a module of its own (the wheel:
             # kiosk/table/wheel.py), named by its protocol's registration.
             importlib.import_module(handling.table_side).on_event(self, event)

@@ -126,7 +126,7 @@ class SetupApp(App):  # type: ignore[misc]
 
     def build(self) -> SetupScreen:
         self.screen = SetupScreen(self.config_path, self.first_reason)
-        _tell_systemd(self.first_reason, ready=True)
+        tell_systemd(self.first_reason, ready=True)
         self.schedule_looks()
         return self.screen
 
@@ -160,11 +160,11 @@ class SetupApp(App):  # type: ignore[misc]
         if self.screen is not None and reason != self.screen.reason:
             self.screen.reason = reason
             log.warning("the table is still not set up: %s", reason)
-        _tell_systemd(reason)
+        tell_systemd(reason)
         return False
 
 
-def _tell_systemd(reason: str, ready: bool = False) -> None:
+def tell_systemd(reason: str, ready: bool = False) -> None:
     line = reason.splitlines()[0] if reason else ""
     notify(("READY=1\n" if ready else "") + f"WATCHDOG=1\nSTATUS=Not set up: {line}")
 

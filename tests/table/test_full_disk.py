@@ -65,8 +65,8 @@ def test_a_full_disk_stops_the_dealing_and_the_console_still_answers(
     filler: list[Path] = []
     real_open = console.open_session
 
-    def open_session(cfg: Any, *, quiet: bool = False) -> Any:
-        session, j = real_open(cfg, quiet=quiet)
+    def open_session(cfg: Any, **kwargs: Any) -> Any:
+        session, j = real_open(cfg, **kwargs)
         sessions.append(session)
 
         def fill_after_the_first_card(_state: Any, op: Any) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kiosk.rules.arizona.hands import evaluate
 from kiosk.rules.arizona.operations import (
     AntePlaced,
     AnteTakenBack,
@@ -64,7 +65,8 @@ def apply(state: ArizonaState, op: Operation) -> ArizonaState:
         phase = Phase.REVEAL if turned == COMMUNITY_CARDS else Phase.SECOND_RAISE
         return replace(state, turned=turned, phase=phase)
     if isinstance(op, Settled):
-        best = max(op.boxes, key=lambda b: b.net, default=None)
+        # The round's best hand is the strongest at the reveal, whatever was staked on it.
+        best = max(op.boxes, key=lambda b: evaluate(b.cards), default=None)
         return _next_round(state, best.hand if best is not None else None)
     if isinstance(op, Voided):
         # Cards shuffled for a hand that was never dealt are still shuffled (rule 6.5).

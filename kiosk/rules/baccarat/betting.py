@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.rules.baccarat.helpers import _a, _m, _w
+from kiosk.rules.baccarat.helpers import amount_of, bet_word, money_of
 from kiosk.rules.baccarat.house import BetKind, Phase
 from kiosk.rules.baccarat.operations import BetPlaced, BetRemoved, BettingClosed
 from kiosk.rules.baccarat.state import PuntoBancoState
@@ -28,9 +28,9 @@ def verify_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: i
         # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker, Player, Tie).
         raise NotAllowed.of(
             "Area %(area)s: %(kind)s bet of %(amount)s is over the table maximum of "
-            "%(maximum)s; at most %(more)s more", clause="2.2", area=area, kind=_w(kind),
-            amount=_a(state, now + amount), maximum=_a(state, lim.maximum),
-            more=_a(state, lim.maximum - now))
+            "%(maximum)s; at most %(more)s more", clause="2.2", area=area, kind=bet_word(kind),
+            amount=amount_of(state, now + amount), maximum=amount_of(state, lim.maximum),
+            more=amount_of(state, lim.maximum - now))
 
 
 def can_place_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
@@ -50,7 +50,8 @@ def verify_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: 
     if amount <= 0 or state.bet_total(area, kind) < amount:
         # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker, Player, Tie).
         raise NotAllowed.of("Area %(area)s has only %(amount)s on %(kind)s", area=area,
-                            amount=_a(state, state.bet_total(area, kind)), kind=_w(kind))
+                            amount=amount_of(state, state.bet_total(area, kind)),
+                            kind=bet_word(kind))
 
 
 def can_remove_bet(state: PuntoBancoState, area: str, kind: BetKind, amount: int) -> bool:
@@ -78,13 +79,13 @@ def verify_close_betting(state: PuntoBancoState) -> None:
         totals[b.area, b.kind] = totals.get((b.area, b.kind), 0) + b.amount
     for (area, kind), amt in sorted(totals.items()):
         if 0 < amt < rules.limit(kind).minimum:
-            problems.append((f"area {area} {kind} {_m(state, amt)} is under the "
-                             f"{_m(state, rules.limit(kind).minimum)} minimum", "2.2"))
+            problems.append((f"area {area} {kind} {money_of(state, amt)} is under the "
+                             f"{money_of(state, rules.limit(kind).minimum)} minimum", "2.2"))
             # TRANSLATORS: %(kind)s is the bet's name as the screens say it (Banker ...).
             alone = NotAllowed.of(
                 "Cannot close bets: area %(area)s %(kind)s %(amount)s is under the "
-                "%(minimum)s minimum", clause="2.2", area=area, kind=_w(kind),
-                amount=_a(state, amt), minimum=_a(state, rules.limit(kind).minimum))
+                "%(minimum)s minimum", clause="2.2", area=area, kind=bet_word(kind),
+                amount=amount_of(state, amt), minimum=amount_of(state, rules.limit(kind).minimum))
         if kind is BetKind.TIE and not (totals.get((area, BetKind.BANKER))
                                         or totals.get((area, BetKind.PLAYER))):
             problems.append((f"area {area} has a tie bet without a bet on Banker or Player",

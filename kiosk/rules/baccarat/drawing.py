@@ -117,7 +117,7 @@ def _coup_result(player_cards: Sequence[Card], banker_cards: Sequence[Card],
     )
 
 
-def _state_result(state: PuntoBancoState) -> CoupResult:
+def result_of(state: PuntoBancoState) -> CoupResult:
     return _coup_result(state.player_cards, state.banker_cards, state.player_values,
                         state.banker_values)
 

@@ -32,7 +32,7 @@ from kiosk.rules.baccarat.operations import (
     ShoeShuffled,
     TableOpened,
 )
-from kiosk.rules.baccarat.payouts import _ZERO
+from kiosk.rules.baccarat.payouts import ZERO
 from kiosk.rules.baccarat.state import PuntoBancoState
 from kiosk.rules.cards import ShoeContents
 from kiosk.rules.game import foreign
@@ -113,7 +113,7 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
             owed = dict(commission_owed)
             for s in op.settlements:
                 if s.commission:
-                    owed[s.area] = owed.get(s.area, _ZERO) + s.commission
+                    owed[s.area] = owed.get(s.area, ZERO) + s.commission
             commission_owed = tuple(sorted(owed.items()))
         return _next_coup(state, results=(*state.results, op.result),
                           commission_owed=commission_owed, last_settled=op)

@@ -8,15 +8,15 @@ from kiosk.rules.errors import Amount, Word
 from kiosk.rules.money import format_money
 
 
-def _m(state: PuntoBancoState, cents: int) -> str:
+def money_of(state: PuntoBancoState, cents: int) -> str:
     return format_money(cents, state.rules.currency)
 
 
-def _a(state: PuntoBancoState, cents: int) -> Amount:
-    """An amount in a refusal (`NotAllowed.of`): written as `_m` in English."""
+def amount_of(state: PuntoBancoState, cents: int) -> Amount:
+    """An amount in a refusal (`NotAllowed.of`): written as `money_of` in English."""
     return Amount(cents, state.rules.currency)
 
 
-def _w(kind: BetKind) -> Word:
+def bet_word(kind: BetKind) -> Word:
     """A bet's kind in a refusal: "banker" in English, the screens' "Banker" on a screen."""
     return Word(kind.value, kind.value.capitalize())

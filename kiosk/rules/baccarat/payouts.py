@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from kiosk.rules.baccarat.drawing import _state_result
+from kiosk.rules.baccarat.drawing import result_of
 from kiosk.rules.baccarat.house import (
     Bet,
     BetKind,
@@ -21,14 +21,14 @@ from kiosk.rules.baccarat.outcomes import Winner
 from kiosk.rules.baccarat.state import PuntoBancoState
 from kiosk.rules.errors import NotAllowed, allowed
 
-_ZERO = Fraction(0)  # Fractions are immutable: one zero serves every settlement
+ZERO = Fraction(0)  # Fractions are immutable: one zero serves every settlement
 _EVEN = Fraction(1)
 
 
 def _owed_commission(bet: Bet, rules: PuntoBancoRules) -> Fraction:
     if rules.commission_mode is CommissionMode.COMMISSION:
         return bet.amount * rules.commission_rate
-    return _ZERO
+    return ZERO
 
 
 def settle_bet(rules: PuntoBancoRules, bet: Bet, winner: Winner) -> BetSettlement:
@@ -37,26 +37,26 @@ def settle_bet(rules: PuntoBancoRules, bet: Bet, winner: Winner) -> BetSettlemen
     if bet.kind is BetKind.TIE:
         won, odds = winner is Winner.TIE, rules.tie_odds
     elif winner is Winner.TIE:  # rule 5.7: banker and player bets stand off on a tie
-        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.STAND_OFF, _ZERO, _ZERO,
-                             0, _ZERO, _ZERO)
+        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.STAND_OFF, ZERO, ZERO,
+                             0, ZERO, ZERO)
     elif bet.kind is BetKind.BANKER:
         won = winner is Winner.BANKER
         odds = rules.banker_odds if rules.commission_mode is CommissionMode.NET else _EVEN
     else:
         won, odds = winner is Winner.PLAYER, rules.player_odds
     if not won:
-        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.LOSE, odds, _ZERO, 0,
-                             _ZERO, _ZERO)
+        return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.LOSE, odds, ZERO, 0,
+                             ZERO, ZERO)
     win = bet.amount * odds.numerator
     if odds.denominator == 1 and win % rules.chips.smallest_chip == 0:
         # Whole odds (1:1, 8:1) on whole chips: the exact win is paid as it is, nothing rounds.
-        exact, paid, rounding = Fraction(win), win, _ZERO
+        exact, paid, rounding = Fraction(win), win, ZERO
     else:
         # Built from ints: Fraction arithmetic (`amount * odds`, `exact - paid`) costs twice this.
         exact = Fraction(win, odds.denominator)
         paid = rules.chips.round_payout(exact)
         rounding = Fraction(win - paid * odds.denominator, odds.denominator)  # exact - paid
-    commission = _owed_commission(bet, rules) if bet.kind is BetKind.BANKER else _ZERO
+    commission = _owed_commission(bet, rules) if bet.kind is BetKind.BANKER else ZERO
     return BetSettlement(bet.area, bet.kind, bet.amount, Outcome.WIN, odds, exact, paid,
                          rounding, commission)
 
@@ -64,7 +64,7 @@ def settle_bet(rules: PuntoBancoRules, bet: Bet, winner: Winner) -> BetSettlemen
 def settlement(state: PuntoBancoState) -> tuple[BetSettlement, ...]:
     """The payout of every bet on the table for the finished coup (rule 5.7)."""
     verify_confirm_payouts(state)
-    return _settle_all(state, _state_result(state).winner)
+    return _settle_all(state, result_of(state).winner)
 
 
 def _settle_all(state: PuntoBancoState, winner: Winner) -> tuple[BetSettlement, ...]:
@@ -84,7 +84,7 @@ def can_confirm_payouts(state: PuntoBancoState) -> bool:
 def confirm_payouts(state: PuntoBancoState) -> CoupSettled:
     """The dealer has paid and collected every bet as shown (rule 5.7)."""
     verify_confirm_payouts(state)
-    result = _state_result(state)  # computed once, for the record and for the settlements
+    result = result_of(state)  # computed once, for the record and for the settlements
     return CoupSettled(coup=state.coup, result=result,
                        player_cards=state.player_cards, banker_cards=state.banker_cards,
                        settlements=_settle_all(state, result.winner))

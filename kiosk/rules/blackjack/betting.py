@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import Stage, sc
-from kiosk.rules.blackjack.helpers import _a
+from kiosk.rules.blackjack.helpers import amount_of
 from kiosk.rules.blackjack.operations import BetPlaced, BetRemoved, BettingClosed, CallerSet
 from kiosk.rules.blackjack.state import BlackjackState, Phase
 from kiosk.rules.errors import NotAllowed, allowed
@@ -27,8 +27,8 @@ def verify_place_bet(state: BlackjackState, box: int, amount: int, player: str =
     after = state.stake_of(box, player) + amount
     if after > rules.maximum:
         raise NotAllowed.of("Box %(box)s: %(amount)s is over the table maximum of "
-                            "%(maximum)s", clause="2.2", box=box, amount=_a(state, after),
-                            maximum=_a(state, rules.maximum))
+                            "%(maximum)s", clause="2.2", box=box, amount=amount_of(state, after),
+                            maximum=amount_of(state, rules.maximum))
 
 
 def can_place_bet(state: BlackjackState, box: int, amount: int, player: str = "A") -> bool:
@@ -47,7 +47,7 @@ def verify_remove_bet(state: BlackjackState, box: int, amount: int, player: str 
         raise NotAllowed.of("Bets cannot be taken back after no more bets", clause="4.6")
     if amount <= 0 or state.stake_of(box, player) < amount:
         raise NotAllowed.of("Box %(box)s has no %(amount)s bet of player %(player)s to take "
-                            "back", box=box, amount=_a(state, amount),
+                            "back", box=box, amount=amount_of(state, amount),
                             player=player)
 
 
@@ -96,8 +96,8 @@ def verify_close_betting(state: BlackjackState) -> None:
         if s.amount < rules.minimum:
             raise NotAllowed.of("Box %(box)s, player %(player)s: %(amount)s is under the "
                                 "table minimum of %(minimum)s", clause="2.2", box=s.box,
-                                player=s.player, amount=_a(state, s.amount),
-                                minimum=_a(state, rules.minimum))
+                                player=s.player, amount=amount_of(state, s.amount),
+                                minimum=amount_of(state, rules.minimum))
 
 
 def can_close_betting(state: BlackjackState) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import Stage, sc
-from kiosk.rules.blackjack.helpers import _round_started
+from kiosk.rules.blackjack.helpers import round_started
 from kiosk.rules.blackjack.house import Variant
 from kiosk.rules.blackjack.operations import (
     CardBurned,
@@ -19,13 +19,13 @@ from kiosk.rules.blackjack.operations import (
     CutCardOut,
 )
 from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase, hand_words
-from kiosk.rules.blackjack.turns import _needs_pay, _no_target_reason, burn_due, card_target
+from kiosk.rules.blackjack.turns import burn_due, card_target, needs_pay, no_target_reason
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import ImpossibleCard, NotAllowed, allowed, resolve_first
 from kiosk.rules.operations import Operation
 
 
-def _verify_target(state: BlackjackState, box: int | None, hand: int, source: CardSource
+def check_target(state: BlackjackState, box: int | None, hand: int, source: CardSource
                    ) -> tuple[int, int]:
     if burn_due(state):
         raise NotAllowed.of("The first card is burned unseen first", clause=sc("4.7"))
@@ -36,7 +36,7 @@ def _verify_target(state: BlackjackState, box: int | None, hand: int, source: Ca
     else:
         due = card_target(state)
     if due is None or (box is not None and (box, hand) != due):
-        words, clause = _no_target_reason(state, box, hand)
+        words, clause = no_target_reason(state, box, hand)
         if due is not None and box is not None:
             words = f"{words}; the card is due to {_target_words(state, due)}"
         raise NotAllowed(words, clause=clause)
@@ -53,7 +53,7 @@ def verify_deal_card(state: BlackjackState, card: Card, source: CardSource = Car
                 box: int | None = None, hand: int = 1) -> None:
     """A card may go to the hand whose turn it is (or to `box`/`hand` if named and due)
     when the shoe can hold it (rules 4.5, 7.5)."""
-    _verify_target(state, box, hand, source)
+    check_target(state, box, hand, source)
     if source is not CardSource.OVERRIDE:
         _verify_in_shoe(state, card)
 
@@ -75,7 +75,7 @@ def can_deal_card(state: BlackjackState, card: Card, source: CardSource = CardSo
 
 def deal_card(state: BlackjackState, card: Card, source: CardSource = CardSource.SHOE,
               box: int | None = None, hand: int = 1, by: str = "") -> CardDealt:
-    target = _verify_target(state, box, hand, source)
+    target = check_target(state, box, hand, source)
     if source is not CardSource.OVERRIDE:
         _verify_in_shoe(state, card)
     return CardDealt(state.round, target[0], target[1], card, source, by)
@@ -89,7 +89,7 @@ def shoe_card(state: BlackjackState, card: Card) -> Operation:
     verify_shoe_card(state, card)  # raises when it must wait: the session holds it
     target = card_target(state)
     if target is None:
-        words, clause = _no_target_reason(state)
+        words, clause = no_target_reason(state)
         message = f"{words} (rule {clause})" if clause else words
         return CardQueried(state.round, NOBODY, 0, card, "not allowed", message)
     try:
@@ -112,10 +112,10 @@ def verify_shoe_card(state: BlackjackState, card: Card) -> None:
     if state.pending is not None:
         raise resolve_first(state.pending.reason)
     if state.phase in (Phase.CHECK, Phase.INSURANCE):
-        words, clause = _no_target_reason(state)
+        words, clause = no_target_reason(state)
         raise NotAllowed(words, clause=clause)
     cur = state.current
-    if state.phase is Phase.PLAYING and cur is not None and _needs_pay(state, cur):
+    if state.phase is Phase.PLAYING and cur is not None and needs_pay(state, cur):
         raise NotAllowed.of("Pay the blackjack on %(hand)s first", clause="4.2 item 5",
                             hand=hand_words(cur))
     # Otherwise the card is recorded: dealt where it is due, or queried (a card after the
@@ -146,7 +146,7 @@ def verify_unread_card(state: BlackjackState) -> None:
     if burn_due(state):
         return
     if card_target(state) is None:
-        words, clause = _no_target_reason(state)
+        words, clause = no_target_reason(state)
         raise NotAllowed(f"An unread card cannot belong to this round: {words}", clause=clause)
 
 
@@ -202,7 +202,7 @@ def verify_burn(state: BlackjackState, card: Card | None = None) -> None:
     if state.prep.stage not in (Stage.BURN, Stage.READY):
         raise NotAllowed.of("No shoe is ready: a card cannot be burned before the cards are "
                             "shuffled and cut (rules 4.1-4.5, shuffle and cut)")
-    if _round_started(state) and not burn_due(state):
+    if round_started(state) and not burn_due(state):
         raise NotAllowed.of("A card cannot be burned in the middle of a round")
 
 

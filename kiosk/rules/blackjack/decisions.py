@@ -18,7 +18,7 @@ from kiosk.rules.blackjack.operations import (
 )
 from kiosk.rules.blackjack.settle import BetKind, Outcome
 from kiosk.rules.blackjack.state import BlackjackState, Phase, PlayerHand
-from kiosk.rules.blackjack.turns import _needs_pay
+from kiosk.rules.blackjack.turns import needs_pay
 from kiosk.rules.errors import NotAllowed
 
 Refusal = NotAllowed | None
@@ -28,7 +28,7 @@ Refusal = NotAllowed | None
 _QUIET = NotAllowed("not allowed now")
 
 
-def _decision_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
+def decision_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
     """Why the hand in turn cannot decide now (None: it can). The `_refusal` helpers build
     the dealer's sentence without raising, so `can_` queries cost no exception."""
     if state.pending is not None:
@@ -45,7 +45,7 @@ def _decision_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
             return _QUIET
         return NotAllowed(f"{h.label.capitalize()} takes its second card first",
                           clause="4.2 item 4e")
-    if _needs_pay(state, h):
+    if needs_pay(state, h):
         if not explain:
             return _QUIET
         return NotAllowed(f"Pay the blackjack on {h.label} first", clause="4.2 item 5")
@@ -80,11 +80,11 @@ def _turn(state: BlackjackState) -> PlayerHand:
 
 
 def verify_stand(state: BlackjackState) -> None:
-    _raise(_decision_refusal(state))
+    _raise(decision_refusal(state))
 
 
 def can_stand(state: BlackjackState) -> bool:
-    return _decision_refusal(state, explain=False) is None
+    return decision_refusal(state, explain=False) is None
 
 
 def stand(state: BlackjackState) -> Stood:
@@ -96,7 +96,7 @@ def stand(state: BlackjackState) -> Stood:
 
 def _double_refusal(state: BlackjackState, players: Iterable[str] = (),
                     explain: bool = True) -> Refusal:
-    refusal = _decision_refusal(state, explain)
+    refusal = decision_refusal(state, explain)
     if refusal is not None:
         return refusal
     h = _turn(state)
@@ -140,7 +140,7 @@ def double(state: BlackjackState, behind: Iterable[str] = ()) -> Doubled:
     return Doubled(state.round, h.box, h.number, players)
 
 
-def _pair(rules: BlackjackRules, h: PlayerHand) -> bool:
+def is_pair(rules: BlackjackRules, h: PlayerHand) -> bool:
     if len(h.points) != 2:
         return False
     if rules.split_match is SplitMatch.RANK:
@@ -150,12 +150,12 @@ def _pair(rules: BlackjackRules, h: PlayerHand) -> bool:
 
 def _split_refusal(state: BlackjackState, follow: Iterable[str] = (),
                    explain: bool = True) -> Refusal:
-    refusal = _decision_refusal(state, explain)
+    refusal = decision_refusal(state, explain)
     if refusal is not None:
         return refusal
     h = _turn(state)
     rules = state.rules
-    if not _pair(rules, h):
+    if not is_pair(rules, h):
         what = "the same rank" if rules.split_match is SplitMatch.RANK else "equal face value"
         if not explain:
             return _QUIET
@@ -208,7 +208,7 @@ def _surrender_refusal(state: BlackjackState, players: Iterable[str] = (),
         if not explain:
             return _QUIET
         return NotAllowed.of("This house does not allow surrender", clause="4.2 item 4a")
-    refusal = _decision_refusal(state, explain)
+    refusal = decision_refusal(state, explain)
     if refusal is not None:
         return refusal
     h = _turn(state)
@@ -252,7 +252,7 @@ def _pay_refusal(state: BlackjackState, explain: bool = True) -> Refusal:
             return _QUIET
         return NotAllowed(f"First resolve the {state.pending.reason} card")
     h = state.current
-    if state.phase is not Phase.PLAYING or h is None or not _needs_pay(state, h):
+    if state.phase is not Phase.PLAYING or h is None or not needs_pay(state, h):
         if not explain:
             return _QUIET
         return NotAllowed.of("No blackjack is waiting to be paid", clause="4.2 item 5")

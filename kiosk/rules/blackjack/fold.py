@@ -10,7 +10,7 @@ from typing import Any
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import ShoePrep, ShuffleReason, Stage
 from kiosk.rules.blackjack.hands import POINTS
-from kiosk.rules.blackjack.helpers import _round_started
+from kiosk.rules.blackjack.helpers import round_started
 from kiosk.rules.blackjack.house import Variant
 from kiosk.rules.blackjack.operations import (
     BetPlaced,
@@ -53,11 +53,11 @@ from kiosk.rules.blackjack.state import (
     Stake,
 )
 from kiosk.rules.blackjack.turns import (
-    _dealer_needs,
-    _initial_target,
-    _needs_pay,
-    _next_turn,
+    dealer_needs,
     initial_state,
+    initial_target,
+    needs_pay,
+    next_turn,
 )
 from kiosk.rules.cards import Card, ShoeContents
 from kiosk.rules.game import foreign
@@ -104,7 +104,7 @@ def _after_check(state: BlackjackState) -> BlackjackState:
 
 
 def _enter_play(state: BlackjackState) -> BlackjackState:
-    turn = _next_turn(state, state.hands, 0)
+    turn = next_turn(state, state.hands, 0)
     if turn >= 0:
         return _replace(state, phase=Phase.PLAYING, turn=turn)
     return _enter_dealer(state)
@@ -112,7 +112,7 @@ def _enter_play(state: BlackjackState) -> BlackjackState:
 
 def _enter_dealer(state: BlackjackState) -> BlackjackState:
     state = _replace(state, phase=Phase.DEALER, turn=-1)
-    if _dealer_needs(state) == 0:
+    if dealer_needs(state) == 0:
         return _replace(state, phase=Phase.PAYING)
     return state
 
@@ -121,8 +121,8 @@ def _after_hand_change(state: BlackjackState, hands: tuple[PlayerHand, ...], i: 
                        **changes: Any) -> BlackjackState:
     """A hand changed: the turn stays or moves on (rule 4.2 item 4)."""
     h = hands[i]
-    if state.phase is Phase.PLAYING and h.finished and not _needs_pay(state, h):
-        turn = _next_turn(state, hands, i + 1)  # the up card, all it reads, is unchanged
+    if state.phase is Phase.PLAYING and h.finished and not needs_pay(state, h):
+        turn = next_turn(state, hands, i + 1)  # the up card, all it reads, is unchanged
         state = _replace(state, hands=hands, turn=turn, **changes)
         return _enter_dealer(state) if turn < 0 else state
     return _replace(state, hands=hands, **changes)
@@ -169,7 +169,7 @@ def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
                          dealer_points=(*state.dealer_points, value), **extra)
         if state.phase is Phase.DEALING:
             return state
-        if _dealer_needs(state) == 0:
+        if dealer_needs(state) == 0:
             return _replace(state, phase=Phase.PAYING)
         return state
     i = state.index_of(op.box, op.hand)
@@ -181,7 +181,7 @@ def _deal(state: BlackjackState, op: CardDealt) -> BlackjackState:
     hands = (*state.hands[:i], h, *state.hands[i + 1:])
     if state.phase is Phase.DEALING:
         state = _replace(state, hands=hands, **extra)
-        if _initial_target(state) == -2:
+        if initial_target(state) == -2:
             return _after_initial_deal(state)
         return state
     return _after_hand_change(state, hands, i, **extra)
@@ -319,7 +319,7 @@ def apply(state: BlackjackState, op: Operation) -> BlackjackState:
     if isinstance(op, CutCardOut):
         if state.prep.stage is not Stage.READY:
             return state  # the cards are being shuffled and cut: nothing to act on
-        if not _round_started(state):
+        if not round_started(state):
             # Rule 4.1.2 (shuffle and cut): the cutting card came out as the first card of
             # a new round: shuffle now. The bets stay, and stay closed if they were (rules
             # 4.2 item 3, 4.6); the round is dealt from the new shoe after the cut and burn.

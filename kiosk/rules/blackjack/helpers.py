@@ -9,16 +9,16 @@ from kiosk.rules.errors import Amount
 from kiosk.rules.money import format_money
 
 
-def _round_started(state: BlackjackState) -> bool:
+def round_started(state: BlackjackState) -> bool:
     """A card of this round has left the shoe: dealt, or waiting for the dealer (unread or
     queried)."""
     return state.round_cards > 0 or state.pending is not None
 
 
-def _m(state: BlackjackState, cents: int) -> str:
+def money_of(state: BlackjackState, cents: int) -> str:
     return format_money(cents, state.rules.currency)
 
 
-def _a(state: BlackjackState, cents: int) -> Amount:
-    """An amount in a refusal (`NotAllowed.of`): written as `_m` in English."""
+def amount_of(state: BlackjackState, cents: int) -> Amount:
+    """An amount in a refusal (`NotAllowed.of`): written as `money_of` in English."""
     return Amount(cents, state.rules.currency)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kiosk.rules.blackjack import settle as st
-from kiosk.rules.blackjack.helpers import _a
+from kiosk.rules.blackjack.helpers import amount_of
 from kiosk.rules.blackjack.operations import (
     BlackjacksChecked,
     EvenMoneyTaken,
@@ -59,7 +59,7 @@ def verify_insure(state: BlackjackState, box: int, player: str, amount: int) -> 
     top = max_insurance(state, box, player)
     if not 0 < amount <= top:
         raise NotAllowed.of("Insurance on box %(box)s is up to half the bet: at most "
-                            "%(amount)s", clause="4.7", box=box, amount=_a(state, top))
+                            "%(amount)s", clause="4.7", box=box, amount=amount_of(state, top))
     state.rules.chips.verify_stake(amount)
 
 

@@ -8,7 +8,7 @@ import dataclasses
 
 from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.cut import ShoePrep, sc
-from kiosk.rules.blackjack.helpers import _round_started
+from kiosk.rules.blackjack.helpers import round_started
 from kiosk.rules.blackjack.operations import CardsCut, CardsShuffled, CutRefused
 from kiosk.rules.blackjack.state import BlackjackState, Phase
 from kiosk.rules.errors import NotAllowed, allowed
@@ -16,7 +16,7 @@ from kiosk.rules.errors import NotAllowed, allowed
 
 def verify_shuffle(state: BlackjackState, method: str = "hand", new_cards: bool = False
                    ) -> None:
-    if state.phase not in (Phase.BETTING, Phase.DEALING) or _round_started(state):
+    if state.phase not in (Phase.BETTING, Phase.DEALING) or round_started(state):
         raise NotAllowed.of("Cards cannot be shuffled in the middle of a round; the shuffle "
                             "comes at the end of the round", clause=sc("4.1.3"))
     cut.verify_shuffle(state.prep, method, state.rules.shuffler, False, new_cards)

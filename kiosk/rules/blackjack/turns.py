@@ -29,7 +29,7 @@ def dealer_must_draw(rules: BlackjackRules, points: tuple[int, ...]) -> bool:
     return best < 17 or (best == 17 and t.soft and rules.dealer_hits_soft_17)
 
 
-def _initial_target(state: BlackjackState) -> int:
+def initial_target(state: BlackjackState) -> int:
     """Rule 4.2 item 3: a card to each box with bets, one to the dealer, a second to each
     box. The index in `hands` of the hand due a card, -1 for the dealer, -2 when the first
     two cards are all out."""
@@ -44,7 +44,7 @@ def _initial_target(state: BlackjackState) -> int:
     return -2
 
 
-def _dealer_needs(state: BlackjackState) -> int:
+def dealer_needs(state: BlackjackState) -> int:
     """How many more cards the dealer's hand needs now: 0, 1, or 2 meaning 'draws on'.
 
     A live hand other than a blackjack needs the dealer's whole hand; blackjacks waiting
@@ -73,11 +73,11 @@ def _blackjack_waits(state: BlackjackState) -> bool:
     return up in (1, 10)
 
 
-def _needs_pay(state: BlackjackState, h: PlayerHand) -> bool:
+def needs_pay(state: BlackjackState, h: PlayerHand) -> bool:
     return h.blackjack and h.active and not _blackjack_waits(state)
 
 
-def _next_turn(state: BlackjackState, hands: tuple[PlayerHand, ...], start: int) -> int:
+def next_turn(state: BlackjackState, hands: tuple[PlayerHand, ...], start: int) -> int:
     waits = _blackjack_waits(state)
     for i in range(max(start, 0), len(hands)):
         h = hands[i]
@@ -90,11 +90,11 @@ def _next_turn(state: BlackjackState, hands: tuple[PlayerHand, ...], start: int)
 
 def card_target(state: BlackjackState) -> tuple[int, int] | None:
     """Where the next card from the shoe goes: (box, hand) or (DEALER, 1); None if no hand
-    may take one now (the reason is `_no_target_reason`)."""
+    may take one now (the reason is `no_target_reason`)."""
     if state.prep.stage is not Stage.READY:
         return None  # the shuffle and cut come first (rule 4.1.2)
     if state.phase is Phase.DEALING:
-        i = _initial_target(state)
+        i = initial_target(state)
         if i == -1:
             return DEALER, 1
         if i >= 0:
@@ -106,7 +106,7 @@ def card_target(state: BlackjackState) -> tuple[int, int] | None:
         if cur is None or cur.finished:
             return None
         return cur.box, cur.number
-    if state.phase is Phase.DEALER and _dealer_needs(state):
+    if state.phase is Phase.DEALER and dealer_needs(state):
         return DEALER, 1
     return None
 
@@ -121,12 +121,12 @@ def card_due_without_decision(state: BlackjackState) -> bool:
         return True
     if state.phase is Phase.PLAYING:
         h = state.current
-        return (h is not None and not h.finished and not _needs_pay(state, h)
+        return (h is not None and not h.finished and not needs_pay(state, h)
                 and (len(h.points) < 2 or h.doubled))
     return state.phase in (Phase.DEALING, Phase.DEALER) and card_target(state) is not None
 
 
-def _no_target_reason(state: BlackjackState, box: int | None = None, hand: int = 1
+def no_target_reason(state: BlackjackState, box: int | None = None, hand: int = 1
                       ) -> tuple[str, str | None]:
     """Why a card cannot be dealt (to `box`/`hand`, or to whoever is due): words, clause."""
     rules = state.rules
@@ -161,7 +161,7 @@ def _no_target_reason(state: BlackjackState, box: int | None = None, hand: int =
             return f"It is {cur.label}'s turn, not {h.label}'s", f"{clause} item 4"
     if state.phase is Phase.PLAYING:
         cur = state.current
-        if cur is not None and _needs_pay(state, cur):
+        if cur is not None and needs_pay(state, cur):
             return f"Pay the blackjack on {cur.label} first", f"{clause} item 5"
         if box == DEALER:
             return ("The dealer takes no second card until every box has played",
@@ -175,7 +175,7 @@ def _no_target_reason(state: BlackjackState, box: int | None = None, hand: int =
             stands = ("stands on hard 17 and more" if rules.dealer_hits_soft_17
                       else "stands on all 17s")
             return f"The dealer has {kind} {t.best} and {stands}", clause
-        if _dealer_needs(state) == 0:
+        if dealer_needs(state) == 0:
             return "No hand is left that needs the dealer's cards", clause
     return "No card is due now", None
 

@@ -10,7 +10,7 @@ from kiosk.rules.blackjack import cut
 from kiosk.rules.blackjack.betting import verify_close_betting, verify_place_bet
 from kiosk.rules.blackjack.cut import Stage
 from kiosk.rules.blackjack.dealing import (
-    _verify_target,
+    check_target,
     verify_accept_queried_card,
     verify_burn,
     verify_cut_card_out,
@@ -18,16 +18,16 @@ from kiosk.rules.blackjack.dealing import (
     verify_unread_card,
 )
 from kiosk.rules.blackjack.decisions import (
-    _decision_refusal,
-    _pair,
     can_double,
     can_split,
     can_surrender,
+    decision_refusal,
+    is_pair,
     verify_pay_blackjack,
     verify_stand,
 )
 from kiosk.rules.blackjack.hands import Total
-from kiosk.rules.blackjack.helpers import _round_started
+from kiosk.rules.blackjack.helpers import round_started
 from kiosk.rules.blackjack.house import BlackjackRules, Variant
 from kiosk.rules.blackjack.insurance import (
     max_insurance,
@@ -40,7 +40,7 @@ from kiosk.rules.blackjack.operations import CardSource
 from kiosk.rules.blackjack.payouts import verify_confirm_payouts, verify_void_round
 from kiosk.rules.blackjack.preparation import prep_now, verify_shuffle
 from kiosk.rules.blackjack.state import DEALER, NOBODY, BlackjackState, Phase, hand_words
-from kiosk.rules.blackjack.turns import _initial_target, _needs_pay
+from kiosk.rules.blackjack.turns import initial_target, needs_pay
 from kiosk.rules.errors import Said, Word, allowed
 
 
@@ -62,7 +62,7 @@ def next_step(state: BlackjackState) -> Said:
                             "inspector accepts it", target=target))
         return Said.words("Card not allowed: %(why)s. Set it aside or void the round",
                        why=p.message)
-    if state.prep.stage is not Stage.READY and not _round_started(state):
+    if state.prep.stage is not Stage.READY and not round_started(state):
         words = cut.step_words(prep_now(state), rules.shuffler)
         if state.prep.stage is Stage.BURN and state.phase is Phase.BETTING:
             return Said.words("Place your bets. %(step)s", step=words)
@@ -70,7 +70,7 @@ def next_step(state: BlackjackState) -> Said:
     if state.phase is Phase.BETTING:
         return Said.words("Place your bets")
     if state.phase is Phase.DEALING:
-        i = _initial_target(state)
+        i = initial_target(state)
         if i == -1:
             return Said.words("Dealer's card")
         h = state.hands[i]
@@ -86,7 +86,7 @@ def next_step(state: BlackjackState) -> Said:
     if state.phase is Phase.PLAYING:
         cur = state.current
         assert cur is not None
-        if _needs_pay(state, cur):
+        if needs_pay(state, cur):
             return Said.words("Pay the blackjack on %(hand)s: %(ratio)s", hand=hand_words(cur),
                            ratio=format_ratio_words(rules))
         if len(cur.cards) < 2:
@@ -134,14 +134,14 @@ def format_ratio_words(rules: BlackjackRules) -> str:
 def decision_flags(state: BlackjackState) -> tuple[bool, bool, bool] | None:
     """(can double, can split, can surrender) for the hand in turn, or None when it cannot
     decide now: `decisions` in one pass, for a strategy asking many times a second."""
-    if _decision_refusal(state, explain=False) is not None:
+    if decision_refusal(state, explain=False) is not None:
         return None
     h = state.current
     assert h is not None
     rules = state.rules
     two = len(h.points) == 2
     double = two and not (h.split and (not rules.double_after_split or h.split_aces))
-    split = (two and _pair(rules, h) and not h.split_aces
+    split = (two and is_pair(rules, h) and not h.split_aces
              and sum(1 for x in state.hands if x.box == h.box) < rules.max_hands)
     surrender = (two and rules.surrender and rules.variant is Variant.STANDARD
                  and not h.split and state.dealer_points[0] != 1)
@@ -150,7 +150,7 @@ def decision_flags(state: BlackjackState) -> tuple[bool, bool, bool] | None:
 
 def decisions(state: BlackjackState) -> tuple[str, ...]:
     """The decisions the rules allow the hand in turn now (the dealer screen's buttons)."""
-    if _decision_refusal(state, explain=False) is not None:
+    if decision_refusal(state, explain=False) is not None:
         return ()
     out = ["draw", "stand"]
     if can_double(state):
@@ -206,7 +206,7 @@ def legal_actions(state: BlackjackState) -> frozenset[str]:
         out.add("place_bet")
     if state.phase is Phase.BETTING and state.stakes:
         out.add("remove_bet")
-    if (allowed(_verify_target, state, None, 1, CardSource.KEYED)
+    if (allowed(check_target, state, None, 1, CardSource.KEYED)
             and state.shoe is not None and state.shoe.remaining > 0):
         out.add("deal_card")
     seated = {(s.box, s.player) for s in state.stakes} | {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kiosk.rules.errors import Amount, NotAllowed, Word, allowed
 from kiosk.rules.roulette.bets import BetKind, CallBet, Placement, call_bet, placement
-from kiosk.rules.roulette.helpers import _colour
+from kiosk.rules.roulette.helpers import colour_word
 from kiosk.rules.roulette.house import COLOURS, Phase, RouletteRules
 from kiosk.rules.roulette.operations import BetPlaced, BetsTakenBack, CashedIn, ChipChange, NoBet
 from kiosk.rules.roulette.state import RouletteState
@@ -46,7 +46,7 @@ def verify_cash_in(state: RouletteState, colour: str) -> None:
         raise NotAllowed.of("No %(colour)s chips are in play",
                             colour=Word(colour, colour.capitalize()))
     if state.staked(colour):
-        raise NotAllowed.of("%(colour)s still has bets on the layout", colour=_colour(colour))
+        raise NotAllowed.of("%(colour)s still has bets on the layout", colour=colour_word(colour))
 
 
 def can_cash_in(state: RouletteState, colour: str) -> bool:
@@ -80,7 +80,7 @@ def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placem
         raise NotAllowed.of("A bet is at least one chip")
     if chips > stack.chips:
         raise NotAllowed.of("%(colour)s has %(chips)s chip(s) in front of them, not %(bet)s",
-                            colour=_colour(colour), chips=stack.chips, bet=chips)
+                            colour=colour_word(colour), chips=stack.chips, bet=chips)
     rules = state.rules
     for p in placements:
         if p.numbers and any(n not in rules.wheel.order for n in p.numbers):
@@ -91,14 +91,14 @@ def verify_place_bet(state: RouletteState, colour: str, placements: tuple[Placem
         limit, name = _limit_for(rules, p)
         if on_place * stack.value_each > limit:
             raise NotAllowed.of("%(colour)s on %(place)s: %(amount)s is over the %(limit)s of "
-                                "%(maximum)s", "2.2", colour=_colour(colour), place=p.place,
+                                "%(maximum)s", "2.2", colour=colour_word(colour), place=p.place,
                                 amount=Amount(on_place * stack.value_each, rules.currency),
                                 limit=name, maximum=Amount(limit, rules.currency))
     total = (state.staked(colour) + chips) * stack.value_each
     if total > rules.limits.table_maximum:
         # TRANSLATORS: %(colour)s is the player's chip colour as the screens say it (Pink).
         raise NotAllowed.of("%(colour)s: %(amount)s on this spin is over the table maximum of "
-                            "%(maximum)s", "2.2", colour=_colour(colour),
+                            "%(maximum)s", "2.2", colour=colour_word(colour),
                             amount=Amount(total, rules.currency),
                             maximum=Amount(rules.limits.table_maximum, rules.currency))
 
@@ -160,7 +160,7 @@ def verify_take_back(state: RouletteState, colour: str) -> None:
     if state.phase not in (Phase.BETTING, Phase.FINAL_BETS):
         raise NotAllowed.of("The bets are locked after no more bets", "3.4")
     if not state.staked(colour):
-        raise NotAllowed.of("%(colour)s has no bets on the layout", colour=_colour(colour))
+        raise NotAllowed.of("%(colour)s has no bets on the layout", colour=colour_word(colour))
 
 
 def can_take_back(state: RouletteState, colour: str) -> bool:

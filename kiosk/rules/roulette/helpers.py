@@ -5,6 +5,6 @@ from __future__ import annotations
 from kiosk.rules.errors import Word
 
 
-def _colour(colour: str) -> Word:
+def colour_word(colour: str) -> Word:
     """A player's chip colour in a refusal: "Pink", in English and as the screens name it."""
     return Word(colour.capitalize())

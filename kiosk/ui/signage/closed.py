@@ -20,7 +20,7 @@ from kivy.uix.floatlayout import FloatLayout
 
 from kiosk.i18n import _
 from kiosk.ui import theme
-from kiosk.ui.setup_screen import SetupApp, _tell_systemd
+from kiosk.ui.setup_screen import SetupApp, tell_systemd
 from kiosk.ui.text_label import TextLabel
 
 
@@ -68,6 +68,6 @@ class ClosedSignApp(SetupApp):  # type: ignore[misc]
 
     def build(self) -> ClosedSign:  # type: ignore[override]
         self.screen = ClosedSign(self.first_reason)
-        _tell_systemd(self.first_reason, ready=True)
+        tell_systemd(self.first_reason, ready=True)
         self.schedule_looks()
         return self.screen

@@ -233,3 +233,19 @@ def test_legal_actions_follow_the_hand():
     t.do(az.check(t.state, 1, 1))
     t.do(az.check(t.state, 2, 1))
     assert az.legal_actions(t.state) == {"turn_community", "void_round"}
+
+
+def test_the_rounds_best_hand_is_the_strongest_not_the_biggest_win():
+    """The sign's "best hand": a small ante's flush beats a big ante's pair of tens."""
+    t = Table()
+    t.hand({1: 1_000, 2: 10_000})
+    # Box 1: 2H 5H 9H with the community KH 4H: a flush. Box 2: TS TD 3C: a pair of tens.
+    t.deal("2H TS KH 5H TD 4H 9H 3C")
+    for _ in (1, 2):
+        while (box := deciding(t.state)) is not None:
+            circle = 1 if t.state.phase is az.Phase.FIRST_RAISE else 2
+            t.do(az.raise_bet(t.state, box, circle) if box == 2 else az.check(t.state, box, circle))
+        t.do(az.turn_community(t.state))
+    settled = t.do(az.confirm_payouts(t.state))
+    assert [b.net for b in settled.boxes] == [10_000, 30_000]  # the pair wins more
+    assert t.state.hands[-1] == "a flush, king high"
