@@ -481,6 +481,8 @@ def test_the_headless_demo_plays_a_hand_by_touch(tmp_path: Path) -> None:
         cwd=root, env=env, capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stdout + out.stderr[-3000:]
     assert "hand settled: hand 1" in out.stdout, out.stdout
+    assert sum(line.startswith("  Box ") for line in out.stdout.splitlines()) == 3  # payouts
+    assert "signage screenshot signage-800x480.png: exit 0" in out.stdout, out.stdout
     for name in ("dealer-betting-800x480", "dealer-deciding-800x480", "dealer-reveal-800x480",
                  "dealer-payouts-800x480", "dealer-800x480"):
         assert (tmp_path / "shots" / f"{name}.png").stat().st_size > 1000, name

@@ -72,6 +72,14 @@ def show_sign(view: Any, state: Any, link: Any) -> None:
     view.show(state, link)
 
 
+async def _enabled(button: Any) -> None:
+    """Wait (2 s at most) for the screen to follow the session: it does on its next frame."""
+    for _ in range(40):
+        if not button.disabled:
+            return
+        await asyncio.sleep(0.05)
+
+
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
                         panel: Any) -> None:
     """Play one hand by touching the dealer screen: the shuffle, antes on three boxes, no
@@ -123,13 +131,16 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
             state = session.state
             box = az_deciding(state)
             if box is None:
+                await _enabled(screen.ids.turn)
                 await tap(screen.ids.turn)
                 continue
             cards = state.cards_of(box)
             raising = (raises_first(cards) if circle_in_play(state) == 1
                        else raises_second((*cards, state.community[0])))
             tile = screen.tile(box)
-            await tap(tile.raise_button if raising else tile.check_button)
+            button = tile.raise_button if raising else tile.check_button
+            await _enabled(button)
+            await tap(button)
             if az_deciding(session.state) == box:  # refused: the alert says why
                 report.append(f"decision refused: {screen.alert_text}")
                 return
@@ -144,8 +155,10 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
             from kiosk.ui.capture import grab
 
             save_png(grab(), out / "dealer-payouts-800x480.png")
-            report.extend(f"{p.title}: " + "; ".join(f"{c} {a}" for c, a in p.lines())
-                          for p in sheet.panels)
+            from kiosk.ui.dealer.arizona_words import reveal_blocks
+
+            report.extend(f"{b.title}: " + "; ".join(f"{r.caption} {r.amount}" for r in b.rows)
+                          for b in reveal_blocks(session.state))
             await tap(sheet.ids.confirm)
         else:
             await tap(screen.ids.primary)
