@@ -144,7 +144,7 @@ def test_a_whole_hand_by_touch(ui: UI, session: Session, dealer: Any) -> None:
     assert dealer.ids.community_2.code == "KD"
     assert [f.code for f in dealer.tile(1).ids.cards.children[::-1]] == ["TS", "9H", "3S"]
     assert (dealer.tile(1).detail, dealer.tile(3).detail) == (
-        "PAY R100\na pair of tens", "TAKE R100\nking high")
+        "PAY R100\nA pair of tens", "TAKE R100\nKing high")
     assert dealer.ids.primary.text == "Confirm payouts" and not dealer.ids.primary.disabled
     # The reveal: every box's payouts open by themselves in large type over the screen.
     ui.pump(0.2)
@@ -160,10 +160,10 @@ def test_a_whole_hand_by_touch(ui: UI, session: Session, dealer: Any) -> None:
     assert [p.title for p in sheet.panels] == ["Box 1: TS 9H 3S + TD KD",
                                                "Box 3: 2C 4C 7D + TD KD"]
     assert sheet.panels[0].lines() == [
-        ("a pair of tens", "1:1"), ("Ante R50 wins 1:1", "PAY R50"),
+        ("A pair of tens", "1:1"), ("Ante R50 wins 1:1", "PAY R50"),
         ("Raise 1 R50 wins 1:1", "PAY R50"), ("Box in all", "PAY R100")]
     assert sheet.panels[1].lines() == [
-        ("king high", "LOSES"), ("Ante R50 loses", "TAKE R50"),
+        ("King high", "LOSES"), ("Ante R50 loses", "TAKE R50"),
         ("Raise 2 R50 loses", "TAKE R50"), ("Box in all", "TAKE R100")]
     ui.screenshot("arizona-dealer-payouts-800x480")
     ui.tap(sheet.ids.confirm)

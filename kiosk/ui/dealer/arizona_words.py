@@ -4,7 +4,8 @@ tile and the reveal's payout sheet say (no Kivy; tested without drawing). The sc
 
 Colour is never the only signal: what to do with each bet is a word (PAY, TAKE) beside it.
 The screen's words are in the dealer's language (kiosk/i18n.py); a hand's name ("a pair of
-tens") is the rules' English, as the journal records it."""
+tens") is said as the players' sign says it, in the dealer's language; the journal keeps the
+rules' English."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from kiosk.rules.arizona.payouts import box_result
 from kiosk.rules.arizona.state import CIRCLES, circle_in_play, deciding, next_place
 from kiosk.ui.dealer.payout_words import PanelBlock, PanelRow, money, tile_money
 from kiosk.ui.dealer.punto_banco_words import pay_words, take_words
+from kiosk.ui.signage.arizona_words import hand as sign_hand
 
 
 def box_title(box: int) -> str:
@@ -43,10 +45,15 @@ def box_detail(state: az.ArizonaState, box: int) -> str:
         result = box_result(state, box)
         net = result.net
         paid = pay_words(tile_money(net, cur)) if net > 0 else take_words(tile_money(-net, cur))
-        return f"{paid}\n{result.hand}"
+        return f"{paid}\n{hand_words(result.hand)}"
     # TRANSLATORS: in a box's tile: the ante, in box "A" (rule 6.2): "A R50".
     lines = [_("A %(amount)s") % {"amount": tile_money(ante, cur)}, raised_words(state, box)]
     return "\n".join(line for line in lines if line)
+
+
+def hand_words(english: str) -> str:
+    """A hand as the sign says it ("A pair of tens"), in the dealer's language."""
+    return sign_hand(english).words
 
 
 def box_turn(state: az.ArizonaState, box: int) -> bool:
@@ -82,7 +89,8 @@ def result_rows(result: BoxResult, currency: str) -> tuple[PanelRow, ...]:
     rows: list[PanelRow] = []
     odds = f"{result.odds}:1" if result.odds is not None else ""
     # TRANSLATORS: in large type: below a pair of tens every bet of the box loses (rule 6.6).
-    rows.append(PanelRow(result.hand, odds or _("LOSES"), "even" if odds else "take"))
+    rows.append(PanelRow(hand_words(result.hand), odds or _("LOSES"),
+                         "even" if odds else "take"))
     for circle, stake in ((0, result.ante), (1, result.first), (2, result.second)):
         if not stake:
             continue
