@@ -511,3 +511,43 @@ def test_a_raise_out_of_turn_is_refused_in_afrikaans_and_recorded_in_english(
         assert (alert.severity, alert.message) == (
             Severity.WARNING, "Box 1 decides first: each player in turn (rule 6.2)")
         ui.screenshot("arizona-dealer-refusal-af-800x480")
+
+
+# --- the words, without drawing -----------------------------------------------------------------
+
+
+def test_the_words_of_a_box_and_of_the_deal() -> None:
+    from kiosk.rules.arizona.fold import apply
+    from kiosk.ui.dealer.arizona_words import box_detail, due_words, reveal_blocks
+
+    state = az.initial_state(RULES, "AZ-01")
+    state = apply(state, az.shuffle(state))
+    assert box_detail(state, 2) == "no ante" and due_words(state) == ""
+    for act in (lambda s: az.place_bet(s, 2, 5_000), lambda s: az.place_bet(s, 6, 10_000),
+                az.close_betting):
+        state = apply(state, act(state))
+    assert due_words(state) == "box 2"
+    for code in ("AH", "AD"):
+        state = apply(state, az.shoe_card(state, Card.parse(code)))
+    assert due_words(state) == "the first community card"
+    for code in ("KS", "AS", "AC", "QD", "2C", "3C"):
+        state = apply(state, az.shoe_card(state, Card.parse(code)))
+    assert due_words(state) == ""  # the deal is complete
+    state = apply(state, az.check(state, 2, 1))
+    state = apply(state, az.raise_bet(state, 6, 1))
+    state = apply(state, az.turn_community(state))
+    state = apply(state, az.raise_bet(state, 2, 2))
+    state = apply(state, az.raise_bet(state, 6, 2))
+    assert box_detail(state, 2) == "A R50\nraise 2" and box_detail(state, 6) == "A R100\nraise 1, 2"
+    state = apply(state, az.turn_community(state))
+    # Box 2: A A 2 + K Q: a pair of aces (1 to 1); box 6: A A 3 + K Q, the same.
+    blocks = reveal_blocks(state)
+    assert [b.title for b in blocks] == ["Box 2: AH AS 2C + KS QD", "Box 6: AD AC 3C + KS QD"]
+    assert [(r.caption, r.amount, r.tone) for r in blocks[1].rows] == [
+        ("A pair of aces", "1:1", "even"), ("Ante R100 wins 1:1", "PAY R100", "pay"),
+        ("Raise 1 R100 wins 1:1", "PAY R100", "pay"),
+        ("Raise 2 R100 wins 1:1", "PAY R100", "pay"), ("Box in all", "PAY R300", "pay")]
+    with i18n.using("pt"):
+        assert [(r.caption, r.amount) for r in reveal_blocks(state)[0].rows] == [
+            ("Um par de ases", "1:1"), ("Ante R50 ganha 1:1", "PAGAR R50"),
+            ("Aumento 2 R50 ganha 1:1", "PAGAR R50"), ("Posição no total", "PAGAR R100")]
