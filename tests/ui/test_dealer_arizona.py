@@ -551,3 +551,23 @@ def test_the_words_of_a_box_and_of_the_deal() -> None:
         assert [(r.caption, r.amount) for r in reveal_blocks(state)[0].rows] == [
             ("Um par de ases", "1:1"), ("Ante R50 ganha 1:1", "PAGAR R50"),
             ("Aumento 2 R50 ganha 1:1", "PAGAR R50"), ("Posição no total", "PAGAR R100")]
+
+
+def test_a_card_read_before_the_shuffle_is_a_query_and_the_shuffle_is_lit(
+        ui: UI, session: Session, dealer: Any) -> None:
+    ui.tap(dealer.tile(1))
+    ui.tap(chip(dealer, 5_000))
+    ui.tap(dealer.ids.primary)  # no more bets, but the cards were not shuffled (rule 6.5)
+    assert dealer.step == "Shuffle the cards for this hand (rule 6.5)"
+    assert dealer.shoe_status == "Not shuffled yet" and not dealer.ids.shuffle.disabled
+    shoe(session, "AS")
+    ui.pump(frames=2)
+    assert kinds(session)[-1] == "card_queried" and session.state.dealt == ()
+    assert dealer.alert_shown and "shuffle" in dealer.alert_text
+    assert dealer.ids.key_card.disabled
+    ui.screenshot("arizona-dealer-not-shuffled-800x480")
+    ui.tap(dealer.ids.shuffle)
+    shoe(session, "AS")
+    ui.pump(frames=2)
+    assert session.state.dealt == ((1, 0, Card.parse("AS")),)
+    assert dealer.shoe_status == "Shuffled for this hand"
