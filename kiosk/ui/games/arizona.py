@@ -1,21 +1,24 @@
-"""Arizona Hold'em's screens (the UI side of its registration, `GameSpec.screens`): the typed
-console, the scripted demo dealer and `tableside odds arizona`. Kivy is imported only when a
-screen is made."""
+"""Arizona Hold'em's screens (the UI side of its registration, `GameSpec.screens`): the dealer
+app, the players' sign, the headless demo's touch script, the typed console, the scripted
+demo dealer and `tableside odds arizona`. Kivy is imported only when a screen is made."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shlex
 import sys
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import click
 
 from kiosk.assembly import GameConsole
+from kiosk.config import TableConfig
 from kiosk.rules.amounts import format_money
 from kiosk.rules.arizona import engine as az
 from kiosk.rules.arizona.operations import (
@@ -30,11 +33,146 @@ from kiosk.rules.arizona.operations import (
     Shuffled,
     Voided,
 )
-from kiosk.rules.arizona.state import circle_in_play
+from kiosk.rules.arizona.state import circle_in_play, deciding as az_deciding
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Severity
+from kiosk.ui import headless
+from kiosk.ui.launcher import KioskOptions
+
+log = logging.getLogger(__name__)
+
+PLAYS = "one hand"  # what the headless demo plays, for the CLI
+HEADLESS_PACE = 0.1  # seconds between the simulated shoe's cards there
+DONE = "hand settled"  # the headless demo's report says so when it played its hand
+integrity_report = None  # no integrity figures (`tableside integrity` is the wheel's)
+
+
+# --- The dealer's screen, the players' sign and the headless demo ---------------------------
+
+
+def dealer_app(session: Any, cfg: TableConfig, shoe: Any, new_shoe: Callable[[], None]) -> Any:
+    from kiosk.ui.dealer.arizona_app import ArizonaDealerApp
+
+    return ArizonaDealerApp(session, table_name=cfg.name, chip_values=cfg.chip_values,
+                            on_new_shoe=new_shoe)
+
+
+def sign() -> Any:
+    # The players' sign (kiosk/ui/signage/arizona_view.py) is built beside this screen.
+    from kiosk.ui.signage.arizona_view import (  # type: ignore[import-not-found,unused-ignore]
+        ArizonaSignage,
+    )
+
+    return ArizonaSignage()
+
+
+def show_sign(view: Any, state: Any, link: Any) -> None:
+    view.show(state, link)
+
+
+async def _enabled(button: Any) -> None:
+    """Wait (2 s at most) for the screen to follow the session: it does on its next frame."""
+    for _ in range(40):
+        if not button.disabled:
+            return
+        await asyncio.sleep(0.05)
+
+
+async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
+                        panel: Any) -> None:
+    """Play one hand by touching the dealer screen: the shuffle, antes on three boxes, no
+    more bets, rule 6.2's deal from the simulated shoe (or keyed when no card comes), each
+    player raising or checking in turn, the community cards turned, the payouts in large
+    type and confirmed; screenshots of both screens."""
+    from kiosk.rules.arizona.strategy import raises_first, raises_second
+    from kiosk.ui.capture import render, save_png
+
+    out = opts.out or Path("artifacts/demo")
+    out.mkdir(parents=True, exist_ok=True)
+    report = opts.report
+    tap = headless.tap
+    try:
+        while app.screen is None or app.screen.width < 10:
+            await asyncio.sleep(0.05)
+        screen = app.screen
+        await asyncio.sleep(0.3)
+        if not screen.ids.shuffle.disabled:
+            await tap(screen.ids.shuffle)
+        chips = sorted(screen.ids.chips.children, key=lambda c: c.value)
+        rules = session.state.rules
+        # The first chip at the table minimum or over it (rule 2.2), and the one above it.
+        low = next((i for i, c in enumerate(chips) if c.value >= rules.minimum),
+                   len(chips) - 1)
+        high = min(low + 1, len(chips) - 1)
+        for box, presses in ((1, (low, low)), (min(3, rules.boxes), (high,)),
+                             (min(5, rules.boxes), (low,))):
+            await tap(screen.tile(box))
+            for p in presses:
+                if not chips[p].disabled:
+                    await tap(chips[p])
+        report.append(f"antes: {len(session.state.antes)} boxes, " + ", ".join(
+            f"box {b} {format_money(a, rules.currency)}" for b, a in session.state.antes))
+        save_png(render(screen), out / "dealer-betting-800x480.png")
+        await tap(screen.ids.primary)
+        if session.state.phase is not az.Phase.DEALING:
+            report.append(f"no more bets refused: {screen.step_detail or screen.alert_text}")
+            return
+        for _ in range(600):  # the simulated shoe deals through the pty at a dealer's pace
+            if session.state.phase is not az.Phase.DEALING:
+                break
+            await asyncio.sleep(0.05)
+        if session.state.phase is az.Phase.DEALING:
+            report.append(f"the deal did not finish: {screen.step}")
+            return
+        save_png(render(screen), out / "dealer-deciding-800x480.png")
+        while session.state.phase is not az.Phase.REVEAL:
+            state = session.state
+            box = az_deciding(state)
+            if box is None:
+                await _enabled(screen.ids.turn)
+                await tap(screen.ids.turn)
+                continue
+            cards = state.cards_of(box)
+            raising = (raises_first(cards) if circle_in_play(state) == 1
+                       else raises_second((*cards, state.community[0])))
+            tile = screen.tile(box)
+            button = tile.raise_button if raising else tile.check_button
+            await _enabled(button)
+            await tap(button)
+            if az_deciding(session.state) == box:  # refused: the alert says why
+                report.append(f"decision refused: {screen.alert_text}")
+                return
+        await asyncio.sleep(0.3)
+        report.append(f"reveal: {screen.step}")
+        save_png(render(screen), out / "dealer-reveal-800x480.png")
+        save_png(headless.render_at(screen, (1280, 800)), out / "dealer-1280x800.png")
+        await asyncio.sleep(0.3)
+        sheet = screen.open_payouts(session.state.boxes[0])
+        await asyncio.sleep(0.3)
+        if sheet is not None:
+            from kiosk.ui.capture import grab
+
+            save_png(grab(), out / "dealer-payouts-800x480.png")
+            from kiosk.ui.dealer.arizona_words import reveal_blocks
+
+            report.extend(f"{b.title}: " + "; ".join(f"{r.caption} {r.amount}" for r in b.rows)
+                          for b in reveal_blocks(session.state))
+            await tap(sheet.ids.confirm)
+        else:
+            await tap(screen.ids.primary)
+        if session.state.round > 1 and session.state.hands:
+            report.append(f"{DONE}: hand {session.state.round - 1}, best "
+                          f"{session.state.hands[-1]}")
+        await asyncio.sleep(0.3)
+        save_png(render(screen), out / "dealer-800x480.png")
+        await headless.signage_shots(cfg, out, report)
+    except Exception as exc:  # the report says what went wrong; the app still closes
+        log.exception("headless hand")
+        report.append(f"error: {exc}")
+    finally:
+        app.stop()
 
 # --- The typed console and the scripted demo dealer (kiosk/console.py) ----------------------
 
