@@ -19,7 +19,7 @@ from kiosk.replay import load_entries, replay
 from kiosk.rules.baccarat import engine as pb
 from pit.app import open_pit
 from tests.pit.conftest import PitServer
-from tests.processes import Proc, tableside
+from tests.processes import Proc, app_running, tableside
 
 LIMITS_V1 = """\
 [punto_banco.limits]
@@ -111,5 +111,69 @@ def test_run_console_takes_up_the_pits_version_and_opens_with_it_next_time(
         for proc in procs:
             if proc.p.poll() is None:
                 proc.stop(signal.SIGTERM)
+        server.stop()
+        state.close()
+
+
+def _table(tmp_path: Path, server: PitServer, key: str, token: str) -> tuple[Path, Path]:
+    (tmp_path / "T1.credential").write_text(token)
+    journal = tmp_path / "T1.db"
+    toml = tmp_path / "table.toml"
+    toml.write_text(
+        f'[table]\nid = "T1"\nname = "Punto banco 1"\ngame = "punto-banco"\n'
+        f'journal = "{journal}"\n[chips]\nsmallest = 5\n[devices.shoe]\nport = "simulated"\n'
+        f'[display]\nsignage = false\n'
+        f'[sync]\npit = "{server.url}"\ncredential_file = "T1.credential"\n'
+        f'pit_key = "{key}"\n')
+    return toml, journal
+
+
+def test_run_headless_takes_up_the_pits_version_and_opens_with_it_next_time(
+        tmp_path: Path, procs: list[Proc]) -> None:
+    state = open_pit(str(tmp_path / "pit.db"))
+    server = PitServer(state).start()
+    try:
+        toml, journal = _table(tmp_path, server, state.configs.public_key,
+                               state.store.enroll("T1"))
+        state.configs.publish("T1", LIMITS_V1, "Thandi")
+        first = tableside(tmp_path, procs, "run", "--config", str(toml), "--headless")
+        first.wait_for(lambda: "pit_config_applied" in [k for k, _ in _kinds(journal)]
+                       if journal.exists() else False, "version 1 applied")
+        status, _ = first.stop(signal.SIGTERM)
+        assert status == 0, "\n".join(first.seen)
+        opened = [k for k, _ in _kinds(journal) if k.endswith("table_opened")]
+        assert len(opened) == 2  # the file's, then version 1's
+        second = tableside(tmp_path, procs, "run", "--config", str(toml), "--headless",
+                           "--no-sync")
+        second.wait_for(app_running(journal), "the dealer app running")
+        status, _ = second.stop(signal.SIGTERM)
+        assert status == 0, "\n".join(second.seen)
+        rows = _kinds(journal)
+        assert [k for k, _ in rows if k.endswith("table_opened")] == opened
+        last = [p for k, p in rows if k == "punto_banco.table_opened"][-1]
+        assert "10000" in json.dumps(last)  # R100 in cents: version 1's minimum
+    finally:
+        server.stop()
+        state.close()
+
+
+def test_run_console_restarts_for_a_change_it_cannot_take_live(
+        tmp_path: Path, procs: list[Proc]) -> None:
+    state = open_pit(str(tmp_path / "pit.db"))
+    server = PitServer(state).start()
+    try:
+        toml, journal = _table(tmp_path, server, state.configs.public_key,
+                               state.store.enroll("T1"))
+        state.configs.publish("T1", '[table]\nname = "High limit 1"\n', "Thandi")
+        proc = tableside(tmp_path, procs, "run", "--config", str(toml), "--console")
+        proc.wait_for_line("needs a restart: restarting")
+        # The same command, started again: it opens with version 1 (the table's new name).
+        proc.wait_for_line("Table T1 (High limit 1)")
+        _type(proc, "quit")
+        assert proc.p.wait(30) == 0, "\n".join(proc.seen)
+        kinds = [k for k, _ in _kinds(journal)]
+        assert kinds.count("pit_config_applied") == 1
+        assert kinds.count("punto_banco.table_opened") == 2
+    finally:
         server.stop()
         state.close()
