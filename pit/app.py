@@ -13,6 +13,7 @@ from starlette.types import ASGIApp
 from pit import api, config_pages, dashboard
 from pit.configs import claim_key, key_path_for
 from pit.db import Database
+from pit.floor import FloorTimes
 from pit.headers import SecurityHeaders
 from pit.state import PitState
 from pit.store import PitStore
@@ -38,7 +39,8 @@ def create_app(pit: PitState) -> Starlette:
     return app
 
 
-def open_pit(db_url: str, key_path: str | Path | None = None) -> PitState:
+def open_pit(db_url: str, key_path: str | Path | None = None,
+             times: FloorTimes | None = None) -> PitState:
     """The pit on the database at `db_url` (a file path or postgresql://...), migrated, with
     its signing key from `key_path` (default `key_path_for`), checked against the key the
     database recorded on its first use (made there only on first use: `claim_key`)."""
@@ -49,4 +51,4 @@ def open_pit(db_url: str, key_path: str | Path | None = None) -> PitState:
     except BaseException:
         store.db.close()
         raise
-    return PitState(store, key=key)
+    return PitState(store, key=key, times=times or FloorTimes())

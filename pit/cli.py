@@ -11,6 +11,7 @@ import click
 from click.core import ParameterSource
 
 if TYPE_CHECKING:
+    from pit.floor import FloorTimes
     from pit.state import PitState
 
 DEFAULT_DB = "pit.db"
@@ -42,16 +43,15 @@ def _config_option(f: click.decorators.FC) -> click.decorators.FC:
              "file's folder; --db and --key given here go over it")(f)
 
 
-PIT_SETTINGS = ("db", "key")
+PIT_SETTINGS = {"db": str, "key": str, "timezone": str, "late_after": int,
+                "silent_after": int}
+"""The pit's configuration file's [pit] settings and their types."""
 
 
-def _places(db_url: str, key_path: str | None, pit_config: str | None
-            ) -> tuple[str, str | None]:
-    """The database and the signing key's place: --db and --key when given, else the
-    pit's configuration file's [pit] db and key (relative to its folder), else the
-    defaults."""
+def _settings(pit_config: str | None) -> dict[str, Any]:
+    """The [pit] section of the pit's configuration file ({} without one), checked."""
     if pit_config is None:
-        return db_url, key_path
+        return {}
     import tomllib
 
     path = Path(pit_config)
@@ -64,12 +64,26 @@ def _places(db_url: str, key_path: str | None, pit_config: str | None
     if not isinstance(settings, dict):
         _fail(f"{path}: [pit] must be a section")
     for name, value in settings.items():
-        if name not in PIT_SETTINGS:
+        kind = PIT_SETTINGS.get(name)
+        if kind is None:
             _fail(f"{path}: [pit] {name} is not a setting of the pit (it has "
                   f"{', '.join(PIT_SETTINGS)})")
-        if not isinstance(value, str) or not value:
+        if kind is str and (not isinstance(value, str) or not value):
             _fail(f"{path}: [pit] {name} must be a text, a path or a database's address")
-    here = path.parent
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            _fail(f"{path}: [pit] {name} must be a whole number of seconds")
+    return {**settings, "folder": path.parent}
+
+
+def _places(db_url: str, key_path: str | None, pit_config: str | None
+            ) -> tuple[str, str | None]:
+    """The database and the signing key's place: --db and --key when given, else the
+    pit's configuration file's [pit] db and key (relative to its folder), else the
+    defaults."""
+    settings = _settings(pit_config)
+    if not settings:
+        return db_url, key_path
+    here = settings["folder"]
     ctx = click.get_current_context()
     if "db" in settings and ctx.get_parameter_source("db_url") in (
             ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
@@ -78,6 +92,18 @@ def _places(db_url: str, key_path: str | None, pit_config: str | None
     if key_path is None and "key" in settings:
         key_path = str(here / settings["key"])
     return db_url, key_path
+
+
+def _times(pit_config: str | None) -> FloorTimes:
+    """The floor's time zone and late/silent times from [pit] (defaults: UTC, 30 s, 120 s)."""
+    from pit.floor import FloorTimeError, FloorTimes
+
+    settings = _settings(pit_config)
+    try:
+        return FloorTimes(**{k: settings[k] for k in ("timezone", "late_after",
+                                                      "silent_after") if k in settings})
+    except FloorTimeError as exc:
+        _fail(f"{pit_config}: [pit] {exc}")
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -92,8 +118,9 @@ def _open(db_url: str, key_path: str | None = None,
     from pit.db import PitDatabaseError
 
     db_url, key_path = _places(db_url, key_path, pit_config)
+    times = _times(pit_config)
     try:
-        return open_pit(db_url, key_path)
+        return open_pit(db_url, key_path, times)
     except (PitDatabaseError, SigningKeyError) as exc:
         _fail(str(exc))
 
