@@ -64,6 +64,10 @@ GAP_MS = 250
 """A fragment of a live page is fetched at most once in this time, however many events come:
 the events in between are coalesced into the next fetch (docs/pit.md, "The dashboard")."""
 
+QUIET_MS = 5000
+"""The floor is fetched again this often even when no event comes: a table that goes quiet
+sends none, and must still turn amber, then red (and raise its alert)."""
+
 _LIVE_JS = """
 const live = document.getElementById('live');
 const source = new EventSource('/events');
@@ -95,7 +99,9 @@ source.onmessage = (e) => {
   for (const part of document.querySelectorAll('[data-fragment]')) refresh(part);
 };
 source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
-""".replace("GAP_MS_VALUE", str(GAP_MS))
+const floor = document.getElementById('floor');
+if (floor) setInterval(() => refresh(floor), QUIET_MS_VALUE);
+""".replace("GAP_MS_VALUE", str(GAP_MS)).replace("QUIET_MS_VALUE", str(QUIET_MS))
 
 
 TEMPLATES = Jinja2Templates(env=Environment(

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -110,6 +111,35 @@ def test_the_floor_shows_live_late_and_silent_tables(browser: WebDriver,  # noqa
         # The alert's raised time is shown in the casino's zone too.
         assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d SAST\s+PB-03\s+Table silent",
                          browser.find_element(By.ID, "alerts").text)
+    finally:
+        server.stop()
+        state.close()
+
+
+def test_a_table_that_goes_quiet_turns_late_then_silent_with_no_event(
+        browser: WebDriver, tmp_path: Path) -> None:  # noqa: F811
+    """No row comes from a quiet table, so no live event: the floor is fetched again by
+    itself (pit/dashboard.py QUIET_MS) and the table turns late, then silent, unreloaded."""
+    state = open_pit(str(tmp_path / "pit.db"),
+                     times=FloorTimes("Africa/Johannesburg", late_after=2, silent_after=8))
+    state.inspectors.add("Thandi", "correct horse battery")
+    state.store.enroll("PB-01")
+    state.store.db.execute("UPDATE pit_tables SET last_sync_at = ? WHERE table_id = ?",
+                           (format_wall_time(datetime.now(UTC)), "PB-01"))
+    server = PitServer(state).start()
+    try:
+        browser.delete_all_cookies()
+        _login(browser, server.url)
+        # The floor's rows are replaced as it is fetched again: a row read mid-update is read
+        # again.
+        wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, 'tr[data-table="PB-01"]'))
+        page = browser.execute_script("return document.body.dataset.mark = 'same page'")
+        assert page == "same page"
+        wait.until(lambda d: _row(d, "PB-01")[5].endswith(": late"))
+        wait.until(lambda d: _row(d, "PB-01")[5].endswith(": silent"))
+        wait.until(lambda d: "Table silent" in d.find_element(By.ID, "floor").text)
+        assert browser.execute_script("return document.body.dataset.mark") == "same page"
     finally:
         server.stop()
         state.close()
