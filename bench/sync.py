@@ -47,11 +47,13 @@ from tests.pit.pg import free_port, running_postgres  # noqa: E402
 QUICK = "--quick" in sys.argv
 
 
-def serve(db_url: str) -> tuple[subprocess.Popen[bytes], str]:
+def serve(db_url: str, key: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A pit process on `db_url`, signing with `key` (the one the database was first used
+    with: a pit with another key refuses to start)."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "kiosk.cli", "pit", "serve", "--db", db_url, "--port",
-         str(port)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+         str(port), "--key", str(key)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -78,7 +80,7 @@ def backlog(pg_url: str, folder: Path) -> None:
     state = open_pit(pg_url, folder / "pit.key")
     token = state.store.enroll("PB-BACKLOG")
     state.store.db.close()
-    process, url = serve(pg_url)
+    process, url = serve(pg_url, folder / "pit.key")
     try:
         client = SyncClient(journal.path, "PB-BACKLOG", url, token)
         start = time.perf_counter()
@@ -106,10 +108,11 @@ def frame_to_commit(folder: Path) -> None:
     cards = 300 if QUICK else 1000
     off = asyncio.run(measure(cards, folder / "off.db"))
     pit_db = str(folder / "pit-f2c.db")
-    state = open_pit(pit_db)
+    state = open_pit(pit_db, folder / "pit-f2c.key")
     token = state.store.enroll("BENCH")
     state.store.db.close()
-    process, url = serve(pit_db)  # the pit is another machine in production: not this process
+    # The pit is another machine in production: not this process.
+    process, url = serve(pit_db, folder / "pit-f2c.key")
     db = folder / "on.db"
     Journal.open(db, "BENCH").close()
     client = SyncClient(db, "BENCH", url, token, idle=0.05)
@@ -137,7 +140,7 @@ def dashboard_latency(folder: Path, pg_url: str | None = None) -> None:
     token = state.store.enroll("PB-LIVE")
     server = PitServer(state).start()
     session = state.inspectors.login("bench", "bench-password")
-    other = serve(pg_url) if pg_url else None
+    other = serve(pg_url, folder / "pit.key") if pg_url else None
     journal = Journal.open(folder / f"live-{bool(pg_url)}.db", "PB-LIVE")
     day = Day(journal)
     client = SyncClient(journal.path, "PB-LIVE", other[1] if other else server.url, token)
@@ -196,7 +199,7 @@ def busy_floor(folder: Path) -> None:
     ids = ["PB-LIVE", *(f"B-{i:03d}" for i in range(tables))]
     tokens = {t: state.store.enroll(t) for t in ids}
     state.close()
-    process, url = serve(pit_db)
+    process, url = serve(pit_db, folder / "pit-busy.key")
     days = {t: Day(Journal.open(folder / f"busy-{t}.db", t), seed=i + 1)
             for i, t in enumerate(ids)}
     clients = [SyncClient(days[t].journal.path, t, url, tokens[t], max_backoff=2)
@@ -281,7 +284,7 @@ def many_tables(pg_url: str, folder: Path) -> None:
         journals.append(journal_of(folder, table_id, per_table, seed=i + 1))
         tokens.append(state.store.enroll(table_id))
     state.store.db.close()
-    process, url = serve(pg_url)
+    process, url = serve(pg_url, folder / "pit.key")
     clients = [SyncClient(j.path, j.table_id, url, t, batch=100, max_backoff=2)
                for j, t in zip(journals, tokens, strict=True)]
     total = sum(j.count() for j in journals)

@@ -2,7 +2,9 @@
 to its simulator when the file says "simulated"), and the simulated card shoe of the demo.
 
 The typed console (kiosk/console.py) and the dealer's screen (kiosk/ui/launcher.py) both
-build the table from here, so the screen and the console run one table, not two.
+build the table from here, so the screen and the console run one table, not two: both open
+it with `open_table`, which opens with the pit's signed configuration version in force (the
+table's file is only the first version) and takes up new ones between rounds.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from kiosk.rules.cards import Card
 from kiosk.rules.operations import Operation
 from kiosk.rules.registry import GAMES
 from kiosk.store.journal import Journal
-from kiosk.table.session import Alert, TableSession
+from kiosk.sync.offers import POLL_EVERY, PitConfigs, effective_file
+from kiosk.table.session import Alert, Severity, TableSession
 
 Session = TableSession[Any]
 
@@ -122,6 +125,47 @@ def open_session(cfg: TableConfig, *, quiet: bool = False,
     session.listeners.append(show)
     show(session.state, None)  # what opening the table raised (a restart's held cards)
     return session, journal
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A table as `open_table` opens it: its session and journal, the configuration it runs
+    (its file with the pit's version in force over it) and what takes up the pit's next
+    versions."""
+
+    session: Session
+    journal: Journal
+    config: TableConfig
+    configs: PitConfigs
+
+
+def open_table(base: TableConfig, *, quiet: bool = False,
+               describe: Callable[[Operation, Any], str | None] | None = None,
+               restart: Callable[[TableConfig], None] | None = None) -> OpenTable:
+    """Open the table as every way of running it does (the screen, `--headless`, the
+    console, a start after a crash or a restart): with the last signed configuration the
+    journal holds from the pit over `base`, the table's own file, so no start quietly goes
+    back to the file's limits. `configs.poll()` (see `take_up`) then takes up the pit's
+    newer versions between rounds; `restart` is called when one needs the table started
+    again (another game, chips or name)."""
+    cfg, problem = effective_file(base)
+    session, journal = open_session(cfg, quiet=quiet, describe=describe)
+    if problem:
+        session.alert(Severity.WARNING, problem, "Tell the pit")
+    try:
+        configs = PitConfigs(session, base, restart)
+    except BaseException:
+        journal.close()
+        raise
+    return OpenTable(session, journal, cfg, configs)
+
+
+async def take_up(configs: PitConfigs, every: float = POLL_EVERY) -> None:
+    """Look at the pit's offered configuration every `every` seconds, for as long as the
+    table runs (cancel it to stop): a new version is applied between rounds."""
+    while True:
+        configs.poll()
+        await asyncio.sleep(every)
 
 
 def simulated_devices(cfg: TableConfig, seed: int, period: float = 0.5) -> dict[str, Any]:

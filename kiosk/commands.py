@@ -295,10 +295,10 @@ def run(config_path: str, console: bool, windowed: bool, headless: bool, no_sync
             from kiosk.console import run_console
 
             try:
-                _, stopped = asyncio.run(until_signal(run_console(cfg)))
+                done, stopped = asyncio.run(until_signal(run_console(cfg)))
             except KeyboardInterrupt:  # Ctrl-C before the loop was listening for it
-                stopped = exit_status(signal.SIGINT)
-            status = stopped or 0
+                done, stopped = None, exit_status(signal.SIGINT)
+            status = stopped or done or 0  # RESTART: a configuration from the pit
         else:
             from kiosk.ui.launcher import KioskOptions
 

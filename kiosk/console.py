@@ -5,7 +5,8 @@ built by the table's assembly (kiosk/assembly.py) as the dealer's screen builds 
 Cards always take the real path: shoe bytes on a serial line (a pseudo-terminal fed by the
 shoe simulator when no shoe is attached), the shoe driver, the table session, the journal. In
 `demo` a scripted dealer plays rounds; in `run` the dealer types the game's commands (`help`
-lists them).
+lists them). Either way the table opens with the pit's signed configuration in force and
+takes up the pit's newer versions between rounds, as the screen does (`open_table`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from kiosk.assembly import (
     Session,
     SimulatedShoe,
     demo_play,
-    open_session,
+    open_table,
     other_links,
     restart_simulated_shoe,
+    take_up,
 )
 from kiosk.config import TableConfig
 from kiosk.rules.errors import TablesideError
@@ -35,7 +37,8 @@ from kiosk.rules.errors import TablesideError
 async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Session:
     """The scripted dealer plays `coups` rounds of the table's game in the terminal."""
     console = game_console(cfg)
-    session, journal = open_session(cfg, describe=console.describe)
+    table = open_table(cfg, describe=console.describe)
+    session, journal, cfg = table.session, table.journal, table.config
     shoe = SimulatedShoe(cfg.rules.decks, seed)
     session.simulated.add("shoe")  # the demo's cards are the simulator's, and say so
     reader = ShoeReader(shoe.path, "line", session.on_device_event)
@@ -55,6 +58,9 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
             # now be dealt.
             restart_simulated_shoe(session, shoe)
         for _ in range(coups):
+            table.configs.poll()  # between rounds: the pit's newer version, if any
+            if table.configs.restart_wanted is not None:
+                break  # another game: the demo's next start opens with it
             await console.play_round(session, shoe, rng, pace)
     finally:
         beat.cancel()
@@ -79,9 +85,13 @@ def game_console(cfg: TableConfig) -> GameConsole:
     return console
 
 
-async def run_console(cfg: TableConfig) -> None:
+async def run_console(cfg: TableConfig) -> int:
+    """The dealer types the game's commands until `quit` or the end of stdin (0), or until
+    a configuration from the pit needs the table started again (`RESTART`)."""
     console = game_console(cfg)
-    session, journal = open_session(cfg, describe=console.describe)
+    restart = asyncio.Event()
+    table = open_table(cfg, describe=console.describe, restart=lambda _new: restart.set())
+    session, journal, cfg = table.session, table.journal, table.config
     shoe: SimulatedShoe | None = None
     url, dialect = cfg.shoe.port, cfg.shoe.dialect
     if url == "simulated":  # only when the file says so (kiosk/config.py)
@@ -93,6 +103,8 @@ async def run_console(cfg: TableConfig) -> None:
     reader_task = asyncio.create_task(reader.run())
     other_tasks = [asyncio.create_task(link.run()) for link in others]
     beat = asyncio.create_task(shoe.heartbeat()) if shoe else None
+    watch = asyncio.create_task(take_up(table.configs))
+    status = 0
     try:
         if shoe:
             await reader.wait_connected(5)
@@ -100,7 +112,7 @@ async def run_console(cfg: TableConfig) -> None:
         where = "SIMULATED SHOE" if shoe else url
         click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {where}")
         click.echo(console.status(session))
-        async for line in typed_lines():
+        async for line in _until(restart, typed_lines()):
             if line.strip().lower() in ("quit", "exit"):
                 break
             text = line.strip()
@@ -123,14 +135,20 @@ async def run_console(cfg: TableConfig) -> None:
                 await _deal_on(session, console, shoe)
             except (TablesideError, click.BadParameter, ValueError) as exc:
                 click.echo(f"  refused: {exc}")
+            table.configs.poll()  # a round just ended: the pit's newer version, at once
+            if restart.is_set():
+                break
             click.echo(_stopped(session) or f"Next: {session.next_step()}")
+        if restart.is_set():
+            status = RESTART
     finally:
+        watch.cancel()
         if beat:
             beat.cancel()
         reader.stop()
         for link in others:
             link.stop()
-        await asyncio.gather(reader_task, *other_tasks, *(t for t in [beat] if t),
+        await asyncio.gather(reader_task, watch, *other_tasks, *(t for t in [beat] if t),
                              return_exceptions=True)
         if shoe:
             shoe.close()
@@ -139,6 +157,33 @@ async def run_console(cfg: TableConfig) -> None:
             click.echo(f"  NOT RECORDED: {session.waiting()}: out of the shoe while the "
                        f"journal could not be written", err=True)
         journal.close()
+    return status
+
+
+RESTART = 75  # kiosk.ui.launcher.RESTART: `tableside run` starts itself again at once
+
+
+async def _until(stop: asyncio.Event, lines: AsyncIterator[str]) -> AsyncIterator[str]:
+    """The typed lines until `stop` is set (even while waiting for one)."""
+    stopped = asyncio.ensure_future(stop.wait())
+    line: asyncio.Future[str] | None = None
+    try:
+        while True:
+            line = asyncio.ensure_future(anext(lines))
+            await asyncio.wait({line, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            if not line.done():
+                return
+            try:
+                text = line.result()
+            except StopAsyncIteration:
+                return
+            yield text
+    finally:  # stopped, or cancelled by a signal: the read waiting for a line ends too
+        for waiting in (line, stopped):
+            if waiting is not None and not waiting.done():
+                waiting.cancel()
+        await asyncio.gather(*(w for w in (line, stopped) if w is not None),
+                             return_exceptions=True)
 
 
 def _stopped(session: Session) -> str:

@@ -24,6 +24,8 @@ ANCHOR_BROKEN = "anchor_broken"
 """STOP: the table's journal no longer extends a head it anchored at the pit."""
 UNREADABLE_ROW = "unreadable_row"
 CONFIG_REFUSED = "config_refused"
+TABLE_SILENT = "table_silent"
+"""The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",
@@ -37,6 +39,7 @@ TITLES = {
     ANCHOR_BROKEN: "STOP: journal rewritten",
     UNREADABLE_ROW: "Unreadable row",
     CONFIG_REFUSED: "Configuration refused",
+    TABLE_SILENT: "Table silent",
 }
 
 _DEVICE_EVENTS = {

@@ -11,8 +11,9 @@ from starlette.applications import Starlette
 from starlette.types import ASGIApp
 
 from pit import api, config_pages, dashboard
-from pit.configs import key_path_for, load_or_create_key
+from pit.configs import claim_key, key_path_for
 from pit.db import Database
+from pit.floor import FloorTimes
 from pit.headers import SecurityHeaders
 from pit.state import PitState
 from pit.store import PitStore
@@ -38,8 +39,16 @@ def create_app(pit: PitState) -> Starlette:
     return app
 
 
-def open_pit(db_url: str, key_path: str | Path | None = None) -> PitState:
+def open_pit(db_url: str, key_path: str | Path | None = None,
+             times: FloorTimes | None = None) -> PitState:
     """The pit on the database at `db_url` (a file path or postgresql://...), migrated, with
-    its signing key from `key_path` (made there on first use; default `key_path_for`)."""
-    key = load_or_create_key(key_path or key_path_for(db_url))
-    return PitState(PitStore(Database(db_url)), key=key)
+    its signing key from `key_path` (default `key_path_for`), checked against the key the
+    database recorded on its first use (made there only on first use: `claim_key`)."""
+    path = Path(key_path) if key_path else key_path_for(db_url)
+    store = PitStore(Database(db_url))
+    try:
+        key = claim_key(store, path)
+    except BaseException:
+        store.db.close()
+        raise
+    return PitState(store, key=key, times=times or FloorTimes())

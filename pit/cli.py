@@ -5,9 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+from click.core import ParameterSource
+
+if TYPE_CHECKING:
+    from pit.floor import FloorTimes
+    from pit.state import PitState
 
 DEFAULT_DB = "pit.db"
 DEFAULT_PORT = 8600
@@ -21,25 +26,101 @@ def _db_option(f: click.decorators.FC) -> click.decorators.FC:
 
 
 def _key_option(f: click.decorators.FC) -> click.decorators.FC:
-    return click.option(
+    f = click.option(
         "--key", "key_path", type=click.Path(dir_okay=False), default=None,
-        show_default="$TABLESIDE_PIT_KEY, or beside an SQLite pit (pit.db: pit.key), "
-                     "else ./pit.key",
-        help="the pit's Ed25519 signing key (PEM, mode 0600; made on first use)")(f)
+        show_default="[pit] key of --config, $TABLESIDE_PIT_KEY, or beside an SQLite pit "
+                     "(pit.db: pit.key); a pit on PostgreSQL must name it",
+        help="the pit's Ed25519 signing key (PEM, mode 0600; made on the database's first "
+             "use, then the only key it signs with)")(f)
+    return _config_option(f)
 
 
-def _fail(message: str, code: int = 2) -> None:
+def _config_option(f: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--config", "pit_config", type=click.Path(dir_okay=False), default=None,
+        envvar="TABLESIDE_PIT_CONFIG", show_default="$TABLESIDE_PIT_CONFIG",
+        help="the pit's configuration file (TOML): [pit] db and key, relative to the "
+             "file's folder; --db and --key given here go over it")(f)
+
+
+PIT_SETTINGS = {"db": str, "key": str, "timezone": str, "late_after": int,
+                "silent_after": int}
+"""The pit's configuration file's [pit] settings and their types."""
+
+
+def _settings(pit_config: str | None) -> dict[str, Any]:
+    """The [pit] section of the pit's configuration file ({} without one), checked."""
+    if pit_config is None:
+        return {}
+    import tomllib
+
+    path = Path(pit_config)
+    try:
+        settings = tomllib.loads(path.read_text(encoding="utf-8")).get("pit", {})
+    except OSError as exc:
+        _fail(f"cannot read the pit's configuration {path}: {exc.strerror}")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        _fail(f"{path} is not TOML: {exc}")
+    if not isinstance(settings, dict):
+        _fail(f"{path}: [pit] must be a section")
+    for name, value in settings.items():
+        kind = PIT_SETTINGS.get(name)
+        if kind is None:
+            _fail(f"{path}: [pit] {name} is not a setting of the pit (it has "
+                  f"{', '.join(PIT_SETTINGS)})")
+        if kind is str and (not isinstance(value, str) or not value):
+            _fail(f"{path}: [pit] {name} must be a text, a path or a database's address")
+        if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            _fail(f"{path}: [pit] {name} must be a whole number of seconds")
+    return {**settings, "folder": path.parent}
+
+
+def _places(db_url: str, key_path: str | None, pit_config: str | None
+            ) -> tuple[str, str | None]:
+    """The database and the signing key's place: --db and --key when given, else the
+    pit's configuration file's [pit] db and key (relative to its folder), else the
+    defaults."""
+    settings = _settings(pit_config)
+    if not settings:
+        return db_url, key_path
+    here = settings["folder"]
+    ctx = click.get_current_context()
+    if "db" in settings and ctx.get_parameter_source("db_url") in (
+            ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+        db = settings["db"]
+        db_url = db if "://" in db else str(here / db)
+    if key_path is None and "key" in settings:
+        key_path = str(here / settings["key"])
+    return db_url, key_path
+
+
+def _times(pit_config: str | None) -> FloorTimes:
+    """The floor's time zone and late/silent times from [pit] (defaults: UTC, 30 s, 120 s)."""
+    from pit.floor import FloorTimeError, FloorTimes
+
+    settings = _settings(pit_config)
+    try:
+        return FloorTimes(**{k: settings[k] for k in ("timezone", "late_after",
+                                                      "silent_after") if k in settings})
+    except FloorTimeError as exc:
+        _fail(f"{pit_config}: [pit] {exc}")
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
     click.echo(f"tableside: {message}", err=True)
     sys.exit(code)
 
 
-def _open(db_url: str, key_path: str | None = None):  # type: ignore[no-untyped-def]
+def _open(db_url: str, key_path: str | None = None,
+          pit_config: str | None = None) -> PitState:
     from pit.app import open_pit
     from pit.configs import SigningKeyError
     from pit.db import PitDatabaseError
 
+    db_url, key_path = _places(db_url, key_path, pit_config)
+    times = _times(pit_config)
     try:
-        return open_pit(db_url, key_path)
+        return open_pit(db_url, key_path, times)
     except (PitDatabaseError, SigningKeyError) as exc:
         _fail(str(exc))
 
@@ -59,8 +140,8 @@ def pit() -> None:
               help="serve HTTPS with this certificate (PEM, the chain after it)")
 @click.option("--tls-key", type=click.Path(dir_okay=False), default=None,
               help="the certificate's private key (PEM, unencrypted)")
-def serve(db_url: str, host: str, port: int, key_path: str | None, tls_cert: str | None,
-          tls_key: str | None) -> None:
+def serve(db_url: str, host: str, port: int, key_path: str | None, pit_config: str | None,
+          tls_cert: str | None, tls_key: str | None) -> None:
     """Run the pit server (the tables' API under /api/v1, the dashboard at /), over HTTPS
     with --tls-cert and --tls-key."""
     import uvicorn
@@ -71,7 +152,8 @@ def serve(db_url: str, host: str, port: int, key_path: str | None, tls_cert: str
         _fail("HTTPS needs both --tls-cert and --tls-key")
     if tls_cert is not None and tls_key is not None:
         _check_tls(tls_cert, tls_key)
-    state = _open(db_url, key_path)
+    state = _open(db_url, key_path, pit_config)
+    db_url = _places(db_url, key_path, pit_config)[0]
     scheme = "https" if tls_cert else "http"
     click.echo(f"Tableside pit on {state.store.db.dialect} ({db_url}): "
                f"dashboard at {scheme}://{host}:{port}/", err=True)
@@ -103,7 +185,7 @@ def _check_tls(cert: str, key: str) -> None:
               help="write the credential to this file (mode 0600) instead of printing it")
 @_key_option
 def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None,
-           key_path: str | None) -> None:
+           key_path: str | None, pit_config: str | None) -> None:
     """Enrol a table (or give it a new credential and anchor key; the old ones stop working)
     and print the [sync] section for its table.toml, with the pit's public key its
     configurations are checked against. The credential file holds the credential and the
@@ -117,7 +199,7 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
         except OSError as exc:
             _fail(f"cannot write the credential to {credential_out}: {exc.strerror}")
         out = os.fdopen(fd, "w", encoding="utf-8")
-    state = _open(db_url, key_path)
+    state = _open(db_url, key_path, pit_config)
     try:
         credential = state.store.enroll_with_key(table_id)
     except EnrolmentError as exc:
@@ -142,29 +224,39 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
 @pit.command("inspector")
 @click.argument("name")
 @_db_option
+@_config_option
 @click.option("--password-stdin", is_flag=True, help="read the password from stdin")
-def inspector(name: str, db_url: str, password_stdin: bool) -> None:
+def inspector(name: str, db_url: str, pit_config: str | None, password_stdin: bool) -> None:
     """Add an inspector who can log in to the dashboard (or set a new password)."""
-    from pit.inspectors import LoginError
+    from pit.db import Database, PitDatabaseError
+    from pit.inspectors import Inspectors, LoginError
+    from pit.store import PitStore
 
     if password_stdin:
         password = sys.stdin.readline().rstrip("\n")
     else:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
-    state = _open(db_url)
+    db_url = _places(db_url, None, pit_config)[0]
+    try:  # no signing key: an inspector signs nothing
+        store = PitStore(Database(db_url))
+    except PitDatabaseError as exc:
+        _fail(str(exc))
     try:
-        state.inspectors.add(name, password)
+        Inspectors(store).add(name, password)
     except LoginError as exc:
         _fail(str(exc))
+    finally:
+        store.db.close()
     click.echo(f"Inspector {name} can log in to the dashboard")
 
 
 @pit.command("key")
 @_db_option
 @_key_option
-def key(db_url: str, key_path: str | None) -> None:
-    """Print the pit's public key (a table's `[sync] pit_key`)."""
-    click.echo(_open(db_url, key_path).configs.public_key)
+def key(db_url: str, key_path: str | None, pit_config: str | None) -> None:
+    """Print the pit's public key (a table's `[sync] pit_key`): the key this database
+    signs with (a key file that is not its key is refused, with the reason)."""
+    click.echo(_open(db_url, key_path, pit_config).configs.public_key)
 
 
 @pit.command("config")
@@ -176,13 +268,14 @@ def key(db_url: str, key_path: str | None) -> None:
                    "currency; [chips]; the game's section (- reads stdin)")
 @click.option("--by", default=lambda: os.environ.get("USER", "pit"), show_default="$USER",
               help="who publishes it (on record at the table)")
-def config(table_id: str, db_url: str, key_path: str | None, body_file: Any, by: str) -> None:
+def config(table_id: str, db_url: str, key_path: str | None, pit_config: str | None,
+           body_file: Any, by: str) -> None:
     """Show a table's configuration versions, or publish a new one (signed with the pit's
     key; the table takes it up between rounds)."""
     from pit.configs import BadConfig
     from pit.store import UnknownTable
 
-    state = _open(db_url, key_path)
+    state = _open(db_url, key_path, pit_config)
     if body_file is not None:
         try:
             doc = state.configs.publish(table_id, body_file.read(), by)

@@ -4,7 +4,10 @@ what is signed and how the table checks it).
 
 The pit's private key lives in a file of its own (mode 0600), not in the database: whoever
 can write the database still cannot sign a configuration a table will run. The public key is
-printed at enrolment and written into the table's `[sync] pit_key`.
+printed at enrolment and written into the table's `[sync] pit_key`. The database records the
+public key it was first used with (`claim_key`): a pit process started with any other key
+(another folder's pit.key, a new one) refuses to start, rather than sign versions every
+table refuses.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ from cryptography.hazmat.primitives.serialization import (
 from kiosk.config import ConfigError, TableConfig
 from kiosk.signed_config import (
     MAX_PIT_BODY,
+    PitConfigError,
     SignedConfig,
     check_body as check_signed_body,
     public_key_hex,
+    verify,
 )
 from pit.store import PitStore, UnknownTable
 
@@ -37,8 +42,10 @@ class SigningKeyError(RuntimeError):
 
 
 def key_path_for(db_url: str) -> Path:
-    """The signing key's default place: TABLESIDE_PIT_KEY when set, else beside an SQLite
-    pit (pit.db -> pit.key), else pit.key in the working folder."""
+    """The signing key's place when none is named (`--key`, `[pit] key`): TABLESIDE_PIT_KEY
+    when set, else beside an SQLite pit (pit.db -> pit.key). A pit on PostgreSQL has no
+    such place (its processes may run from any folder, on any host): it must be named, and
+    `SigningKeyError` says so."""
     from pit.db import dialect_of
 
     named = os.environ.get("TABLESIDE_PIT_KEY")
@@ -46,7 +53,63 @@ def key_path_for(db_url: str) -> Path:
         return Path(named)
     if dialect_of(db_url) == "sqlite":
         return Path(db_url.removeprefix("sqlite:///")).with_suffix(".key")
-    return Path("pit.key")
+    raise SigningKeyError("a pit on PostgreSQL needs its signing key's place: --key FILE or "
+                          "[pit] key in the pit's configuration file (--config), the same "
+                          "file for every pit process on this database (docs/pit.md)")
+
+
+def claim_key(store: PitStore, path: Path) -> Ed25519PrivateKey:
+    """The pit's signing key from `path`, checked against the public key this database
+    recorded the first time a pit process used it (recorded now when none was: a key is
+    made at `path` only then). A key that is not the database's, or a missing file once the
+    database has a key, is `SigningKeyError` with the reason: that pit signs nothing."""
+    path = path.absolute()
+    row = _recorded(store)
+    if row is None:
+        key = load_or_create_key(path)
+        public = public_key_hex(key)
+        with store.db.transaction() as tx:
+            newest = tx.one("SELECT table_id, version, body, signature, created_at, "
+                            "created_by FROM pit_configs ORDER BY created_at DESC, version "
+                            "DESC LIMIT 1")
+            if newest is not None:  # a database from before the key was recorded
+                doc = SignedConfig(str(newest[0]), int(newest[1]), str(newest[2]),
+                                   str(newest[4]), str(newest[5]), str(newest[3]))
+                try:
+                    verify(doc, public, doc.table_id)
+                except PitConfigError as exc:
+                    raise SigningKeyError(
+                        f"the signing key {path} is not this pit's: table {doc.table_id}'s "
+                        f"version {doc.version} here was signed with another key; give the "
+                        "pit the key it signed with (--key or [pit] key)") from exc
+            tx.execute("INSERT INTO pit_signing_key (id, public_key, key_file, "
+                       "first_used_at) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                       (public, str(path), store.clock()))
+        row = _recorded(store)
+        if row is not None and row[0] == public:
+            return key
+    elif not path.exists():
+        raise SigningKeyError(
+            f"the pit's signing key is not at {path}: this database's key (public key "
+            f"{row[0]}) was first used from {row[1]} on {row[2]}; give the pit that file "
+            "(--key or [pit] key); no new key is made")
+    else:
+        key = load_or_create_key(path)
+    public = public_key_hex(key)
+    assert row is not None
+    if row[0] != public:
+        raise SigningKeyError(
+            f"the signing key {path} (public key {public}) is not this pit's: this "
+            f"database's configurations are signed with public key {row[0]}, first used "
+            f"from {row[1]} on {row[2]}; give the pit that key's file (--key or [pit] key), "
+            "so the tables accept what it signs")
+    return key
+
+
+def _recorded(store: PitStore) -> tuple[str, str, str] | None:
+    row = store.db.one("SELECT public_key, key_file, first_used_at FROM pit_signing_key "
+                       "WHERE id = 1")
+    return None if row is None else (str(row[0]), str(row[1]), str(row[2]))
 
 
 def load_or_create_key(path: str | Path) -> Ed25519PrivateKey:

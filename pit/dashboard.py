@@ -13,6 +13,7 @@ import functools
 import hmac
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -26,6 +27,7 @@ from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
 from pit.api import read_body
+from pit.floor import FloorTimes
 from pit.inspectors import Session
 from pit.limits import TooLarge
 from pit.rounds import Rounds
@@ -48,6 +50,9 @@ th{background:#163a28}
 a{color:#ffd98a}
 .alert{color:#ffb4a8;font-weight:bold}
 .ok{color:#b8f0c8}
+.live-heard{color:#b8f0c8}
+.late{color:#ffc940;font-weight:bold}
+.silent{color:#ff6b5a;font-weight:bold}
 .live{font-size:.85em;color:#b8f0c8}
 form.inline{display:inline}
 button{background:#2e5a43;color:#f4f1e8;border:1px solid #8fbfa3;padding:.3em .8em;cursor:pointer}
@@ -58,6 +63,10 @@ pre{background:#163a28;padding:.8em;white-space:pre-wrap}
 GAP_MS = 250
 """A fragment of a live page is fetched at most once in this time, however many events come:
 the events in between are coalesced into the next fetch (docs/pit.md, "The dashboard")."""
+
+QUIET_MS = 5000
+"""The floor is fetched again this often even when no event comes: a table that goes quiet
+sends none, and must still turn amber, then red (and raise its alert)."""
 
 _LIVE_JS = """
 const live = document.getElementById('live');
@@ -90,7 +99,9 @@ source.onmessage = (e) => {
   for (const part of document.querySelectorAll('[data-fragment]')) refresh(part);
 };
 source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
-""".replace("GAP_MS_VALUE", str(GAP_MS))
+const floor = document.getElementById('floor');
+if (floor) setInterval(() => refresh(floor), QUIET_MS_VALUE);
+""".replace("GAP_MS_VALUE", str(GAP_MS)).replace("QUIET_MS_VALUE", str(QUIET_MS))
 
 
 TEMPLATES = Jinja2Templates(env=Environment(
@@ -237,21 +248,36 @@ async def logout(request: Request) -> Response:
 
 
 def _floor(pit: PitState, session: Session) -> dict[str, Any]:
-    """What the floor shows: every table with its state in words, and the open alerts."""
+    """What the floor shows: every table with its state in words and when it was last heard
+    from (late: amber; silent: red, and a "Table silent" alert), and the open alerts."""
+    from pit.alerts import TABLE_SILENT
+
+    now = datetime.now(UTC)
+    rows = pit.store.floor()
+    raised = False
+    for table in rows:
+        heard = pit.times.heard(table.last_sync_at, now)
+        if heard.status == "silent" and table.last_sync_at is not None:
+            raised |= pit.store.raise_once(
+                table.table_id, TABLE_SILENT, f"Table {table.table_id} not heard from since "
+                f"{heard.at} ({heard.ago}; silent after {pit.times.silent_after} s)"
+            ) is not None
     tables = []
-    for table in pit.store.floor():
+    for table in pit.store.floor() if raised else rows:  # its count of open alerts with it
         state = str(table.summary.get("state", "not opened"))
         if table.summary.get("inspector_called"):
             state += " (inspector called)"
-        tables.append((table, state))
-    return {"tables": tables, **_alerts(pit.store.alerts(limit=20), session)}
+        tables.append((table, state, pit.times.heard(table.last_sync_at, now)))
+    return {"tables": tables, "zone": pit.times.timezone,
+            **_alerts(pit.store.alerts(limit=20), session, times=pit.times)}
 
 
-def _alerts(alerts: list[Alert], session: Session, title: str = "Open alerts"
-            ) -> dict[str, Any]:
+def _alerts(alerts: list[Alert], session: Session, title: str = "Open alerts", *,
+            times: FloorTimes | None = None) -> dict[str, Any]:
     from pit.alerts import TITLES
 
-    return {"alerts": alerts, "alerts_title": title, "alert_titles": TITLES, "session": session}
+    return {"alerts": alerts, "alerts_title": title, "alert_titles": TITLES, "session": session,
+            "local": (times or FloorTimes()).local}
 
 
 def _floor_html(pit: PitState, session: Session) -> str:
@@ -276,7 +302,8 @@ async def alerts_page(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     found = await run_in_threadpool(lambda: pit.store.alerts(open_only=False, limit=500))
     return render(request, "alerts.html",
-                  {"title": "Alerts", **_alerts(found, session, "All alerts")})
+                  {"title": "Alerts",
+                   **_alerts(found, session, "All alerts", times=pit.times)})
 
 
 @inspector_only
@@ -344,7 +371,8 @@ async def table_page(request: Request, session: Session) -> Response:
                        "to": request.query_params.get("to", "")})
     return render(request, "table.html",
                   {"title": f"Table {table_id}", "live": True, "summary": summary,
-                   "query": query, **rounds, **_alerts(alerts, session)})
+                   "query": query, **rounds,
+                   **_alerts(alerts, session, times=pit.times)})
 
 
 @inspector_only

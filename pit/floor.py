@@ -5,7 +5,10 @@ each batch. A table's first catch-up starts from its last snapshot row, as the t
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import format_money
@@ -89,3 +92,74 @@ def summarize(folded: Folded, problems: list[str]) -> dict[str, Any]:
                minimum=low, maximum=high,
                limits=f"{format_money(low, currency)} to {format_money(high, currency)}")
     return out
+
+
+class FloorTimeError(ValueError):
+    """A casino time zone or a late/silent time the floor cannot use; the message says why."""
+
+
+@dataclass(frozen=True)
+class FloorTimes:
+    """How the floor shows time: in the casino's time zone (`[pit] timezone`, an IANA name
+    such as Africa/Johannesburg), with the zone's abbreviation beside each time; "last
+    heard" as an age ("12 s ago"); and a table late (amber) once it has not been heard from
+    for `late_after` seconds, silent (red, with an alert) after `silent_after`."""
+
+    timezone: str = "UTC"
+    late_after: int = 30
+    silent_after: int = 120
+
+    def __post_init__(self) -> None:
+        self.zone()  # refused now, in words, not on the first page
+        if not 0 < self.late_after < self.silent_after:
+            raise FloorTimeError(f"late_after ({self.late_after} s) must be above 0 and below "
+                                 f"silent_after ({self.silent_after} s)")
+
+    def zone(self) -> ZoneInfo:
+        try:
+            return ZoneInfo(self.timezone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise FloorTimeError(f"{self.timezone!r} is not a time zone (an IANA name such "
+                                 "as Africa/Johannesburg)") from exc
+
+    def local(self, stamp: str) -> str:
+        """A stored UTC time ("2026-11-28T08:15:03.120Z") in the casino's zone, with it:
+        "2026-11-28 10:15:03 SAST"."""
+        moment = _parse(stamp)
+        if moment is None:
+            return stamp
+        here = moment.astimezone(self.zone())
+        return f"{here:%Y-%m-%d %H:%M:%S} {here.tzname()}"
+
+    def heard(self, stamp: str | None, now: datetime) -> Heard:
+        """When a table was last heard from, for the floor."""
+        moment = _parse(stamp) if stamp else None
+        if moment is None:
+            return Heard("silent", "never", "")
+        seconds = max(0, int((now - moment).total_seconds()))
+        status = ("live" if seconds < self.late_after else
+                  "late" if seconds < self.silent_after else "silent")
+        return Heard(status, ago(seconds), self.local(stamp or ""))
+
+
+@dataclass(frozen=True)
+class Heard:
+    status: str  # "live", "late" (amber) or "silent" (red)
+    ago: str  # "12 s ago", "never"
+    at: str  # in the casino's zone, with it ("" when never)
+
+
+def ago(seconds: int) -> str:
+    """An age in the largest whole unit: "12 s ago", "3 min ago", "2 h ago", "4 d ago"."""
+    for size, unit in ((86_400, "d"), (3_600, "h"), (60, "min")):
+        if seconds >= size:
+            return f"{seconds // size} {unit} ago"
+    return f"{seconds} s ago"
+
+
+def _parse(stamp: str | None) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -97,4 +97,15 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             PRIMARY KEY (table_id, seq)
         )""",
     ]),
+    (3, [
+        # The public half of the pit's signing key (Ed25519, hex), recorded the first time a
+        # pit process opened this database with its key (and from which file): a pit process
+        # that would sign with any other key refuses to start (pit/configs.py).
+        """CREATE TABLE pit_signing_key (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            public_key TEXT NOT NULL,
+            key_file TEXT NOT NULL,
+            first_used_at TEXT NOT NULL
+        )""",
+    ]),
 ]

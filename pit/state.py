@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from pit.configs import Configs
 from pit.fanout import Fanout
-from pit.floor import Floor
+from pit.floor import Floor, FloorTimes
 from pit.inspectors import Inspectors
 from pit.limits import MAX_BODY, RateLimiter
 from pit.rounds import Rounds
@@ -68,6 +68,8 @@ class PitState:
     broker: Broker = field(default_factory=Broker)
     key: Ed25519PrivateKey = field(default_factory=Ed25519PrivateKey.generate)
     """The pit's signing key (`open_pit` reads it from its file; tests may leave a new one)."""
+    times: FloorTimes = field(default_factory=FloorTimes)
+    """The casino's time zone, and when a table is late or silent on the floor."""
     configs: Configs = field(init=False)
     floor: Floor = field(init=False)
     inspectors: Inspectors = field(init=False)

@@ -376,6 +376,20 @@ class PitStore:
         return [Alert(int(r[0]), str(r[1]), None if r[2] is None else int(r[2]), str(r[3]),
                       str(r[4]), str(r[5]), r[6], r[7]) for r in found]
 
+    def raise_once(self, table_id: str, kind: str, message: str) -> int | None:
+        """Raise an alert of `kind` for the table unless one is open already (pit processes
+        on one database raise it once: the table's row is locked); its id, or None."""
+        with self.db.transaction() as tx:
+            if tx.lock_table(table_id) is None:
+                return None
+            if tx.one("SELECT id FROM pit_alerts WHERE table_id = ? AND kind = ? AND "
+                      "acked_at IS NULL", (table_id, kind)) is not None:
+                return None
+            made = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
+                          "VALUES (?, NULL, ?, ?, ?) RETURNING id",
+                          (table_id, kind, message, self.clock()))
+            return None if made is None else int(made[0])
+
     def acknowledge(self, alert_id: int, by: str) -> bool:
         """Mark an open alert as seen by `by`; False when there is no such open alert."""
         return self.db.execute("UPDATE pit_alerts SET acked_by = ?, acked_at = ? "

@@ -221,21 +221,20 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     from hardware.shoe.reader import ShoeReader
     from kiosk.assembly import (
         SimulatedShoe,
-        open_session,
+        open_table,
         other_links,
         restart_simulated_shoe,
         simulated_devices,
     )
-    from kiosk.sync.offers import PitConfigs, effective_file
     from kiosk.table.panel_link import PanelLink
     from kiosk.table.session import Severity
     from kiosk.ui.games import screens
 
-    base = cfg  # the table's own file; the pit's version in force goes over it
-    cfg, cfg_problem = effective_file(cfg)
-    session, journal = open_session(cfg, quiet=True)
-    if cfg_problem:
-        session.alert(Severity.WARNING, cfg_problem, "Tell the pit")
+    restart_to: list[TableConfig] = []
+    # The table's own file is the first version; the pit's version in force goes over it,
+    # and newer ones are taken up between rounds (kiosk/assembly.py, as the console does).
+    table = open_table(cfg, quiet=True, restart=lambda new: restart_for(new))
+    session, journal, cfg, configs = table.session, table.journal, table.config, table.configs
     spec = session.spec
     if cfg.source is not None:
         from kiosk.provision import pending_error
@@ -286,13 +285,10 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         else:
             session.attempt(session.game.close_betting)
 
-    restart_to: list[TableConfig] = []
-
     def restart_for(new: TableConfig) -> None:  # the screens cannot take it over live
         restart_to.append(new)
         Clock.schedule_once(lambda _dt: app.stop(), 2.0)  # the dealer reads why first
 
-    configs = PitConfigs(session, base, restart_for)
     tasks.append(asyncio.create_task(_watch_pit(configs, app, Path(cfg.journal))))
     panel = PanelLink.open(cfg.gpio, session, dispatch, opts.pin_factory, no_more_bets)
     tasks.append(asyncio.create_task(_heartbeat(heartbeat_path(Path(cfg.journal)))))

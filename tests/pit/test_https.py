@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
-import os
 import signal
 import subprocess
 import sys
@@ -25,7 +24,7 @@ from kiosk.store.journal import Journal, head_of
 from kiosk.sync.client import PitUnreachable, SyncClient
 from tests.pit.conftest import free_port
 from tests.pit.day import Day
-from tests.pit.test_pit_cli import ROOT, tableside
+from tests.pit.test_pit_cli import _env, tableside
 
 
 def _name(text: str) -> x509.Name:
@@ -109,8 +108,7 @@ def test_the_sync_over_https_trusts_only_its_ca(tmp_path: Path) -> None:
 
     pit = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "pit", "serve", "--db",
                             "pit.db", "--port", str(port), "--tls-cert", str(cert),
-                            "--tls-key", str(key)], cwd=tmp_path,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            "--tls-key", str(key)], cwd=tmp_path, env=_env(),
                            stderr=subprocess.PIPE, text=True)
     try:
         client = SyncClient(cfg.journal, "PB-01", cfg.sync.pit, cfg.sync.credential(),

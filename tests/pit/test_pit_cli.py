@@ -21,11 +21,15 @@ from tests.pit.helpers import rehash_from, rewrite_journal, wire_rows
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def tableside(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _env() -> dict[str, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("TABLESIDE_PIT_KEY", None)  # the key beside the pit's SQLite file, as by default
+    return env
+
+
+def tableside(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=60, env=env)
+                          capture_output=True, text=True, timeout=60, env=_env())
 
 
 def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
@@ -67,8 +71,7 @@ def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
                                     f"oldest for ")
 
     pit = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "pit", "serve", "--db",
-                            "pit.db", "--port", str(port)], cwd=tmp_path,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            "pit.db", "--port", str(port)], cwd=tmp_path, env=_env(),
                            stderr=subprocess.PIPE, text=True)
     sync = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "sync", "run", "--config",
                              "table.toml"], cwd=tmp_path,
