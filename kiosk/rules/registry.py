@@ -302,6 +302,7 @@ _BUILT_IN = (  # one line a game: the module whose SPEC (or SPECS) registers it
     "kiosk.rules.baccarat.spec",
     "kiosk.rules.blackjack.spec",
     "kiosk.rules.roulette.spec",
+    "kiosk.rules.arizona.spec",
 )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from kiosk import console
+from kiosk import assembly, console
 from kiosk.config import parse
 from kiosk.rules.baccarat import engine as pb
 from kiosk.store.journal import iter_entries, verify
@@ -63,7 +63,7 @@ def test_a_full_disk_stops_the_dealing_and_the_console_still_answers(
     sessions: list[Any] = []
     shoes: list[Any] = []
     filler: list[Path] = []
-    real_open = console.open_session
+    real_open = assembly.open_session  # what the console's open_table opens the table with
 
     def open_session(cfg: Any, **kwargs: Any) -> Any:
         session, j = real_open(cfg, **kwargs)
@@ -81,7 +81,7 @@ def test_a_full_disk_stops_the_dealing_and_the_console_still_answers(
             super().__init__(*args, **kwargs)
             shoes.append(self)
 
-    monkeypatch.setattr(console, "open_session", open_session)
+    monkeypatch.setattr(assembly, "open_session", open_session)
     monkeypatch.setattr(console, "SimulatedShoe", Shoe)
     said: list[str] = []
 

@@ -20,6 +20,12 @@ One hand, from the antes to the payouts:
 ...     do(game.shoe_card(state, Card.parse(code)))
 >>> str(game.next_step(state))
 'Box 1: raise in circle 1, or check'
+>>> sorted(legal_actions(state))
+['check', 'misdeal', 'raise_bet', 'void_round']
+>>> raise_bet(state, 2, 1)
+Traceback (most recent call last):
+...
+kiosk.rules.errors.NotAllowed: Box 1 decides first: each player in turn (rule 6.2)
 >>> do(raise_bet(state, 1, 1)); do(check(state, 2, 1)); do(turn_community(state))
 >>> do(check(state, 1, 2)); do(raise_bet(state, 2, 2)); do(turn_community(state))
 >>> [(b.box, b.hand, b.odds, b.net) for b in confirm_payouts(state).boxes]

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kiosk.rules.money import ChipRule
-from kiosk.rules.registry import HouseSettings, SectionReader
+
+if TYPE_CHECKING:  # the registry loads the built-in games, this one's config among them
+    from kiosk.rules.registry import HouseSettings, SectionReader
 
 MAX_BOXES = 7
 MAX_DECKS = 8

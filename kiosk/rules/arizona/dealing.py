@@ -9,6 +9,7 @@ from kiosk.rules.arizona.operations import (
     CardQueried,
     CutCardOut,
     Misdealt,
+    QueryAccepted,
 )
 from kiosk.rules.arizona.state import ArizonaState, Phase, next_place
 from kiosk.rules.cards import Card
@@ -63,6 +64,29 @@ def deal_card(state: ArizonaState, card: Card) -> CardDealt:
     place = next_place(state)
     assert place is not None
     return CardDealt(place[0], place[1], card)
+
+
+def verify_accept_queried_card(state: ArizonaState, inspector: str) -> None:
+    """An inspector may accept the queried card while a card is due; the shuffle of rule 6.5
+    is never set aside."""
+    if not inspector.strip():
+        raise NotAllowed.of("Say which inspector accepts the card")
+    if state.queried is None or state.phase is not Phase.DEALING:
+        raise NotAllowed.of("No queried card is waiting")
+    if not state.shuffled:
+        raise NotAllowed.of("The cards were not shuffled for this hand: shuffle, then deal",
+                            clause="6.5")
+
+
+def can_accept_queried_card(state: ArizonaState, inspector: str) -> bool:
+    return allowed(verify_accept_queried_card, state, inspector)
+
+
+def accept_queried_card(state: ArizonaState, inspector: str) -> QueryAccepted:
+    verify_accept_queried_card(state, inspector)
+    place = next_place(state)
+    assert place is not None and state.queried is not None
+    return QueryAccepted(inspector.strip(), place[0], place[1], state.queried)
 
 
 def holds_cards(state: ArizonaState) -> bool:

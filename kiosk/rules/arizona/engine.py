@@ -21,7 +21,9 @@ from kiosk.rules.arizona.betting import (
 )
 from kiosk.rules.arizona.config import ArizonaRules
 from kiosk.rules.arizona.dealing import (
+    accept_queried_card,
     burn,
+    can_accept_queried_card,
     can_burn,
     can_deal_card,
     can_misdeal,
@@ -32,6 +34,7 @@ from kiosk.rules.arizona.dealing import (
     misdeal,
     shoe_card,
     unread_card,
+    verify_accept_queried_card,
     verify_burn,
     verify_deal_card,
     verify_misdeal,
@@ -148,8 +151,10 @@ __all__ = [
     "ArizonaRules",
     "ArizonaState",
     "Phase",
+    "accept_queried_card",
     "apply",
     "burn",
+    "can_accept_queried_card",
     "can_burn",
     "can_check",
     "can_close_betting",
@@ -180,6 +185,7 @@ __all__ = [
     "shuffle",
     "turn_community",
     "unread_card",
+    "verify_accept_queried_card",
     "verify_burn",
     "verify_check",
     "verify_close_betting",

@@ -17,6 +17,7 @@ from kiosk.rules.arizona.operations import (
     CommunityTurned,
     CutCardOut,
     Misdealt,
+    QueryAccepted,
     Raised,
     Settled,
     Shuffled,
@@ -47,14 +48,14 @@ def apply(state: ArizonaState, op: Operation) -> ArizonaState:
         return replace(state, antes=tuple((b, a) for b, a in state.antes if b != op.box))
     if isinstance(op, BettingClosed):
         return replace(state, phase=Phase.DEALING)
-    if isinstance(op, CardDealt):
-        dealt = replace(state, dealt=(*state.dealt, (op.box, op.slot, op.card)))
+    if isinstance(op, CardDealt | QueryAccepted):
+        dealt = replace(state, dealt=(*state.dealt, (op.box, op.slot, op.card)), queried=None)
         if next_place(dealt) is None:  # rule 6.2: the cycle is finished, players look
             return replace(dealt, phase=Phase.FIRST_RAISE, shuffled=False)
         return dealt
     if isinstance(op, Misdealt):
         # Rule 6.2: dealt again, after a new shuffle (6.5); the antes stay.
-        return replace(state, phase=Phase.DEALING, dealt=(), shuffled=False,
+        return replace(state, phase=Phase.DEALING, dealt=(), shuffled=False, queried=None,
                        misdeals=state.misdeals + 1)
     if isinstance(op, Raised):
         return replace(state, raises=(*state.raises, (op.box, op.circle, op.amount)))
@@ -71,6 +72,9 @@ def apply(state: ArizonaState, op: Operation) -> ArizonaState:
     if isinstance(op, Voided):
         # Cards shuffled for a hand that was never dealt are still shuffled (rule 6.5).
         return replace(_next_round(state), shuffled=state.shuffled and not state.dealt)
-    if isinstance(op, CardQueried | Burned | CutCardOut | TableRecord):
+    if isinstance(op, CardQueried):
+        due = op.card is not None and state.phase is Phase.DEALING
+        return replace(state, queried=op.card) if due else state
+    if isinstance(op, Burned | CutCardOut | TableRecord):
         return state
     raise foreign("Arizona Hold'em", op)

@@ -78,6 +78,19 @@ class CardQueried(CardQuery):
 
 
 @dataclass(frozen=True, slots=True)
+class QueryAccepted(Operation):
+    """An inspector accepted the queried card (one the pack seemed unable to hold again, or
+    one read out of turn): it is dealt, face down, to the next place of rule 6.2's order."""
+
+    kind: ClassVar[str] = "arizona.query_accepted"
+    face_down: ClassVar[bool] = True
+    inspector: str
+    box: int
+    slot: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class Misdealt(Operation):
     """Rule 6.2: a card exposed or the wrong number dealt. The hand is dealt again after a
     new shuffle (rule 6.5); no bet is lost, so nothing is paid or taken."""

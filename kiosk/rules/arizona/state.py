@@ -40,6 +40,8 @@ class ArizonaState:
     """(box, circle): the player chose not to raise."""
     turned: int = 0
     """Community cards turned face up."""
+    queried: Card | None = None
+    """The last card queried while a card was due, for an inspector to accept or not."""
     misdeals: int = 0
     """Misdeals this round (rule 6.2): each is dealt again after a shuffle."""
     hands: tuple[str, ...] = ()

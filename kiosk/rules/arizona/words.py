@@ -8,7 +8,7 @@ from kiosk.rules.arizona.betting import (
     verify_remove_bet,
     verify_shuffle,
 )
-from kiosk.rules.arizona.dealing import verify_burn, verify_misdeal
+from kiosk.rules.arizona.dealing import verify_accept_queried_card, verify_burn, verify_misdeal
 from kiosk.rules.arizona.operations import COMMUNITY
 from kiosk.rules.arizona.payouts import verify_confirm_payouts, verify_void_round
 from kiosk.rules.arizona.raises import verify_check, verify_raise_bet, verify_turn_community
@@ -57,6 +57,7 @@ def legal_actions(state: ArizonaState) -> frozenset[str]:
         ("misdeal", allowed(verify_misdeal, state)),
         ("turn_community", allowed(verify_turn_community, state)),
         ("burn", allowed(verify_burn, state, None)),
+        ("accept_queried_card", allowed(verify_accept_queried_card, state, "inspector")),
     ) if ok}
     rules = state.rules
     if any(allowed(verify_place_bet, state, box, rules.minimum)

@@ -249,3 +249,19 @@ def test_the_rounds_best_hand_is_the_strongest_not_the_biggest_win():
     settled = t.do(az.confirm_payouts(t.state))
     assert [b.net for b in settled.boxes] == [10_000, 30_000]  # the pair wins more
     assert t.state.hands[-1] == "a flush, king high"
+
+
+def test_an_inspector_accepts_a_queried_card_and_it_goes_to_the_next_place():
+    t = Table(az.ArizonaRules(minimum=1_000, maximum=10_000, boxes=2, decks=1))
+    t.hand({1: 1_000})
+    t.deal("AS")
+    [queried] = t.deal("AS")  # the one-deck pack cannot hold a second AS: a query
+    assert isinstance(queried, CardQueried) and t.state.queried == Card.parse("AS")
+    assert "accept_queried_card" in az.legal_actions(t.state)
+    with pytest.raises(NotAllowed, match="Say which inspector"):
+        az.verify_accept_queried_card(t.state, " ")
+    op = t.do(az.accept_queried_card(t.state, "Inspector Dlamini"))
+    assert (op.inspector, op.box, op.slot, op.card) == ("Inspector Dlamini", 0, 0,
+                                                        Card.parse("AS"))
+    assert t.state.queried is None and t.state.community == parse_cards(["AS"])
+    assert not az.can_accept_queried_card(t.state, "Inspector Dlamini")
