@@ -20,8 +20,9 @@ from pit.store import PitStore
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden_journals"
 JOURNALS = {"pb": "punto-banco", "bj": "blackjack", "t21": "touch-21", "roulette": "roulette",
+            "az": "arizona",
             "mixed": "blackjack"}
-FIRST = {"pb": "player 7-0", "roulette": "number 15"}
+FIRST = {"pb": "player 7-0", "roulette": "number 15", "az": "box 4 ace high -R100"}
 
 
 def test_every_game_has_a_golden_journal_here() -> None:
