@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from kiosk.table.records import PitConfigApplied
 from pit.configs import BadConfig
-from pit.dashboard import _csrf_ok, _form, inspector_only, message, render
+from pit.dashboard import csrf_ok, inspector_only, message, read_form, render
 from pit.inspectors import Session
 from pit.state import PitState
 from pit.store import UnknownTable
@@ -63,8 +63,8 @@ async def config_page(request: Request, session: Session) -> Response:
 async def publish(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
     table_id = str(request.path_params["table_id"])
-    form = await _form(request)
-    if not _csrf_ok(form, session.csrf):
+    form = await read_form(request)
+    if not csrf_ok(form, session.csrf):
         return message(request, "Refused", 403, session,
                        problem="The form's security token is missing or wrong; nothing was "
                                "published.")

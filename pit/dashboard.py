@@ -157,7 +157,7 @@ def _to_login(request: Request) -> Response:
     return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
 
 
-async def _form(request: Request) -> dict[str, str]:
+async def read_form(request: Request) -> dict[str, str]:
     try:
         raw = await read_body(request, FORM_LIMIT)
     except TooLarge:
@@ -167,7 +167,7 @@ async def _form(request: Request) -> dict[str, str]:
     return dict(parse_qsl(raw.decode("utf-8", "replace")))
 
 
-def _csrf_ok(form: dict[str, str], expected: str) -> bool:
+def csrf_ok(form: dict[str, str], expected: str) -> bool:
     return hmac.compare_digest(form.get("csrf", ""), expected)
 
 
@@ -187,8 +187,8 @@ async def login_page(request: Request) -> Response:
 
 async def login(request: Request) -> Response:
     pit: PitState = request.app.state.pit
-    form = await _form(request)
-    if not _csrf_ok(form, request.cookies.get(LOGIN_COOKIE, "") or "-"):
+    form = await read_form(request)
+    if not csrf_ok(form, request.cookies.get(LOGIN_COOKIE, "") or "-"):
         return message(request, "Inspector login", 403, problem="The form expired;",
                        link=("/login", "log in again"))
     client = request.client.host if request.client else "?"
@@ -236,8 +236,8 @@ def _reserve_failure(pit: PitState, name: str, client: str) -> float:
 async def logout(request: Request) -> Response:
     pit: PitState = request.app.state.pit
     session = await _session(request)
-    form = await _form(request)
-    if session is not None and _csrf_ok(form, session.csrf):
+    form = await read_form(request)
+    if session is not None and csrf_ok(form, session.csrf):
         await run_in_threadpool(pit.inspectors.logout, request.cookies.get(COOKIE, ""))
     response = RedirectResponse("/login", status_code=303)
     response.delete_cookie(COOKIE)
@@ -309,8 +309,8 @@ async def alerts_page(request: Request, session: Session) -> Response:
 @inspector_only
 async def acknowledge(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
-    form = await _form(request)
-    if not _csrf_ok(form, session.csrf):
+    form = await read_form(request)
+    if not csrf_ok(form, session.csrf):
         return message(request, "Refused", 403, session,
                        problem="The form's security token is missing or wrong; nothing was "
                                "changed.")

@@ -140,3 +140,16 @@ def test_the_layers_the_architecture_names():
     assert not rooms["hardware"] & {"kiosk.table", "kiosk.store", "kiosk.sync", "kiosk.ui",
                                     "kiosk.cli", "kiosk.console", "pit"}
     assert "kiosk.ui" not in rooms["pit"]
+
+
+def test_no_module_takes_another_modules_private_name():
+    """What another module needs of a module is public; `_` (gettext's) is not private."""
+    taken = []
+    for module, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    node.module.split(".")[0] in PACKAGES:
+                taken += [f"{module} takes {node.module}.{alias.name}" for alias in node.names
+                          if alias.name.startswith("_") and alias.name != "_"
+                          and not alias.name.startswith("__")]
+    assert taken == []

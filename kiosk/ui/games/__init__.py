@@ -102,11 +102,3 @@ def screens(spec: GameSpec) -> ScreensModule:
 
 
 GAMES.require(check_screens)
-
-if TYPE_CHECKING:  # mypy holds each built-in game's screens module to the contract
-    from kiosk.ui.games import arizona, baccarat, blackjack, roulette
-
-    _arizona: ScreensModule = arizona
-    _punto_banco: ScreensModule = baccarat
-    _blackjack: ScreensModule = blackjack
-    _roulette: ScreensModule = roulette
