@@ -16,6 +16,7 @@ import os
 import tty
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +220,19 @@ def restart_simulated_shoe(session: Any, shoe: SimulatedShoe) -> None:
 def demo_play(spec: Any) -> Any:
     """The game's simulated-dealer module (`GameSpec.demo`)."""
     return importlib.import_module(spec.demo)
+
+
+def typed_amount(text: str) -> int:
+    """An amount a dealer typed in the console, in whole units or like 12.50: its cents."""
+    try:
+        cents = Decimal(text) * 100
+    except InvalidOperation:
+        raise click.BadParameter(f"{text!r} is not an amount") from None
+    if not cents.is_finite():  # "Infinity" and "NaN" read as decimals
+        raise click.BadParameter(f"{text!r} is not an amount")
+    if cents != cents.to_integral_value():
+        raise click.BadParameter(f"{text!r} is not a whole number of cents")
+    return int(cents)
 
 
 @dataclass(frozen=True)

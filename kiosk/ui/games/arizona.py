@@ -10,14 +10,13 @@ import logging
 import shlex
 import sys
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import click
 
-from kiosk.assembly import GameConsole
+from kiosk.assembly import GameConsole, typed_amount
 from kiosk.config import TableConfig
 from kiosk.rules.amounts import format_money
 from kiosk.rules.arizona import engine as az
@@ -192,16 +191,6 @@ Commands (amounts in whole units or like 12.50):
   status | help | quit"""
 
 
-def _amount(text: str) -> int:
-    try:
-        cents = Decimal(text) * 100
-    except InvalidOperation:
-        raise click.BadParameter(f"{text!r} is not an amount") from None
-    if cents != cents.to_integral_value():
-        raise click.BadParameter(f"{text!r} is not a whole number of cents")
-    return int(cents)
-
-
 def _box(text: str) -> int:
     if not text.isdigit():
         raise click.BadParameter(f"{text!r} is not a box number")
@@ -227,7 +216,7 @@ def command(line: str) -> Callable[[az.ArizonaState], Operation] | None:
     if verb == "shuffle":
         return az.shuffle
     if verb == "ante" and len(args) == 2:
-        box, amount = _box(args[0]), _amount(args[1])
+        box, amount = _box(args[0]), typed_amount(args[1])
         return lambda s: az.place_bet(s, box, amount)
     if verb == "remove" and len(args) == 1:
         box = _box(args[0])

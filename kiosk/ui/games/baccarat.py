@@ -9,14 +9,13 @@ import json
 import logging
 import shlex
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import click
 
-from kiosk.assembly import GameConsole
+from kiosk.assembly import GameConsole, typed_amount
 from kiosk.config import TableConfig
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
@@ -134,16 +133,6 @@ Commands (amounts in whole units or like 12.50):
   status | help | quit"""
 
 
-def _amount(text: str) -> int:
-    try:
-        cents = Decimal(text) * 100
-    except InvalidOperation:
-        raise click.BadParameter(f"{text!r} is not an amount") from None
-    if cents != cents.to_integral_value():
-        raise click.BadParameter(f"{text!r} is not a whole number of cents")
-    return int(cents)
-
-
 def command(line: str) -> Callable[[pb.PuntoBancoState], Operation] | None:
     """The action for one typed command; None for commands that only print."""
     words = shlex.split(line)
@@ -154,7 +143,7 @@ def command(line: str) -> Callable[[pb.PuntoBancoState], Operation] | None:
         method = args[0] if args else "hand"
         return lambda s: pb.shuffle(s, method)
     if verb in ("bet", "remove") and len(args) == 3:
-        area, kind, amount = args[0], pb.BetKind(args[1].lower()), _amount(args[2])
+        area, kind, amount = args[0], pb.BetKind(args[1].lower()), typed_amount(args[2])
         fn = pb.place_bet if verb == "bet" else pb.remove_bet
         return lambda s: fn(s, area, kind, amount)
     if verb == "close":
