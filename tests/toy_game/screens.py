@@ -28,7 +28,7 @@ from kiosk.rules.errors import NotAllowed
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.ui import headless
-from kiosk.ui.launcher import KioskOptions
+from kiosk.ui.options import KioskOptions
 from tests.toy_game import rules as hc
 
 PLAYS = "one round"

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from kiosk.assembly import GameConsole
     from kiosk.config import TableConfig
-    from kiosk.ui.launcher import KioskOptions
+    from kiosk.ui.options import KioskOptions
 
 
 class SignView(Protocol):

@@ -24,7 +24,7 @@ from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.table.session import Severity
 from kiosk.ui import headless
-from kiosk.ui.launcher import KioskOptions
+from kiosk.ui.options import KioskOptions
 
 log = logging.getLogger(__name__)
 

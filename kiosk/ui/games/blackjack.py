@@ -20,7 +20,7 @@ from kiosk.config import TableConfig
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.money import format_money
 from kiosk.ui import headless
-from kiosk.ui.launcher import KioskOptions
+from kiosk.ui.options import KioskOptions
 
 if TYPE_CHECKING:
     from kiosk.rules.blackjack.house import BlackjackRules

@@ -18,7 +18,7 @@ import click
 from kiosk.config import TableConfig
 from kiosk.rules.roulette import engine as rl
 from kiosk.ui import headless
-from kiosk.ui.launcher import KioskOptions
+from kiosk.ui.options import KioskOptions
 
 log = logging.getLogger(__name__)
 
