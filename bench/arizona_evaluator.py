@@ -11,6 +11,7 @@ median of five runs, and our speed over treys' (target: at least 1.0). Figures o
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -53,7 +54,10 @@ def agree(ours: list[int], theirs: list[int]) -> None:
 
 
 def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("hands", type=int, nargs="?", default=200_000,
+                        help="hands in the sample (default 200,000)")
+    count = parser.parse_args().hands
     hands = sample(count)
     our_cards = [[card_key(deck()[i]) for i in hand] for hand in hands]
     their_cards = [[TreysCard.new(treys_code(i)) for i in hand] for hand in hands]
