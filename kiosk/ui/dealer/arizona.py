@@ -128,16 +128,10 @@ class ArizonaDealer(DealerScreen):
     # --- layout ------------------------------------------------------------------------
 
     def _rescale(self, *_args: Any) -> None:
-        w, h = self.size
-        self.unit = theme.ui_unit(w, h)
-        self.touch = max(theme.Metrics(self.px_per_mm).touch, 46 * self.unit)
+        self.scale_to_screen()
 
     def _build_chips(self) -> None:
-        box = self.ids.chips
-        box.clear_widgets()
-        for chip in chip_buttons(self.chip_values, self.session.state.rules.currency):
-            chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
-            box.add_widget(chip)
+        self.build_chip_rack(chip_buttons(self.chip_values, self.session.state.rules.currency))
 
     def _build_boxes(self) -> None:
         row = self.ids.boxes

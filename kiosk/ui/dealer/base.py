@@ -137,6 +137,20 @@ class DealerScreen(BoxLayout):
     _alerts_seen: int
     _shown_alert: Alert | None
 
+    def scale_to_screen(self) -> None:
+        """`unit` and `touch` for the screen's size (theme.ui_unit): text the same millimetres
+        on every panel, every touch target at least 9 mm (`px_per_mm`, set by the subclass)."""
+        self.unit = theme.ui_unit(*self.size)
+        self.touch = max(theme.Metrics(self.px_per_mm).touch, 46 * self.unit)
+
+    def build_chip_rack(self, chips: list[ChipButton]) -> None:
+        """The chip rack (`ids.chips`): a tap puts that chip on the place chosen."""
+        rack = self.ids.chips
+        rack.clear_widgets()
+        for chip in chips:
+            chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
+            rack.add_widget(chip)
+
     def start_screen(self) -> None:
         """Before the first refresh: nothing to undo, every alert raised so far still to show
         (a restart's news)."""

@@ -280,17 +280,11 @@ class BlackjackDealer(DealerScreen):
     # --- layout ----------------------------------------------------------------------------
 
     def _rescale(self, *_args: Any) -> None:
-        w, h = self.size
-        self.unit = theme.ui_unit(w, h)
-        self.touch = max(theme.Metrics(self.px_per_mm).touch, 46 * self.unit)
+        self.scale_to_screen()
         self._size_context()
 
     def _build_chips(self) -> None:
-        box = self.ids.chips
-        box.clear_widgets()
-        for chip in self._chips():
-            chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
-            box.add_widget(chip)
+        self.build_chip_rack(self._chips())
 
     def _chips(self) -> list[ChipButton]:
         """The house's chip buttons (the bet row's, and the insurance amount's)."""
