@@ -265,3 +265,16 @@ def test_an_inspector_accepts_a_queried_card_and_it_goes_to_the_next_place():
                                                         Card.parse("AS"))
     assert t.state.queried is None and t.state.community == parse_cards(["AS"])
     assert not az.can_accept_queried_card(t.state, "Inspector Dlamini")
+
+
+def test_a_wrong_count_found_when_the_cycle_is_finished_is_a_misdeal_too():
+    """Rule 6.2: "the wrong number dealt" shows once the cycle is finished (a box with two
+    cards, one with four); before anyone decides, the hand is dealt again, antes kept."""
+    t = Table()
+    t.hand({1: 1_000, 2: 2_000})
+    t.deal("AS KD 2C 3C 4C 5C 6C 7C")
+    assert t.state.phase is az.Phase.FIRST_RAISE
+    op = t.do(az.misdeal(t.state, "box 2 holds four cards, box 1 two"))
+    assert op.cards == parse_cards(["AS", "KD", "2C", "3C", "4C", "5C", "6C", "7C"])
+    assert t.state.phase is az.Phase.DEALING and t.state.antes == ((1, 1_000), (2, 2_000))
+    assert t.state.misdeals == 1 and not t.state.shuffled
