@@ -51,4 +51,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):  # what it measures, without measuring
+        print(__doc__)
+        sys.exit(0)
     main()

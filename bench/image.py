@@ -135,4 +135,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):  # what it measures, without measuring
+        print(__doc__)
+        sys.exit(0)
     main(sys.argv[1:])
