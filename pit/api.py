@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from kiosk.anchor import Anchor, BadAnchor
+from pit.db import PitDatabaseError
 from pit.ingest import BadBatch, ForeignRow, parse_batch
 from pit.limits import TooDeep, TooLarge, check_depth
 from pit.openapi import document
@@ -234,6 +235,13 @@ async def config(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
+    """200 while the pit can use its database; 503 with the reason when it cannot (a load
+    balancer or IT's monitoring then sends the tables elsewhere, or calls someone)."""
+    pit: PitState = request.app.state.pit
+    try:
+        await run_in_threadpool(pit.store.db.query, "SELECT 1")
+    except PitDatabaseError as exc:
+        return JSONResponse({"ok": False, "error": str(exc)}, status_code=503)
     return JSONResponse({"ok": True})
 
 

@@ -8,11 +8,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp
 
 from pit import api, config_pages, dashboard
 from pit.configs import claim_key, key_path_for
-from pit.db import Database
+from pit.db import Database, PitDatabaseError
 from pit.floor import FloorTimes
 from pit.headers import SecurityHeaders
 from pit.state import PitState
@@ -27,6 +29,16 @@ class PitApp(Starlette):
         return SecurityHeaders(super().build_middleware_stack())
 
 
+async def database_unreachable(request: Request, exc: Exception) -> Response:
+    """The database went away under a request: 503 in words (the API's JSON error, a plain
+    page for the dashboard), never a bare 500; the table's sync tries again later."""
+    why = f"the pit cannot use its database now: {exc}"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": why}, status_code=503)
+    return PlainTextResponse(why[0].upper() + why[1:] + ". Try again in a minute.",
+                             status_code=503)
+
+
 def create_app(pit: PitState) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -34,7 +46,8 @@ def create_app(pit: PitState) -> Starlette:
         pit.close()
 
     app = PitApp(routes=[*api.ROUTES, *dashboard.ROUTES, *config_pages.ROUTES],
-                    lifespan=lifespan)
+                    lifespan=lifespan,
+                    exception_handlers={PitDatabaseError: database_unreachable})
     app.state.pit = pit
     return app
 

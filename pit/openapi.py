@@ -93,9 +93,16 @@ def document() -> dict[str, Any]:
         "security": [{"table": []}],
         "paths": {
             "/api/v1/health": {"get": {
-                "summary": "The pit answers", "security": [],
-                "responses": {"200": {"description": "up", "content": {"application/json": {
-                    "schema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}}},
+                "summary": "The pit answers and can use its database", "security": [],
+                "responses": {
+                    "200": {"description": "up", "content": {"application/json": {
+                        "schema": {"type": "object",
+                                   "properties": {"ok": {"type": "boolean"}}}}}},
+                    "503": {"description": "the database cannot be used; `error` says why",
+                            "content": {"application/json": {"schema": {
+                                "type": "object",
+                                "properties": {"ok": {"type": "boolean"},
+                                               "error": {"type": "string"}}}}}}}},
             }},
             "/api/v1/tables/{table_id}/head": {"get": {
                 "summary": "The last row of the table the pit holds (resume after it)",
