@@ -102,7 +102,7 @@ def document() -> dict[str, Any]:
                             "content": {"application/json": {"schema": {
                                 "type": "object",
                                 "properties": {"ok": {"type": "boolean"},
-                                               "error": {"type": "string"}}}}}}}},
+                                               "error": {"type": "string"}}}}}}},
             }},
             "/api/v1/tables/{table_id}/head": {"get": {
                 "summary": "The last row of the table the pit holds (resume after it)",
