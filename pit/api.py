@@ -10,6 +10,7 @@ requests without a valid credential.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -25,8 +26,12 @@ from pit.openapi import document
 from pit.state import PitState
 from pit.store import AnchorRefused, UnknownTable, credential_hash
 
+log = logging.getLogger(__name__)
+
 
 def error(status: int, message: str, **extra: Any) -> JSONResponse:
+    """The API's refusal in words; each goes to the pit's log too (one line, journald's)."""
+    log.warning("refused %d: %s", status, message)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     if status == 429:
         headers = {"Retry-After": str(max(1, round(extra.pop("retry_after", 1))))}
@@ -136,6 +141,9 @@ async def anchor(request: Request) -> Response:
         return error(404, f"no table {table_id} is enrolled here")
     except AnchorRefused as exc:
         return error(403, str(exc))
+    log.info("%s: head anchored at row %d", table_id, result.anchor[0])
+    if result.alerts:
+        log.warning("%s: %d alert(s) raised", table_id, len(result.alerts))
     out = {"anchor": {"seq": result.anchor[0], "hash": result.anchor[1]}}
     if result.alerts:
         await pit.tell({"type": "table", "table_id": table_id, "head": result.anchor[0],
@@ -206,6 +214,11 @@ async def rows(request: Request) -> Response:
     except UnknownTable:
         return error(404, f"no table {table_id} is enrolled here")
     await pit.after_ingest(table_id, result)
+    log.info("%s: %d row(s) stored, %d resent, head %d%s", table_id, result.stored,
+             result.duplicates, result.head[0],
+             f", {result.quarantined} quarantined" if result.quarantined else "")
+    if result.alerts:
+        log.warning("%s: %d alert(s) raised", table_id, len(result.alerts))
     out = result.as_json()
     if result.quarantined:
         return error(409, f"quarantined: {result.break_reason}", **out)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import logging
 import os
 import sys
 from pathlib import Path
@@ -157,8 +159,14 @@ def serve(db_url: str, host: str, port: int, key_path: str | None, pit_config: s
     scheme = "https" if tls_cert else "http"
     click.echo(f"Tableside pit on {state.store.db.dialect} ({db_url}): "
                f"dashboard at {scheme}://{host}:{port}/", err=True)
-    uvicorn.run(create_app(state), host=host, port=port, log_level="warning",
-                timeout_graceful_shutdown=2, ssl_certfile=tls_cert, ssl_keyfile=tls_key)
+    # One line a request (uvicorn's access log), a stored batch, an anchor, a refusal or an
+    # alert (pit.*), and the stop: on stderr, which journald keeps.
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    log_config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    log_config["handlers"]["access"]["stream"] = "ext://sys.stderr"  # one stream, not two
+    uvicorn.run(create_app(state), host=host, port=port, log_level="info",
+                log_config=log_config, timeout_graceful_shutdown=2, ssl_certfile=tls_cert,
+                ssl_keyfile=tls_key)
 
 
 def _check_tls(cert: str, key: str) -> None:

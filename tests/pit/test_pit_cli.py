@@ -107,6 +107,11 @@ def test_enrol_serve_sync_status_and_verify(tmp_path: Path) -> None:
         assert pit.wait(10) in (0, -signal.SIGTERM)
     rows_synced = journal.count()
     journal.close()
+    logged = pit.stderr.read()  # the pit's log, one line each (journald keeps stderr)
+    assert "pit.api: PB-01: " in logged and " row(s) stored, " in logged
+    assert f"pit.api: PB-01: head anchored at row {held['seq']}" in logged
+    assert '"POST /api/v1/tables/PB-01/rows HTTP/1.1" 200' in logged  # the access log
+    assert "Finished server process" in logged  # and its stop
     said = sync.stderr.read()  # it said where it stopped, and that it is stopped
     assert f"last acknowledged row {rows_synced} at " in said
     assert "the sync was stopped" in said
