@@ -18,19 +18,21 @@ import sys
 import time
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kiosk.rules.arizona.hands import card_key, strength_of_keys
 from kiosk.rules.cards import deck
 
-try:
-    from treys import (
-        Card as TreysCard,  # type: ignore[import-untyped]
-        Evaluator,
-    )
-except ImportError:
-    sys.exit("bench/arizona_evaluator.py needs treys: .venv/bin/pip install -e '.[bench]'")
+
+def _treys() -> tuple[Any, Any]:
+    """treys' Card and Evaluator, imported only to measure (--help needs no treys)."""
+    try:
+        from treys import Card, Evaluator  # type: ignore[import-untyped]
+    except ImportError:
+        sys.exit("bench/arizona_evaluator.py needs treys: .venv/bin/pip install -e '.[bench]'")
+    return Card, Evaluator
 
 
 def sample(count: int, seed: int = 6) -> list[list[int]]:
@@ -58,10 +60,11 @@ def main() -> None:
     parser.add_argument("hands", type=int, nargs="?", default=200_000,
                         help="hands in the sample (default 200,000)")
     count = parser.parse_args().hands
+    treys_card, evaluator_class = _treys()
     hands = sample(count)
     our_cards = [[card_key(deck()[i]) for i in hand] for hand in hands]
-    their_cards = [[TreysCard.new(treys_code(i)) for i in hand] for hand in hands]
-    evaluator = Evaluator()
+    their_cards = [[treys_card.new(treys_code(i)) for i in hand] for hand in hands]
+    evaluator = evaluator_class()
 
     def ours() -> list[int]:
         return [strength_of_keys(a, b, c, d, e) for a, b, c, d, e in our_cards]
