@@ -1,38 +1,12 @@
-"""The dealer's Kivy app: one window, the game's screen, fed by the table session."""
+"""The dealer's Kivy app for a punto banco table: its screen, in the shared app."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from kivy.app import App
-
-from kiosk.i18n import _
-from kiosk.rules.baccarat import engine as pb
-from kiosk.table.session import TableSession
-from kiosk.ui import theme
+from kiosk.ui.dealer.app import DealerApp
 from kiosk.ui.dealer.punto_banco import PuntoBancoDealer
 
 
-class PuntoBancoDealerApp(App):
-    """Shows the table session on the dealer's touchscreen."""
+class PuntoBancoDealerApp(DealerApp):
+    """Shows the punto banco table session on the dealer's touchscreen."""
 
-    def __init__(self, session: TableSession[pb.PuntoBancoState], *, table_name: str = "",
-                 chip_values: tuple[int, ...] = (),
-                 on_new_shoe: Callable[[], None] | None = None,
-                 px_per_mm: float = theme.PI_TOUCHSCREEN_PX_PER_MM, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.session = session
-        self.table_name = table_name
-        self.chip_values = chip_values
-        self.on_new_shoe = on_new_shoe
-        self.px_per_mm = px_per_mm
-        self.screen: PuntoBancoDealer | None = None
-        self.title = _("Tableside dealer: %(table)s") % {"table": table_name
-                                                           or session.table_id}
-
-    def build(self) -> PuntoBancoDealer:
-        self.screen = PuntoBancoDealer(self.session, table_name=self.table_name,
-                                       chip_values=self.chip_values,
-                                       on_new_shoe=self.on_new_shoe, px_per_mm=self.px_per_mm)
-        return self.screen
+    screen_class = PuntoBancoDealer
