@@ -11,6 +11,7 @@ from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import CardQuery, LateBet, RoundVoid, operation_from_record
 from kiosk.rules.registry import GAMES  # noqa: F401  (importing it registers the games' records)
 from kiosk.table.records import DeviceReport, InspectorCalled, PitConfigRefused
+from kiosk.table.roles import PinLockedOut
 
 DEVICE_OFFLINE = "device_offline"
 DEVICE_FAULT = "device_fault"
@@ -24,6 +25,8 @@ ANCHOR_BROKEN = "anchor_broken"
 """STOP: the table's journal no longer extends a head it anchored at the pit."""
 UNREADABLE_ROW = "unreadable_row"
 CONFIG_REFUSED = "config_refused"
+PIN_LOCKOUT = "pin_lockout"
+"""Too many wrong PINs for one id at a table (kiosk/table/roles.py)."""
 TABLE_SILENT = "table_silent"
 """The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
 
@@ -40,6 +43,7 @@ TITLES = {
     UNREADABLE_ROW: "Unreadable row",
     CONFIG_REFUSED: "Configuration refused",
     TABLE_SILENT: "Table silent",
+    PIN_LOCKOUT: "PIN lockout",
 }
 
 _DEVICE_EVENTS = {
@@ -76,6 +80,9 @@ def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
         return LATE_BET, "chips placed after no more bets (not played)"
     if isinstance(op, InspectorCalled):
         return INSPECTOR_CALLED, f"the dealer called the inspector ({op.source})"
+    if isinstance(op, PinLockedOut):
+        return PIN_LOCKOUT, (f"{op.person} locked out for {op.seconds // 60} minute(s) after "
+                             f"{op.attempts} wrong PINs")
     if isinstance(op, PitConfigRefused):
         return CONFIG_REFUSED, f"the table refused the pit's configuration: {op.reason}"
     return None

@@ -109,6 +109,8 @@ def describe(before: TableConfig, after: TableConfig) -> str:
         parts.append("chip buttons changed")
     if before.name != after.name:
         parts.append(f"table name {after.name}")
+    if before.people != after.people:
+        parts.append("people and PINs changed")
     return "; ".join(parts) or "no change to limits or rules"
 
 
@@ -144,6 +146,7 @@ class PitConfigs:
         applied = in_force(session.journal)
         self.version = applied.version if applied is not None else 0
         self.config, _problem = effective(base, session.journal)
+        session.set_people(self.config.people)  # the last signed list the journal holds
         self.pending: Pending | None = None
         self._seen: tuple[int, str] | None = None
         self._refused: tuple[str, str] | None = None
@@ -221,6 +224,7 @@ class PitConfigs:
             session.record(record)
         self.pending = None
         self.version, self.config = doc.version, new
+        session.set_people(new.people)  # who may do what, from this round on
         way = "The dealer screen restarts for it" if restart else "In force from this " \
               f"{session.spec.round_word}"
         session.alert(Severity.INFO, f"Table configuration version {doc.version} from the "

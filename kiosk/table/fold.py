@@ -34,6 +34,7 @@ from kiosk.table.records import (
     InspectorCalled,
     PitConfigApplied,
 )
+from kiosk.table.roles import DealerSignedIn, DealerSignedOut, RoundDealer
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,8 @@ class TableFacts:
     inspector_called: bool = False
     held: tuple[Card, ...] = ()
     pit_config: int = 0  # the row of the pit's configuration in force (0: the table's file)
+    dealer: str = ""  # the id of the dealer signed in ("": none; kiosk/table/roles.py)
+    dealer_round: int = 0  # the last round whose dealer is on record (`RoundDealer`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,12 @@ def facts_after(facts: TableFacts, op: Operation) -> TableFacts:
         return dataclasses.replace(facts, inspector_called=True)
     if isinstance(op, InspectorAttended):
         return dataclasses.replace(facts, inspector_called=False)
+    if isinstance(op, DealerSignedIn):
+        return dataclasses.replace(facts, dealer=op.dealer)
+    if isinstance(op, DealerSignedOut):
+        return dataclasses.replace(facts, dealer="")
+    if isinstance(op, RoundDealer):
+        return dataclasses.replace(facts, dealer_round=op.round)
     if isinstance(op, DeviceReport):
         if op.event == HELD:
             return dataclasses.replace(facts, held=(*facts.held, Card.parse(op.detail)))
