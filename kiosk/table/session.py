@@ -424,7 +424,7 @@ class TableSession(Generic[S]):
         person = self.check_pin(person_id, pin)
         role = NEEDS[action]
         if person.role is not role:
-            raise RoleRefused.of("%(who)s is not a %(role)s: this needs the %(role)s's PIN",
+            raise RoleRefused.of("%(who)s may not do this: it needs the %(role)s's PIN",
                                  who=person.id, role=ROLE_WORDS[role])
         record = OverrideApproved(str(action), str(role), person.id, person.name, reason,
                                   detail)
