@@ -112,7 +112,8 @@ def test_each_override_is_refused_without_its_role(tmp_path: Path, action: Overr
     before = s.journal.count()
     wrong = [pid for pid in PINS if ROLES[pid] is not NEEDS[action]]
     for pid in wrong:  # the right PIN of the wrong role
-        with pytest.raises(RoleRefused, match=f"{pid} may not do this: it needs the {NEEDS[action]}"):
+        with pytest.raises(RoleRefused, match=f"{pid} may not do this: it needs the "
+                                              f"{NEEDS[action]}"):
             s.override(action, pid, PINS[pid], "the shoe misread it")
     right = next(pid for pid in PINS if ROLES[pid] is NEEDS[action])
     with pytest.raises(RoleRefused, match="Give a reason"):

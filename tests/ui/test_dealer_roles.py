@@ -14,7 +14,7 @@ import pytest
 from kiosk.rules.baccarat import engine as pb
 from kiosk.table.roles import People, Person, Role, hash_pin
 from tests.ui.conftest import UI, start_app
-from tests.ui.test_layout_dealers import SIZES_AND_LANGUAGES, _case, language, laid_out
+from tests.ui.test_layout_dealers import SIZES_AND_LANGUAGES, _case, laid_out, language
 from tests.ui.test_layout_dialogs import dialog_fits, the_dialog
 from tests.ui.test_layout_signs import LONGEST_NAME
 
