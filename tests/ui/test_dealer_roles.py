@@ -63,7 +63,7 @@ def test_a_dealer_signs_in_and_an_inspector_voids_by_touch(ui: UI, tmp_path: Pat
     assert pad.stage == "pin" and pad.field == "4471, PIN: —"
     for d in "1112":
         ui.tap(next(b for b in pad.keys if b.key == d))
-    assert pad.field == "4471, PIN: ●●●●"  # the PIN is never shown
+    assert pad.field == "4471, PIN: ••••"  # the PIN is never shown
     ui.screenshot("roles-pin-pad-sign-in")
     ui.tap(pad.ok)
     assert "Wrong id or PIN" in pad.refusal_text and pad.stage == "pin"

@@ -1,7 +1,7 @@
 """The PIN pad: a dealer signs in, and an inspector or a technician approves an override,
 by touch (kiosk/table/roles.py, docs/roles.md). One dialog in up to three steps: the reason
 from a short list (an override's; sent in English, the journal's language), then the id,
-then the PIN, shown as dots. A refusal (a wrong PIN, the wrong role, a lockout) is said on
+then the PIN, shown as bullets. A refusal (a wrong PIN, the wrong role, a lockout) is said on
 the pad's own line and the PIN is keyed again; nothing is on record until it is accepted.
 """
 
@@ -89,7 +89,7 @@ class PinPad(SaysWhyHere, ModalView):  # type: ignore[misc]
             self.field = _("Id: %(id)s") % {"id": self.digits or "—"}
         else:
             self.field = _("%(id)s, PIN: %(dots)s") % {
-                "id": self.person, "dots": "●" * len(self.digits) or "—"}
+                "id": self.person, "dots": "•" * len(self.digits) or "—"}
         self.ok.disabled = not self.digits
         self.refusal_text = "" if self.digits else self.refusal_text
 
