@@ -288,3 +288,22 @@ def test_the_people_list_from_the_pit_is_taken_up_between_rounds_and_another_key
     PitConfigs(again, cfg)
     assert again.people.get("D1") is not None
     assert again.sign_in("D1", "1111").name == "Thandi"
+
+
+def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) -> None:
+    from kiosk.replay import replay
+
+    s = _session(tmp_path / "j.db")
+    s.sign_in("D1", PINS["D1"])
+    _in_play(s)
+    s.override(Override.VOID, "I1", PINS["I1"], "Card exposed or dropped",
+               lambda st: pb.void_round(st, "Card exposed or dropped", "inspector I1"))
+    report = replay(s.journal.entries())
+    assert report.ok, report.problems
+    coup = report.coups[-1].as_json()
+    assert coup["status"] == "voided" and coup["dealer"] == "D1 Thandi"
+    assert coup["overrides"] == [{"action": "void_round", "role": "inspector",
+                                  "person": "I1", "name": "Inspector Naidoo",
+                                  "reason": "Card exposed or dropped", "detail": ""}]
+    assert "dealer D1 Thandi  void_round by inspector I1: Card exposed or dropped" in (
+        report.coups[-1].line())
