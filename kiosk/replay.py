@@ -10,6 +10,7 @@ cannot follow.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,10 @@ class Replay:
             for coup in report.coups[before:]:  # who dealt it, who approved what in it
                 coup.dealer, coup.overrides = self._dealer, self._overrides
                 self._dealer, self._overrides = "", []  # the next round journals its own
+                drawn = getattr(coup, "drawing", None)  # the pit's drawing of the round
+                if drawn is not None and hasattr(drawn, "by") and coup.who():
+                    drawing_of: Any = coup
+                    drawing_of.drawing = dataclasses.replace(drawn, by=coup.who())
 
     def _problem(self, exc: FoldError) -> None:
         self.report.problems.append(str(exc))

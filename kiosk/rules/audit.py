@@ -66,6 +66,15 @@ class CoupReplay:
             out["overrides"] = self.overrides
         return out
 
+    def who(self) -> tuple[tuple[str, str], ...]:
+        """Who did what in the round, as (role, words) pairs: its dealer, then each override
+        with its act and reason (the pit's round page shows them)."""
+        out = [("dealer", self.dealer)] if self.dealer else []
+        for o in self.overrides:
+            name = f"{o['person']} {o['name']}".strip()
+            out.append((o["role"], f"{name}: {o['action'].replace('_', ' ')} ({o['reason']})"))
+        return tuple(out)
+
     def line(self) -> str:
         """One line of `tableside replay`'s report."""
         differs = "" if not self.differences else "  DIFFERS: " + "; ".join(self.differences)

@@ -307,3 +307,6 @@ def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) 
                                   "reason": "Card exposed or dropped", "detail": ""}]
     assert "dealer D1 Thandi  void_round by inspector I1: Card exposed or dropped" in (
         report.coups[-1].line())
+    assert report.coups[-1].who() == (
+        ("dealer", "D1 Thandi"),
+        ("inspector", "I1 Inspector Naidoo: void round (Card exposed or dropped)"))
