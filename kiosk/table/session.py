@@ -18,6 +18,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
@@ -91,7 +92,8 @@ class TableSession(Generic[S]):
     """Routes events and actions to the game, journaling every Operation before it counts."""
 
     def __init__(self, game: GameSpec | Game[S], journal: Journal, rules: Any, table_id: str,
-                 *, clock: Callable[[], float] = time.monotonic) -> None:
+                 *, clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.spec = spec_for(game, rules, table_id)
         self.game: Game[S] = self.spec.engine
         self.journal = journal
@@ -120,6 +122,8 @@ class TableSession(Generic[S]):
         # check; the launcher and the pit's configurations set it (`set_people`).
         self.people: People = NO_LIST
         self.gate = Gate(NO_LIST, clock)
+        self.wall_clock = wall_clock
+        self._restore_lockout()
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
         self._rejects: dict[tuple[str, str], int] = {}  # (device, kind) -> bad inputs seen
@@ -342,6 +346,21 @@ class TableSession(Generic[S]):
         rounds). Wrong PINs counted and lockouts running carry over."""
         self.people = people
         self.gate.people = people
+
+    def _restore_lockout(self) -> None:
+        """The last lockout on record still runs after a restart, for the time it has left
+        by the wall clock (a restart is no way round it)."""
+        row = self.journal.last_of_kind(PinLockedOut.kind)
+        if row is None:
+            return
+        try:
+            at = datetime.fromisoformat(str(row.wall_time).replace("Z", "+00:00"))
+            seconds, person = int(row.payload["seconds"]), str(row.payload["person"])
+        except (KeyError, TypeError, ValueError):
+            return
+        left = seconds - (self.wall_clock() - at).total_seconds()
+        if 0 < left <= seconds:
+            self.gate.until[person] = self.clock() + left
 
     @property
     def dealer(self) -> Person | None:

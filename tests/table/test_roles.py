@@ -310,3 +310,42 @@ def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) 
     assert report.coups[-1].who() == (
         ("dealer", "D1 Thandi"),
         ("inspector", "I1 Inspector Naidoo: void round (Card exposed or dropped)"))
+
+
+def test_a_lockout_on_record_still_runs_after_a_restart(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta
+
+    s = _session(tmp_path / "j.db")
+    for _ in range(5):
+        with contextlib.suppress(RoleRefused):
+            s.sign_in("D1", "9999")
+    row = s.journal.last_of_kind("pin_locked_out")
+    assert row is not None
+    at = datetime.fromisoformat(row.wall_time.replace("Z", "+00:00"))
+    s.journal.close()
+
+    def restarted(after: float) -> Session:
+        again = TableSession(pb.PuntoBanco(), Journal.open(tmp_path / "j.db", "PB-01"), RULES,
+                             "PB-01", clock=Clock(),
+                             wall_clock=lambda: at + timedelta(seconds=after))
+        again.set_people(PEOPLE)
+        return again
+
+    again = restarted(600)  # 5 of its 15 minutes left
+    with pytest.raises(LockedOut, match="5 minute"):
+        again.sign_in("D1", PINS["D1"])
+    assert again.sign_in("D2", PINS["D2"]).id == "D2"
+    again.journal.close()
+    again = restarted(900)
+    assert again.sign_in("D1", PINS["D1"]).id == "D1"
+    again.journal.close()
+
+
+def test_the_pit_checks_a_people_list_before_it_signs_it() -> None:
+    from kiosk.signed_config import check_body
+
+    body = people_toml([("9001", "Naidoo", Role.INSPECTOR, "3333")])
+    person = check_body(body).people.get("9001")
+    assert person is not None and person.role is Role.INSPECTOR
+    with pytest.raises(ConfigError, match="hashed with scrypt"):
+        check_body('[people.9001]\nname = "Naidoo"\nrole = "inspector"\npin = "3333"\n')
