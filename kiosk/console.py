@@ -32,6 +32,7 @@ from kiosk.assembly import (
 )
 from kiosk.config import TableConfig
 from kiosk.rules.errors import TablesideError
+from kiosk.table.roles import RoleRefused, needs_words
 
 
 async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Session:
@@ -131,6 +132,10 @@ async def run_console(cfg: TableConfig) -> int:
                     if (text.startswith("shuffle") and shoe
                             and demo_play(session.spec).new_shoe_wanted(session.state)):
                         shoe.new_shoe()
+                    needed = session.override_needed(action)
+                    if needed is not None:  # who may do what: docs/roles.md
+                        raise RoleRefused(f"{needs_words(needed)}: on the dealer "
+                                          "screen's PIN pad, with a reason")
                     session.perform(action)
                 await _deal_on(session, console, shoe)
             except (TablesideError, click.BadParameter, ValueError) as exc:

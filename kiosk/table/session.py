@@ -420,6 +420,25 @@ class TableSession(Generic[S]):
         if dealer is not None:
             self.record(DealerSignedOut(dealer.id, dealer.name))
 
+    def override_needed(self, action: Callable[[S], Operation]) -> Override | None:
+        """The override an act needs on a table that checks PINs, told by what it would
+        record (the records' shared bases, never a game's name): a void; a card on record
+        as accepted by the inspector; a card keyed in while the shoe is linked and
+        answering. None when it needs none (or the table checks no PIN). The rules' refusal
+        of the act itself propagates."""
+        if not self.people.checked:
+            return None
+        op = action(self.state)
+        source = str(getattr(op, "source", ""))
+        if isinstance(op, RoundVoid):
+            return Override.VOID
+        if source == "override":
+            return Override.ACCEPT_QUERIED
+        if source == "keyed" and self.has_device("shoe") and self.device_online.get(
+                "SHOE", True):
+            return Override.MANUAL_CARD
+        return None
+
     def may(self, action: Override, allowed: bool = True) -> bool:
         """The screens' `can_` for an override: the game allows it (`allowed`) and someone
         on the list in force holds the role it needs (a table with no list checks none)."""

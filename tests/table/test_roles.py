@@ -349,3 +349,26 @@ def test_the_pit_checks_a_people_list_before_it_signs_it() -> None:
     assert person is not None and person.role is Role.INSPECTOR
     with pytest.raises(ConfigError, match="hashed with scrypt"):
         check_body('[people.9001]\nname = "Naidoo"\nrole = "inspector"\npin = "3333"\n')
+
+
+def test_an_act_that_needs_an_override_is_told_by_its_record(tmp_path: Path) -> None:
+    """The typed console refuses these on a table with a people list (the dealer screen's
+    PIN pad takes them), whatever the game: told by the record the act would make."""
+    s = _session(tmp_path / "j.db")
+    _in_play(s)
+    assert s.override_needed(lambda st: pb.void_round(st, "Misdeal")) is Override.VOID
+    assert s.override_needed(lambda st: pb.place_bet(st, "2", pb.BetKind.PLAYER, 10_000)) \
+        is None
+    s.perform(pb.close_betting)
+    from kiosk.rules.cards import Card
+
+    def keyed(st: pb.PuntoBancoState) -> pb.Operation:
+        return pb.deal_card(st, Card.parse("4H"), pb.CardSource.KEYED)
+
+    assert s.override_needed(keyed) is None  # no shoe linked: keying in is the way
+    s.device_commands["shoe"] = lambda _c: True
+    assert s.override_needed(keyed) is Override.MANUAL_CARD
+    s.device_online["SHOE"] = False
+    assert s.override_needed(keyed) is None
+    s.set_people(People())
+    assert s.override_needed(lambda st: pb.void_round(st, "Misdeal")) is None
