@@ -403,15 +403,18 @@ class TableSession(Generic[S]):
         raise err
 
     def sign_in(self, person_id: str, pin: str) -> Person:
-        """A dealer signs in with their id and PIN (the dealer before them is signed out
-        by it); on record (`DealerSignedIn`)."""
+        """A dealer signs in with their id and PIN; on record (`DealerSignedIn`), with the
+        dealer before them signed out in the same transaction."""
         person = self.check_pin(person_id, pin)
         if person.role is not Role.DEALER:
             raise RoleRefused.of("%(who)s is not on this table's list as a dealer",
                                  who=person.id)
         if self.folded.facts.dealer == person.id:
             return person
-        self.record(DealerSignedIn(person.id, person.name))
+        signed_in = DealerSignedIn(person.id, person.name)
+        before = self.dealer  # the dealer change: the one before signed out with it
+        self.perform(lambda _s: signed_in, before=None if before is None
+                     else DealerSignedOut(before.id, before.name))
         return person
 
     def sign_out(self) -> None:

@@ -372,3 +372,13 @@ def test_an_act_that_needs_an_override_is_told_by_its_record(tmp_path: Path) -> 
     assert s.override_needed(keyed) is None
     s.set_people(People())
     assert s.override_needed(lambda st: pb.void_round(st, "Misdeal")) is None
+
+
+def test_a_dealer_change_signs_the_one_before_out_in_the_same_transaction(
+        tmp_path: Path) -> None:
+    s = _session(tmp_path / "j.db")
+    s.sign_in("D1", PINS["D1"])
+    s.sign_in("D2", PINS["D2"])
+    assert kinds(s)[-3:] == ["dealer_signed_in", "dealer_signed_out", "dealer_signed_in"]
+    assert _payloads(s, "dealer_signed_out") == [{"dealer": "D1", "name": "Thandi"}]
+    assert s.dealer is not None and s.dealer.id == "D2"
