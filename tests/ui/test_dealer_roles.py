@@ -43,6 +43,17 @@ def _key(ui: UI, pad: Any, digits: str) -> None:
     ui.tap(keys["OK"])
 
 
+def _closed(ui: UI) -> None:
+    """Draw until the dialog has gone (its closing fade takes the touches meanwhile)."""
+    from tests.ui.test_layout_dialogs import dialogs
+
+    for _ in range(50):
+        if not dialogs(ui):
+            return
+        ui.pump(0.1)
+    assert dialogs(ui) == []
+
+
 def _rows(session: Any, kind: str) -> list[dict[str, Any]]:
     return [dict(e.payload) for e in session.journal.entries() if e.kind == kind]
 
@@ -73,6 +84,7 @@ def test_a_dealer_signs_in_and_an_inspector_voids_by_touch(ui: UI, tmp_path: Pat
     ui.pump(0.2)
     assert _rows(session, "dealer_signed_in") == [{"dealer": "4471", "name": "Thandi"}]
     assert screen._dealer_widget.text == "Sign out 4471"
+    _closed(ui)
     ui.screenshot("roles-signed-in")
     # The void: the reason, then a dealer's PIN is refused on the pad, the inspector's taken.
     ui.tap(screen.ids.void)
@@ -86,6 +98,7 @@ def test_a_dealer_signs_in_and_an_inspector_voids_by_touch(ui: UI, tmp_path: Pat
     ui.screenshot("roles-void-wrong-role")
     assert _rows(session, "override") == [] and session.state.bets
     ui.tap(pad.ids.cancel)
+    _closed(ui)
     ui.tap(screen.ids.void)
     pad = the_dialog(ui, "PinPad")
     ui.tap(pad.reason_buttons[0])
