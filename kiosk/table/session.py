@@ -437,10 +437,19 @@ class TableSession(Generic[S]):
             return Override.VOID
         if source == "override":
             return Override.ACCEPT_QUERIED
-        if source == "keyed" and self.has_device("shoe") and self.device_online.get(
-                "SHOE", True):
+        if source == "keyed" and self.keyed_over_shoe():
             return Override.MANUAL_CARD
         return None
+
+    def keyed_over_shoe(self) -> bool:
+        """Whether a card keyed in now would stand over the shoe's read (a manual card, the
+        inspector's override on a table that checks PINs): the shoe is linked and answering
+        and no unread card waits. With the shoe away, or for a card it could not read,
+        keying in is the way the card goes on record: the dealer's own act."""
+        if not (self.has_device("shoe") and self.device_online.get("SHOE", True)):
+            return False
+        pending = getattr(self.state, "pending", None)
+        return str(getattr(pending, "reason", "")) != "unread"
 
     def may(self, action: Override, allowed: bool = True) -> bool:
         """The screens' `can_` for an override: the game allows it (`allowed`) and someone

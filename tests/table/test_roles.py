@@ -382,3 +382,19 @@ def test_a_dealer_change_signs_the_one_before_out_in_the_same_transaction(
     assert kinds(s)[-3:] == ["dealer_signed_in", "dealer_signed_out", "dealer_signed_in"]
     assert _payloads(s, "dealer_signed_out") == [{"dealer": "D1", "name": "Thandi"}]
     assert s.dealer is not None and s.dealer.id == "D2"
+
+
+def test_a_card_the_shoe_could_not_read_is_keyed_in_by_the_dealer(tmp_path: Path) -> None:
+    from hardware import events as ev
+    from kiosk.rules.cards import Card
+
+    s = _session(tmp_path / "j.db")
+    _in_play(s)
+    s.perform(pb.close_betting)
+    s.device_commands["shoe"] = lambda _c: True
+    assert s.keyed_over_shoe()
+    s.on_device_event(ev.CardUnread(device="SHOE", seq=1))
+    assert s.state.pending is not None and s.state.pending.reason == "unread"
+    assert not s.keyed_over_shoe()
+    assert s.override_needed(
+        lambda st: pb.deal_card(st, Card.parse("4H"), pb.CardSource.KEYED)) is None
