@@ -217,3 +217,23 @@ def test_blackjack_and_roulette_voids_take_the_inspectors_pin(ui: UI, tmp_path: 
     assert [r["action"] for r in _rows(rl_session, "override")] == ["void_round"]
     assert _override_then_void(rl_session)
     rl_session.journal.close()
+
+
+def test_a_card_keyed_over_the_shoes_read_takes_the_inspectors_pin(ui: UI,
+                                                                    tmp_path: Path) -> None:
+    from kiosk.rules.cards import Card
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    session.perform(pb.close_betting)
+    session.device_commands["shoe"] = lambda _c: True  # a shoe linked and answering
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    app.screen.key_card(Card.parse("4H"))
+    pad = the_dialog(ui, "PinPad")
+    assert pad.title == "Key in 4H over the shoe's read" and not session.state.player_cards
+    ui.screenshot("roles-manual-card")
+    _void_by_pin(ui, pad)  # the first reason, the inspector's id and PIN
+    assert _rows(session, "override")[0]["action"] == "manual_card"
+    assert session.state.player_cards == (Card.parse("4H"),)
+    session.journal.close()
