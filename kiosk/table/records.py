@@ -94,7 +94,7 @@ class PitConfigRefused(TableRecord):
 
 @dataclass(frozen=True, slots=True)
 class SoftwareUpdate(TableRecord):
-    """A signed update bundle's outcome on this table (kiosk/update.py): `applied`, `rolled
+    """A signed update bundle's outcome on this table (kiosk/update/): `applied`, `rolled
     back` (the new version did not start; the version before runs again), `refused` (its
     signature, files or target did not match, in words), `not installed`, or `reverted` to
     the SD image's own version. Here, with the table's other records, so every fold knows it."""

@@ -72,7 +72,7 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
         if unit.name == DISPLAY:  # Xorg: root's, no watchdog protocol; restarted all the same
             assert s["Service.Restart"] == ["always"]
             continue
-        # every service runs the version in use through the launcher (kiosk/update.py)
+        # every service runs the version in use through the launcher (kiosk/update/)
         assert s["Service.ExecStart"][0].startswith(TABLESIDE + " ")
         assert s["Service.Type"] == ["notify"] and s["Service.Restart"] == ["always"]
         seconds = int(s["Service.WatchdogSec"][0].removesuffix("s"))
