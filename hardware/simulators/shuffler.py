@@ -78,10 +78,13 @@ class ShufflerSimulator(ShoeSimulator):
         """Switched on loaded: HELLO, it shuffles and counts, then it is READY; a fault due
         before the first card comes at once."""
         self.opened = True
+        return self.hello() + self.shuffled() + self._fault_due()
+
+    def shuffled(self) -> bytes:
+        """A shuffle: STATE SHUFFLING, COUNT (the cards it holds, or `stops.count`), READY."""
         counted = self.stops.count if self.stops.count is not None else self.holds
-        out = (self.hello() + self.say_state(ShufflerState.SHUFFLING)
-               + self._frame("COUNT", str(counted))[1] + self.say_state(ShufflerState.READY))
-        return out + self._fault_due()
+        return (self.say_state(ShufflerState.SHUFFLING) + self._frame("COUNT", str(counted))[1]
+                + self.say_state(ShufflerState.READY))
 
     def _fault_due(self) -> bytes:
         """The fault due after the cards dealt so far, if any (and it stops dealing)."""
@@ -193,7 +196,7 @@ class PtyDevice:
         self.link.answer(self.sim)
         hello = self.sim.hello()
         if isinstance(self.sim, ShufflerSimulator):
-            hello += self.sim._state(ShufflerState.IDLE)
+            hello += self.sim.say_state(ShufflerState.IDLE)
         self.sim.opened = True
         await self.link.write(hello)
         while True:

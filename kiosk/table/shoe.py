@@ -67,7 +67,8 @@ def _card_event(session: TableSession[Any], shoe: DealsFromShoe[Any], event: Any
     if out is not None and isinstance(event, ev.CardRead | ev.CardBurned | ev.CardUnread):
         # The device's cards are out of play (its count did not match the decks): a card it
         # still deals is on record, refused, never dealt to the game.
-        code = event.card.code if getattr(event, "card", None) is not None else "??"
+        card: Card | None = getattr(event, "card", None)
+        code = card.code if card is not None else "??"
         session.report(device, "card_refused", f"{code}: {out}", Severity.STOP,
                        Said.words("The %(device)s dealt a card, but its cards are out of "
                                   "play: %(why)s", device=device_name(device), why=out),
