@@ -237,3 +237,29 @@ def test_a_wrong_count_takes_the_shufflers_cards_out_of_play(tmp_path: Path,
     assert "SHUF" not in s.out_of_play
     s.on_device_event(ev.CardRead(device="SHUF", seq=901, card=sim.shoe.deal()))
     assert len(_dealt(s)) == 1
+
+
+EXPECTED_WORDS = {
+    "af": ("Die skommeltoestel het 415 kaarte getel; 8 dekke is 416",
+           "Sy kaarte is uit die spel: haal hulle almal uit"),
+    "pt": ("O baralhador contou 415 cartas; 8 baralhos são 416",
+           "As suas cartas estão fora de jogo: retire-as todas"),
+    "zu": ("Umshini wokushova ubale amakhadi angu-415; amadekhi angu-8 angu-416",
+           "Amakhadi awo akhishiwe emdlalweni: wakhiphe wonke"),
+}
+
+
+@pytest.mark.parametrize("code", sorted(EXPECTED_WORDS))
+def test_the_wrong_counts_step_is_said_in_the_dealers_language(tmp_path: Path,
+                                                               code: str) -> None:
+    """What the dealer's screen shows for a wrong count (kiosk/ui/dealer/base.py says the
+    alert's sentence and its way forward in the dealer's language)."""
+    from hardware import events as ev
+    from kiosk.i18n import said, say
+
+    s, _game = _session(tmp_path / "j.db")
+    s.on_device_event(ev.ShuffleCount(device="SHUF", seq=1, cards=52 * DECKS - 1))
+    alert = s.alerts[-1]
+    message, step = EXPECTED_WORDS[code]
+    assert said(alert.sentence, alert.message, code=code) == message
+    assert say(alert.way_forward, code=code).startswith(step)
