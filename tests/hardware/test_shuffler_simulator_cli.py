@@ -87,3 +87,16 @@ def test_a_wrong_count_and_a_power_loss() -> None:
     assert [h.restarted for h in hellos] == [False, False, True]  # back after the silence
     assert isinstance(got[-1], ev.ShufflerStateChanged)
     assert got[-1].state is ev.ShufflerState.IDLE
+
+
+def test_a_dealing_shuffler_burns_and_says_unread_new_in_1_1() -> None:
+    """Protocol version 1.1: BURN and UNREAD from a shuffler are its events (bad input in 1)."""
+    from kiosk.rules.cards import Card
+
+    parser = protocol("shuffler-line").make_parser("SHUF")
+    got = parser.feed(encode_frame("SHUF", 0, "BURN", "9D") + encode_frame("SHUF", 1, "BURN")
+                      + encode_frame("SHUF", 2, "UNREAD") + encode_frame("SHUF", 3, "CUT"))
+    assert got[:3] == [ev.CardBurned(device="SHUF", seq=0, card=Card.parse("9D")),
+                       ev.CardBurned(device="SHUF", seq=1, card=None),
+                       ev.CardUnread(device="SHUF", seq=2)]
+    assert isinstance(got[3], ev.BadInput) and got[3].kind is ev.BadKind.UNKNOWN_TYPE
