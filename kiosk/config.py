@@ -109,6 +109,8 @@ def _device_example(role: str) -> str:
              "or simulated"]
     if len(dialects) > 1:
         lines.append(f'dialect = "{dialects[0]}"            # {" | ".join(dialects)}')
+    if role == "shuffler":
+        lines.append("deals = true                # it deals the cards, in the shoe's place")
     lines.append(f"baudrate = 9600             # {BAUDRATES[0]} to {BAUDRATES[1]:_}")
     return "\n".join(lines) + "\n"
 
@@ -602,7 +604,10 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
     devices = reader.section("devices", required=False)
     out = []
     # A shuffler that deals (`deals = true`) takes the card shoe's place: no shoe is needed.
-    shuffler_deals = reader.table(devices, "devices", "shuffler").get("deals") is True
+    # It deals by default for a game that needs a shuffler and no shoe.
+    deals_default = "shuffler" in spec.devices and "shoe" not in spec.devices
+    shuffler_deals = reader.table(devices, "devices", "shuffler").get(
+        "deals", deals_default) is True
     for role, dialects in DEVICE_ROLES.items():
         sec = reader.table(devices, "devices", role)
         needed = role in spec.devices and not (role == "shoe" and shuffler_deals)
@@ -627,7 +632,8 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
             dialect=reader.choice(sec, where, "dialect", list(dialects), dialects[0]),
             baudrate=reader.integer(sec, where, "baudrate", 9600, lo=BAUDRATES[0],
                                     hi=BAUDRATES[1]),
-            deals=reader.boolean(sec, where, "deals", False) if role == "shuffler" else False,
+            deals=(reader.boolean(sec, where, "deals", deals_default) if role == "shuffler"
+                   else False),
         ))
     return tuple(out)
 

@@ -234,7 +234,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             shoe.new_shoe()
 
     reader: Any = None
-    if "shoe" in spec.devices:  # a game that deals cards: its shoe or dealing shuffler
+    if "shoe" in spec.devices or cfg.dealer.role == "shuffler":  # its shoe, or a shuffler
+        # that deals: real or simulated
         reader, shoe = dealing_link(cfg, session, opts.seed)
         links.append(reader)
     from kiosk import i18n

@@ -103,3 +103,25 @@ def test_a_real_dealing_shuffler_is_read_on_its_port(tmp_path: Path) -> None:
                and e.payload["event"] == "card_refused"]
     assert [(r["device"], str(r["detail"]).split(":")[0]) for r in refused] == [
         ("SHUF", c.code) for c in sim.read_cards[len(dealt):]]
+
+
+def test_a_game_that_needs_a_shuffler_and_no_shoe_is_dealt_by_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose devices are a shuffler and no shoe (mini baccarat dealt from one): the
+    shuffler deals unless its section says `deals = false`; the example says so."""
+    import dataclasses
+
+    from kiosk import config
+    from kiosk.rules.registry import GAMES
+
+    spec = dataclasses.replace(GAMES.get("punto-banco"), devices=("shuffler",))
+    monkeypatch.setattr(config.GAMES, "get", lambda _name: spec)
+    text = HEAD.format(j=tmp_path / "j.db") + '[devices.shuffler]\nport = "simulated"\n'
+    cfg = parse(text, Path("table.toml"))
+    assert (cfg.dealer.role, cfg.dealer.deals, cfg.device("shoe")) == ("shuffler", True, None)
+    only_shuffles = parse(text + "deals = false\n", Path("table.toml"))
+    assert only_shuffles.dealer.role == "shoe" and not only_shuffles.device("shuffler").deals
+    example = config.example("punto-banco")
+    assert "[devices.shuffler]" in example and "\ndeals = true " in example
+    assert parse(example.replace('journal = "data/', f'journal = "{tmp_path}/'),
+                 Path("table.toml")).dealer.role == "shuffler"
