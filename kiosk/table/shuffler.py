@@ -82,6 +82,9 @@ def _count(session: TableSession[Any], device: str, cards: int) -> tuple[str, st
     out of play until it counts right again."""
     decks = decks_in_play(session)
     if decks is not None and cards != CARDS_A_DECK * decks:
+        # Out of play until counted right, as damaged cards are removed from play and
+        # replaced from a new deck (mini baccarat shuffling device malfunction, rule 12.3.1,
+        # rule 12.3.3).
         expected = CARDS_A_DECK * decks
         detail = f"{cards} cards counted, {expected} in {decks} decks"
         session.out_of_play[device] = detail
