@@ -94,9 +94,6 @@ class TableSession(Generic[S]):
         # deals): the one a held card's release and set-aside name. The launcher sets it from
         # the table's file; each card a device deals sets it too.
         self.dealing_device = "SHOE"
-        # Devices whose cards are out of play, with why (a shuffler whose count did not match
-        # the decks in play): their cards are refused on record until they count right.
-        self.out_of_play: dict[str, str] = {}
         # Why the journal cannot be written ("" while it can): the table stops dealing on the
         # first failed write, and what the shoe does meanwhile (a card, a burn, the cutting
         # card) waits in `unrecorded`, in order, to be recorded once it can write again
@@ -152,6 +149,13 @@ class TableSession(Generic[S]):
     def held_cards(self) -> tuple[Card, ...]:
         """Shoe cards waiting for a step on the screen, oldest first (on record)."""
         return self.folded.facts.held
+
+    @property
+    def out_of_play(self) -> dict[str, str]:
+        """Devices whose cards are out of play, with why (a shuffler whose count did not
+        match the decks in play): their cards are refused on record until they count right.
+        On record, so a restart keeps it."""
+        return dict(self.folded.facts.out_of_play)
 
     @property
     def inspector_called(self) -> bool:

@@ -30,6 +30,7 @@ from kiosk.rules.errors import Said
 from kiosk.rules.game import UsesShuffler
 from kiosk.table import shoe
 from kiosk.table.alerts import Severity
+from kiosk.table.records import COUNT_WRONG, COUNTED, DeviceReport
 from kiosk.table.session import TableSession
 
 CARDS_A_DECK = 52
@@ -79,30 +80,37 @@ def decks_in_play(session: TableSession[Any]) -> int | None:
 
 def _count(session: TableSession[Any], device: str, cards: int) -> tuple[str, str]:
     """`COUNT`, checked against the decks in play. A wrong count takes the shuffler's cards
-    out of play until it counts right again."""
+    out of play until it counts right again. Each change between in play and out of play is
+    its own row (a fact of the fold, never coalesced with the report before it); a repeat is
+    coalesced like any report."""
     decks = decks_in_play(session)
+    was_out = device in session.out_of_play
     if decks is not None and cards != CARDS_A_DECK * decks:
         # Out of play until counted right, as damaged cards are removed from play and
         # replaced from a new deck (mini baccarat shuffling device malfunction, rule 12.3.1,
         # rule 12.3.3).
         expected = CARDS_A_DECK * decks
         detail = f"{cards} cards counted, {expected} in {decks} decks"
-        session.out_of_play[device] = detail
-        session.report(device, "count_wrong", detail, Severity.STOP,
-                       Said.words("The shuffler counted %(n)s cards; %(decks)s decks are "
-                                  "%(expected)s", n=cards, decks=decks, expected=expected),
-                       Said.words("Its cards are out of play: take them all out and count "
-                                  "them by hand with the inspector; replace missing or "
-                                  "damaged cards from a new deck, or put in new decks, and "
-                                  "shuffle again"))
-        return "count_wrong", detail
+        message = Said.words("The shuffler counted %(n)s cards; %(decks)s decks are "
+                             "%(expected)s", n=cards, decks=decks, expected=expected)
+        way = Said.words("Its cards are out of play: take them all out and count them by "
+                         "hand with the inspector; replace missing or damaged cards from a "
+                         "new deck, or put in new decks, and shuffle again")
+        if was_out:
+            session.report(device, COUNT_WRONG, detail, Severity.STOP, message, way)
+        else:
+            session.record(DeviceReport(device, COUNT_WRONG, detail))
+            session.alert(Severity.STOP, message, way)
+        return COUNT_WRONG, detail
     detail = f"{cards} cards counted"
-    session.report(device, "count", detail)
-    if session.out_of_play.pop(device, None) is not None:
-        session.alert(Severity.INFO, Said.words(
-            "The shuffler counted %(n)s cards, as the decks in play: its cards are in play "
-            "again", n=cards))
-    return "count", detail
+    if not was_out:
+        session.report(device, COUNTED, detail)
+        return COUNTED, detail
+    session.record(DeviceReport(device, COUNTED, detail))
+    session.alert(Severity.INFO, Said.words(
+        "The shuffler counted %(n)s cards, as the decks in play: its cards are in play "
+        "again", n=cards))
+    return COUNTED, detail
 
 
 def _tell_game(session: TableSession[Any], what: str, detail: str) -> None:

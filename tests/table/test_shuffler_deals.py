@@ -263,3 +263,33 @@ def test_the_wrong_counts_step_is_said_in_the_dealers_language(tmp_path: Path,
     message, step = EXPECTED_WORDS[code]
     assert said(alert.sentence, alert.message, code=code) == message
     assert say(alert.way_forward, code=code).startswith(step)
+
+
+def test_cards_out_of_play_stay_out_after_a_restart(tmp_path: Path) -> None:
+    """The wrong count is on record: the table started again still refuses the shuffler's
+    cards, until it counts right (folded from the journal, a snapshot's facts included)."""
+    from hardware import events as ev
+    from kiosk.rules.cards import Card
+    from kiosk.table.snapshot import fold_journal, restore, take
+
+    s, _game = _session(tmp_path / "j.db")
+    s.on_device_event(ev.ShuffleCount(device="SHUF", seq=1, cards=52 * DECKS + 2))
+    why = f"{52 * DECKS + 2} cards counted, {52 * DECKS} in {DECKS} decks"
+    assert s.out_of_play == {"SHUF": why}
+    s.journal.close()
+    again, _game = _session_again(tmp_path / "j.db")
+    assert again.out_of_play == {"SHUF": why}
+    assert restore(take(fold_journal(again.journal))).facts.out_of_play == (("SHUF", why),)
+    again.on_device_event(ev.CardRead(device="SHUF", seq=2, card=Card.parse("9H")))
+    assert _dealt(again) == [] and _reports(again)[-1] == ("SHUF", "card_refused",
+                                                           f"9H: {why}")
+    again.on_device_event(ev.ShuffleCount(device="SHUF", seq=3, cards=52 * DECKS))
+    assert again.out_of_play == {}
+    again.on_device_event(ev.CardRead(device="SHUF", seq=4, card=Card.parse("9H")))
+    assert [d["card"] for d in _dealt(again)] == ["9H"]
+
+
+def _session_again(path: Path) -> tuple[TableSession[Any], Weighing]:
+    game = Weighing()
+    spec = dataclasses.replace(GAMES.get("punto-banco"), engine=game)
+    return TableSession(spec, Journal.open(path, "PB-01"), RULES, "PB-01"), game
