@@ -100,3 +100,34 @@ def test_a_dealing_shuffler_burns_and_says_unread_new_in_1_1() -> None:
                        ev.CardBurned(device="SHUF", seq=1, card=None),
                        ev.CardUnread(device="SHUF", seq=2)]
     assert isinstance(got[3], ev.BadInput) and got[3].kind is ev.BadKind.UNKNOWN_TYPE
+
+
+def test_it_stops_on_sigterm_even_while_silent() -> None:
+    """SIGTERM in the silence of a power loss ends it at once (kiosk.stopping: status 0),
+    saying what it dealt."""
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk.cli", "simulate", "shuffler",
+                             "--pace", "0", "--power-loss-after", "1", "--silence", "600"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
+        tty.setraw(fd)
+        parser = protocol("shuffler-line").make_parser("SHUF")
+        seen: list[ev.DeviceEvent] = []
+        for _ in range(300):  # until its card is out: it is silent after it
+            if any(isinstance(e, ev.CardRead) for e in seen):
+                break
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                seen += parser.feed(os.read(fd, 4096))
+        os.close(fd)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0
+    assert "dealt 1 card(s); stopped: power loss" in err
