@@ -510,6 +510,49 @@ def selftest(config_path: str, wait: float, buttons: float | None, screen: bool,
     sys.exit(1 if failed else 0)
 
 
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="write it to this file (agetty's /etc/issue.d) instead of printing it")
+def banner(config_path: str, out: Path | None) -> None:
+    """The console's banner on the SD image: the version, the table, its address and the
+    last self-test (and TRIAL UPDATE KEY on a trial image)."""
+    import importlib.metadata
+    import socket
+
+    from kiosk.config import load
+    from kiosk.selftest import banner as words
+
+    try:
+        cfg, why = load(config_path), ""
+    except TablesideError as exc:
+        cfg, why = None, str(exc)
+    text = words(cfg, importlib.metadata.version("tableside"), why_not=why,
+                 hostname=socket.gethostname())
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    tmp = out.with_name(f".{out.name}.new")
+    tmp.write_text(text.replace("\\", "\\\\"), encoding="utf-8")  # agetty's escapes
+    tmp.replace(out)
+
+
+@main.command("technician-login")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
+@click.option("--user", default="", help="who logged in (PAM_USER)")
+@click.option("--from", "remote", default="", help="from where (PAM_RHOST)")
+def technician_login(config_path: str, user: str, remote: str) -> None:
+    """Put a technician's SSH login on record in the table's journal (a device report, which
+    the sync takes to the pit); run by PAM on the SD image."""
+    from kiosk.config import load
+    from kiosk.selftest import technician_login as record
+
+    try:
+        record(load(config_path), user, remote)
+    except TablesideError as exc:
+        _fail(exc)
+
+
 def _attach_optional() -> None:
     from hardware.simulators.cli import simulate
     from kiosk.commands import demo, run
