@@ -442,3 +442,18 @@ def test_the_new_scripts_parse() -> None:
                                                           "bin/tableside-grow-data"))],
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout
+
+
+def test_the_emulator_runner_parses_and_says_what_it_needs(tmp_path: Path) -> None:
+    run = ROOT / "image-build" / "run"
+    assert os.access(run, os.X_OK)
+    assert subprocess.run(["bash", "-n", str(run)]).returncode == 0
+    usage = subprocess.run([str(run), "--help"], capture_output=True, text=True)
+    assert usage.returncode == 0 and "the serial console on this terminal" in usage.stdout
+    none = subprocess.run([str(run), str(tmp_path)], capture_output=True, text=True)
+    assert none.returncode == 1 and none.stderr == (
+        f"image-build/run: no tableside-*-arm64.img in {tmp_path}: build one "
+        "(image-build/build --trial)\n")
+    text = run.read_text()
+    assert "-serial mon:stdio" in text and 'hostfwd=tcp:127.0.0.1:$ssh_port-:22' in text
+    assert 'cp --sparse=always "$image" "$work/disk.img"' in text  # the image stays as built
