@@ -336,7 +336,7 @@ def check_boot(files: ImageFiles) -> SelfTestResult:
         if not name or len(want) != 64:
             continue
         count += 1
-        path = files.boot / name.lstrip("./")
+        path = files.boot / name.removeprefix("./")
         try:
             got = hashlib.sha256(path.read_bytes()).hexdigest()
         except OSError:
