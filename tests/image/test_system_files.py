@@ -458,3 +458,38 @@ def test_the_emulator_runner_parses_and_says_what_it_needs(tmp_path: Path) -> No
     text = run.read_text()
     assert "-serial mon:stdio" in text and 'hostfwd=tcp:127.0.0.1:$ssh_port-:22' in text
     assert 'cp --sparse=always "$image" "$work/disk.img"' in text  # the image stays as built
+
+
+def test_the_data_partition_grows_to_the_end_of_its_disk(tmp_path: Path) -> None:
+    """tableside-grow-data finds /data's partition and its disk from sysfs (an SD card's
+    mmcblk0p3 is partition 3 of mmcblk0), grows that partition to the disk's end with
+    sfdisk, tells the kernel (partx) and grows the filesystem (resize2fs), then notes it."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    _stub(bin_, "findmnt", "echo /dev/mmcblk0p3\n")
+    _stub(bin_, "sfdisk", "cat >> \"$0.stdin\"\n")
+    _stub(bin_, "partx")
+    _stub(bin_, "resize2fs")
+    _stub(bin_, "df", "echo Size; [ -e \"$0.once\" ] && echo 29000 || { echo 1500; : > "
+                      "\"$0.once\"; }\n")
+    sys_ = tmp_path / "sys"
+    card = sys_ / "devices" / "mmc" / "mmcblk0"
+    (card / "mmcblk0p3").mkdir(parents=True)
+    (card / "mmcblk0p3" / "partition").write_text("3\n")
+    (sys_ / "class" / "block").mkdir(parents=True)
+    (sys_ / "class" / "block" / "mmcblk0p3").symlink_to(card / "mmcblk0p3")
+    data = tmp_path / "data"
+    (data / "etc").mkdir(parents=True)
+    proc = subprocess.run([str(SYSTEM / "bin" / "tableside-grow-data")], capture_output=True,
+                          text=True, env={"PATH": f"{bin_}:/usr/bin:/bin",
+                                          "TABLESIDE_DATA": str(data),
+                                          "TABLESIDE_SYSFS": str(sys_)})
+    assert proc.returncode == 0, proc.stderr
+    assert (bin_ / "calls").read_text().splitlines() == [
+        f"findmnt -n -o SOURCE {data}", f"df -m --output=size {data}",
+        "sfdisk --quiet --no-reread --no-tell-kernel -N 3 /dev/mmcblk0",
+        "partx --update --nr 3 /dev/mmcblk0", "resize2fs /dev/mmcblk0p3",
+        f"df -m --output=size {data}"]
+    assert (bin_ / "sfdisk.stdin").read_text() == ", +\n"  # the end: as large as it can be
+    assert proc.stderr == "tableside-grow-data: /dev/mmcblk0p3 grown from 1500 MB to 29000 MB\n"
+    assert (data / "etc" / "data-grown").read_text().startswith("20")
