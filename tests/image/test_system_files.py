@@ -493,3 +493,20 @@ def test_the_data_partition_grows_to_the_end_of_its_disk(tmp_path: Path) -> None
     assert (bin_ / "sfdisk.stdin").read_text() == ", +\n"  # the end: as large as it can be
     assert proc.stderr == "tableside-grow-data: /dev/mmcblk0p3 grown from 1500 MB to 29000 MB\n"
     assert (data / "etc" / "data-grown").read_text().startswith("20")
+
+
+def test_the_image_test_builds_a_trial_image_when_asked(tmp_path: Path) -> None:
+    """`image-build/test --build OUT` runs `image-build/build --trial OUT` first (a stand-in
+    build here, which stops the script)."""
+    tree = tmp_path / "tree"
+    (tree / "image-build").mkdir(parents=True)
+    test = tree / "image-build" / "test"
+    test.write_text((ROOT / "image-build" / "test").read_text())
+    test.chmod(0o755)
+    build = tree / "image-build" / "build"
+    build.write_text(f'#!/bin/sh\necho "$@" > "{tmp_path}/built"\nexit 7\n')
+    build.chmod(0o755)
+    out = tmp_path / "out"
+    proc = subprocess.run([str(test), "--build", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 7  # the build's: set -e stops there
+    assert (tmp_path / "built").read_text() == f"--trial {out}\n"
