@@ -32,6 +32,10 @@ arm_64bit=1
 max_framebuffers=2
 disable_overscan=1
 enable_uart=1'
+# The header's UART (GPIO 14 and 15, the mini UART while Bluetooth has the other) is ttyS1
+# under Debian's kernel (the mainline device tree's serial1): a console there too, beside
+# cmdline.txt's serial0 (Raspberry Pi's name).
+serial_console="console=ttyS1,115200"
 # Overlays the boot partition must hold besides those config.txt names: none.
 required_overlays=()
 # Nothing to check before the build, nothing more for mmdebstrap.

@@ -54,6 +54,8 @@ flavour_hooks=()  # set by flavour_check
 # Besides those config.txt names, the boot partition must hold the official 7" DSI touch
 # panel's overlay (Raspberry Pi's kernel ships it; docs/technician.md, "Screens and touch").
 required_overlays=(vc4-kms-dsi-7inch)
+# Raspberry Pi's kernel knows serial0 (the header's UART): no other console name needed.
+serial_console=""
 
 rpi_refuse() {
   say "pi5: $*"

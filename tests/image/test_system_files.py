@@ -352,7 +352,12 @@ def test_the_console_shows_the_banner_on_the_uart_and_the_screen() -> None:
     build = (ROOT / "image-build" / "build").read_text()
     cmdline = re.search(r'^cmdline="([^"]*)"', build, re.M)
     assert cmdline is not None
-    assert cmdline.group(1).split()[:2] == ["console=serial0,115200", "console=tty1"]
+    assert cmdline.group(1).split()[:3] == ["console=serial0,115200",
+                                            "${serial_console:+$serial_console", "}console=tty1"]
+    # pi4: Debian's kernel calls the header's UART ttyS1; pi5: Raspberry Pi's knows serial0
+    flavours = ROOT / "image-build" / "flavours"
+    assert 'serial_console="console=ttyS1,115200"' in (flavours / "pi4.sh").read_text()
+    assert 'serial_console=""' in (flavours / "pi5.sh").read_text()
     assert "enable_uart=1" in (ROOT / "image-build" / "flavours" / "pi4.sh").read_text()
     banner = _settings(SYSTEM / "tableside-banner.service")
     assert banner["Service.ExecStart"] == [
