@@ -533,8 +533,12 @@ def banner(config_path: str, out: Path | None) -> None:
         click.echo(text, nl=False)
         return
     tmp = out.with_name(f".{out.name}.new")
-    tmp.write_text(text.replace("\\", "\\\\"), encoding="utf-8")  # agetty's escapes
-    tmp.replace(out)
+    try:
+        tmp.write_text(text.replace("\\", "\\\\"), encoding="utf-8")  # agetty's escapes
+        tmp.replace(out)
+    except OSError as exc:  # could not do its job: exit status 1
+        raise TablesideError(f"cannot write the banner to {out}: {exc.strerror or exc}"
+                             ) from exc
 
 
 @main.command("technician-login")
@@ -547,10 +551,11 @@ def technician_login(config_path: str, user: str, remote: str) -> None:
     from kiosk.config import load
     from kiosk.selftest import technician_login as record
 
-    try:
+    try:  # a mistake in table.toml: exit status 2; the journal not written: 1
         record(load(config_path), user, remote)
-    except TablesideError as exc:
-        _fail(exc)
+    except OSError as exc:
+        raise TablesideError(f"cannot put the login on record: {exc.strerror or exc}"
+                             ) from exc
 
 
 def _attach_optional() -> None:

@@ -238,3 +238,20 @@ def test_a_technicians_login_is_on_record_as_a_device_report(tmp_path: Path) -> 
                     ("device_report", {"device": "SSH", "event": "technician_login",
                                        "detail": "technician logged in over SSH from "
                                                  "192.168.7.9"})]
+
+
+def test_the_banner_command_writes_agettys_file_and_says_why_it_cannot(tmp_path: Path) -> None:
+    cfg_file = tmp_path / "table.toml"
+    cfg_file.write_text(example().replace('journal = "data/PB-01.db"', 'journal = "j.db"')
+                        .replace('name = "Punto Banco 1"', 'name = "Salon \\\\\\\\ 1"'))
+    issue = tmp_path / "tableside.issue"
+    out = CliRunner().invoke(main, ["banner", "--config", str(cfg_file), "--out", str(issue)])
+    assert out.exit_code == 0, out.output
+    lines = issue.read_text().splitlines()
+    assert lines[0].startswith("Tableside ") and lines[1] == "Table: PB-01 (Salon \\\\\\\\ 1)"
+    assert lines[3].startswith("Self-test: not run yet")
+    bad = CliRunner().invoke(main, ["banner", "--config", str(cfg_file), "--out",
+                                    str(tmp_path / "nowhere" / "tableside.issue")])
+    assert bad.exit_code == 1 and bad.output.endswith(
+        "tableside.issue: No such file or directory\n")
+    assert len(bad.output.splitlines()) == 1
