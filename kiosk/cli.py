@@ -358,7 +358,8 @@ def games_command(as_json: bool) -> None:
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               default=Path("/data"), show_default=True, help="the data partition")
 @click.option("--etc", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="where to write the hostname (the image: /etc)")
+              help="where to write the hostname, the network, the time servers, the "
+                   "technicians' SSH keys and the devices' names (the image: /data/etc)")
 @click.option("--owner", default=None, metavar="USER",
               help="who the applied configuration belongs to (the image: kiosk)")
 def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> None:
@@ -384,7 +385,8 @@ def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> No
         click.echo("No new table.toml on the boot partition: nothing to do")
         return
     kept = f"; the journal of the table before kept as {done.archived}" if done.archived else ""
-    click.echo(f"Applied: table {done.applied}, hostname {done.hostname}{kept}")
+    host = f"; {done.host}" if done.host else ""
+    click.echo(f"Applied: table {done.applied}, hostname {done.hostname}{host}{kept}")
 
 
 @main.command()

@@ -54,6 +54,7 @@ class Provisioned:
     error: str = ""
     hostname: str = ""
     archived: Path | None = None  # another table's journal, kept under this name
+    host: str = ""  # with `etc`: the network, time servers and SSH keys written, in words
 
 
 def hostname_for(table_id: str) -> str:
@@ -115,15 +116,24 @@ def provision(boot: Path, data: Path, etc: Path | None = None,
     archived = _archive_other_journal(cfg, now or datetime.now(UTC))
     _write(target, text, owner=owner)
     hostname = hostname_for(cfg.table_id)
+    host_words = ""
     if etc is not None:
         _write(etc / "hostname", hostname + "\n", mode=0o644)
         write_host(etc, cfg.host, boot_keys)
+        keys = len(dict.fromkeys((*cfg.host.ssh_keys, *boot_keys)))
+        net = cfg.host.network
+        host_words = (("network by DHCP" if net.dhcp else f"network {net.address} via "
+                       f"{net.gateway}")
+                      + (f", time from {', '.join(net.ntp)}" if net.ntp else "")
+                      + (f", {keys} technician key(s) for SSH" if keys
+                         else ", no technician keys: no SSH server"))
     with contextlib.suppress(FileNotFoundError):
         error_file.unlink()
     source.replace(boot / APPLIED)
     if keys_source.exists():
         keys_source.replace(boot / f"{BOOT_KEYS}.applied")
-    return Provisioned(applied=cfg.table_id, hostname=hostname, archived=archived)
+    return Provisioned(applied=cfg.table_id, hostname=hostname, archived=archived,
+                       host=host_words)
 
 
 def write_host(etc: Path, cfg: host.HostConfig, more_keys: tuple[str, ...] = ()) -> None:

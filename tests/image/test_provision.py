@@ -77,7 +77,8 @@ def test_the_command_says_what_it_did(tmp_path: Path) -> None:
     (boot / "table.toml").write_text(CONFIG)
     good = CliRunner().invoke(main, args)
     assert good.exit_code == 0
-    assert good.output == "Applied: table PB-01, hostname tableside-pb-01\n"
+    assert good.output == ("Applied: table PB-01, hostname tableside-pb-01; network by DHCP, "
+                           "no technician keys: no SSH server\n")
     assert CliRunner().invoke(main, args).output.startswith("No new table.toml")
 
 
@@ -271,3 +272,16 @@ def test_device_names_from_usb_port_or_serial_number(tmp_path: Path) -> None:
     boot, data, _ = _card(tmp_path / "b", bad)
     assert 'devices.shoe.port: must be "/dev/tableside-shoe"' in provision(
         boot, data, data / "etc").error
+
+
+def test_the_command_says_what_it_set_up(tmp_path: Path) -> None:
+    """What provisioning wrote for the computer, in its one line (the unit's log)."""
+    text = CONFIG + ('\n[network]\naddress = "10.20.0.31/24"\ngateway = "10.20.0.1"\n'
+                     'dns = ["10.20.0.2"]\nntp = ["ntp1.casino.lan"]\n'
+                     f'\n[technicians]\nssh_keys = ["{_ssh_key(1)}", "{_ssh_key(2)}"]\n')
+    boot, data, _ = _card(tmp_path, text)
+    args = ["provision", "--boot", str(boot), "--data", str(data), "--etc", str(data / "etc")]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0 and out.output == (
+        "Applied: table PB-01, hostname tableside-pb-01; network 10.20.0.31/24 via 10.20.0.1, "
+        "time from ntp1.casino.lan, 2 technician key(s) for SSH\n")
