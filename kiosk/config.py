@@ -24,6 +24,7 @@ from hardware.gpio.pinmap import PinMap
 from hardware.protocols import roles
 from kiosk import i18n
 from kiosk.floor_care import SignCare, parse_night
+from kiosk.host import HostConfig, read_host
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
@@ -235,6 +236,8 @@ class TableConfig:
     sync: SyncConfig = field(default_factory=SyncConfig)
     data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The file as read (the pit's versions go over it: `with_pit`)."""
+    host: HostConfig = field(default_factory=HostConfig)
+    """The table's computer: network, technicians' keys, device names (kiosk/host.py)."""
 
     def device(self, role: str) -> DeviceConfig | None:
         """The `[devices.<role>]` configured, or None."""
@@ -443,7 +446,8 @@ def _read(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tabl
     config = TableConfig(table_id=table_id, name=name,
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
-                         sync=_sync(reader, table_id, path), data=data)
+                         sync=_sync(reader, table_id, path), data=data,
+                         host=read_host(reader))
     reader.check_unknown(spec)
     if reader.missing:
         raise ConfigError(reader.missing[0])
