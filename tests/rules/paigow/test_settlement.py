@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import event, given, settings, strategies as st
 
 from kiosk.rules.audit import ReplayReport
 from kiosk.rules.errors import NotAllowed
@@ -232,6 +232,7 @@ def test_money_is_conserved_across_players_banker_house_and_commission(
         t.do(pg.place_bet(t.state, area, amount))
     if not pg.can_close_betting(t.state):
         assert 2 * wager < t.state.declared  # 13.3.1: the only refusal here
+        event("cover under 50%: refused")
         return
     t.do(pg.close_betting(t.state))
     tiles = [SET[i] for i in order]
@@ -244,6 +245,7 @@ def test_money_is_conserved_across_players_banker_house_and_commission(
     if t.state.phase is pg.Phase.CONFIRM:
         t.do(pg.confirm_house_way(t.state, "Thandi"))
     settled = pg.confirm_payouts(t.state)
+    event(f"settled, {t.state.bank.value}")
     ledger = balanced(settled)
     if t.state.bank is B.HOUSE:
         assert set(ledger) <= {f"area {a}" for a in areas} | {"house"}
