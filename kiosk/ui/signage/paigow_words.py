@@ -1,0 +1,119 @@
+"""What the pai gow tiles sign says (pure: tested without drawing).
+
+The Mpumalanga table game rules, section 13: who banks the game and where the chung is (the
+House on area one, rule 13.1.1; a player/banker on their own area, rule 13.2.1; a
+player/banker co-banking with the House, rule 13.3), the table's limits, the commission on
+winning wagers (even money less 5%), the call, and the banker's hands of the last rounds with
+what they did against the players. It only shows state: a player's tiles never, the banker's
+once exposed (rules 13.1.3, 13.2.4).
+
+`PaiGowSign` is everything the view draws; `sign_words` makes it from the folded state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from kiosk.i18n import N_, _, money
+
+GAME_NAME = "Pai Gow"  # the game's name, as the registry spells it (not translated)
+LAST_HANDS = 5
+"""How many of the last rounds the sign lists, newest first."""
+# TRANSLATORS: the captions of the limits of a wager on the pai gow sign, in capitals.
+LIMITS = (("Minimum", N_("MIN")), ("Maximum", N_("MAX")))
+
+
+class Bank(StrEnum):
+    """Who banks the round (the Mpumalanga table game rules, section 13)."""
+
+    HOUSE = "house"  # rule 13.1
+    PLAYER = "player"  # rule 13.2
+    CO_BANK = "co-bank"  # rule 13.3
+
+
+@dataclass(frozen=True, slots=True)
+class LastHand:
+    """One settled round on the sign: the banker's hands as exposed, and what they did."""
+
+    low: tuple[str, ...]  # the low hand's two tiles, by their pips ("6-6")
+    high: tuple[str, ...]  # the high hand's two tiles
+    words: str  # "Banker: 9 and gong" (the hands' names in the sign's language)
+    outcome: str  # "2 win · 3 lose · 1 stand-off"
+
+
+@dataclass(frozen=True, slots=True)
+class PaiGowSign:
+    headline: str
+    detail: str
+    banker: str  # who banks, in capitals ("THE HOUSE BANKS")
+    chung: str  # where the chung is ("Chung on area 1")
+    limits: tuple[tuple[str, str], ...]  # ("Minimum", "R50"), ... (names: keys)
+    limit_captions: tuple[str, ...]  # "MIN", "MAX"
+    commission: str  # "5% of winning wagers"
+    last: tuple[LastHand, ...]  # newest first
+
+
+def banker_words(bank: Bank, area: int) -> tuple[str, str]:
+    """Who banks and where the chung is (rules 13.1.1, 13.2.1, 13.3)."""
+    chung = _("Chung on area %(area)s") % {"area": area}
+    if bank is Bank.HOUSE:
+        # TRANSLATORS: on the pai gow sign, in capitals: the House banks (rule 13.1).
+        return _("THE HOUSE BANKS"), chung
+    if bank is Bank.PLAYER:
+        # TRANSLATORS: on the pai gow sign, in capitals: the player of this area banks
+        # (rule 13.2).
+        return _("AREA %(area)s BANKS") % {"area": area}, chung
+    # TRANSLATORS: on the pai gow sign, in capitals: the player of this area and the House
+    # bank together (rule 13.3).
+    return _("AREA %(area)s CO-BANKS WITH THE HOUSE") % {"area": area}, chung
+
+
+def commission_words(percent: int) -> str:
+    # TRANSLATORS: the commission on the pai gow sign: "5% of winning wagers".
+    return _("%(percent)s%% of winning wagers") % {"percent": percent}
+
+
+def outcome_words(wins: int, losses: int, stand_offs: int) -> str:
+    """What the banker's hands did against the players' ("2 win · 3 lose · 1 stand-off"),
+    counted from the players' side."""
+    parts = []
+    if wins:
+        # TRANSLATORS: on the pai gow sign: how many players' hands beat the banker's.
+        parts.append(_("%(n)s win") % {"n": wins})
+    if losses:
+        # TRANSLATORS: on the pai gow sign: how many players' hands lost to the banker's.
+        parts.append(_("%(n)s lose") % {"n": losses})
+    if stand_offs:
+        # TRANSLATORS: on the pai gow sign: how many players' hands were stand-offs.
+        parts.append(_("%(n)s stand-off") % {"n": stand_offs})
+    return " · ".join(parts)
+
+
+def hands_words(high: str, low: str) -> str:
+    """The banker's hands as the sign names them: "Banker: gong and 7"."""
+    # TRANSLATORS: the banker's two hands on the pai gow sign: the high hand, then the low.
+    return _("Banker: %(high)s and %(low)s") % {"high": high, "low": low}
+
+
+def call_words(phase: str) -> tuple[str, str]:
+    """The call in capitals and a line under it, for each stage of a round (rules 13.1,
+    13.2, 13.3): "betting", "setting", "house way", "settling"."""
+    if phase == "betting":
+        return _("PLACE YOUR BETS"), ""
+    if phase == "setting":
+        # TRANSLATORS: on the pai gow sign: the players set their tiles into two hands.
+        return _("NO MORE BETS"), _("Players set their hands: high and low")
+    if phase == "house way":
+        # TRANSLATORS: on the pai gow sign: the banker's hands are set after the players'.
+        return _("NO MORE BETS"), _("The banker's hands are set")
+    # TRANSLATORS: on the pai gow sign: each area is matched in turn, counter clockwise.
+    return _("HANDS MATCHED"), _("Each area in turn, counter clockwise from the chung")
+
+
+def limits_words(minimum: int, maximum: int, currency: str
+                 ) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Rule 2.2's limits of a wager, and their captions."""
+    amounts = (money(minimum, currency), money(maximum, currency))
+    return (tuple((name, amount) for (name, _c), amount in zip(LIMITS, amounts, strict=True)),
+            tuple(_(caption) for _n, caption in LIMITS))

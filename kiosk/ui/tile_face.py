@@ -1,0 +1,149 @@
+"""A pai gow tile drawn with vector shapes: two halves of pips, as a domino, in the Chinese
+set's colours (the ones and fours red, the other pips dark on an ivory face). No images to
+license, crisp at any size from the 7" touchscreen to the signage.
+
+A tile is named by its pips, high half first: "6-6" (teen), "1-2" and "2-4" (the Gee Joon
+tiles). `TILES` lists the 21 faces of the 32-tile Chinese set and how many of each it holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.widget import Widget
+
+from kiosk.ui import theme
+
+TILE_ASPECT = 0.5
+"""A tile's width over its height: two square halves, one above the other."""
+
+
+@dataclass(frozen=True, slots=True)
+class TileKind:
+    """One face of the Chinese set: its pips (high half first) and how many the set holds."""
+
+    high: int
+    low: int
+    copies: int
+
+    @property
+    def pips(self) -> str:
+        return f"{self.high}-{self.low}"
+
+
+TILES = (
+    # The civil tiles, two of each (the pairs in rank order, highest first).
+    TileKind(6, 6, 2), TileKind(1, 1, 2), TileKind(4, 4, 2), TileKind(3, 1, 2),
+    TileKind(5, 5, 2), TileKind(3, 3, 2), TileKind(2, 2, 2), TileKind(6, 5, 2),
+    TileKind(6, 4, 2), TileKind(6, 1, 2), TileKind(5, 1, 2),
+    # The military tiles, one of each: the nines, eights, sevens and fives, and the Gee Joon
+    # tiles (the 1-2 and the 2-4, wild as a 3 or a 6).
+    TileKind(6, 3, 1), TileKind(5, 4, 1), TileKind(6, 2, 1), TileKind(5, 3, 1),
+    TileKind(5, 2, 1), TileKind(4, 3, 1), TileKind(4, 1, 1), TileKind(3, 2, 1),
+    TileKind(2, 1, 1), TileKind(4, 2, 1),
+)
+"""The 21 faces of the 32 tiles."""
+BY_PIPS = {t.pips: t for t in TILES}
+RED = frozenset({1, 4})
+"""Halves whose pips are red."""
+
+# Where the pips of each count sit on a half, in thirds of its width from its centre.
+_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, 1), (1, -1)),
+    3: ((-1, 1), (0, 0), (1, -1)),
+    4: ((-1, 1), (1, 1), (-1, -1), (1, -1)),
+    5: ((-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)),
+    6: ((-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)),
+}
+
+
+def pips_of(code: str) -> tuple[int, int] | None:
+    """The halves of a tile named "6-6" or "2-4", high half first (None for anything else:
+    nothing is drawn)."""
+    halves = code.split("-")
+    if len(halves) == 2 and halves[0] < halves[1]:
+        code = f"{halves[1]}-{halves[0]}"
+    tile = BY_PIPS.get(code)
+    return (tile.high, tile.low) if tile is not None else None
+
+
+class TileFace(Widget):
+    """One tile. `code` names it by its pips ("6-4"); empty draws an empty place for a tile,
+    and `face_down` draws its back. `highlight` outlines the place the next tile goes."""
+
+    code = StringProperty("")
+    face_down = BooleanProperty(False)
+    highlight = BooleanProperty(False)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._trigger = Clock.create_trigger(self._redraw, -1)
+        self.bind(pos=self._trigger, size=self._trigger, code=self._trigger,
+                  face_down=self._trigger, highlight=self._trigger)
+        self.tile_height = 0.0
+        self._redraw()
+
+    def tile_box(self) -> tuple[float, float, float, float]:
+        """(x, y, width, height) of the tile drawn, centred in the widget."""
+        w, h = self.size
+        th = max(0.0, min(h, w / TILE_ASPECT))
+        tw = th * TILE_ASPECT
+        return self.x + (w - tw) / 2, self.y + (h - th) / 2, tw, th
+
+    def _redraw(self, *_args: object) -> None:
+        self.canvas.clear()
+        x, y, tw, th = self.tile_box()
+        self.tile_height = th
+        if tw <= 0 or th <= 0:
+            return
+        radius = tw * 0.12
+        seg = theme.corner_segments(radius * 1.5)
+        pips = pips_of(self.code)
+        with self.canvas:
+            if pips is None and not self.face_down:
+                Color(*(theme.WARNING if self.highlight else theme.FELT_LIGHT))
+                Line(rounded_rectangle=(x, y, tw, th, radius, 2 * seg),
+                     width=max(1.0, tw * 0.04 if self.highlight else tw * 0.02),
+                     dash_length=6, dash_offset=4)
+                return
+            Color(0, 0, 0, 0.35)  # a soft shadow lifts the tile off the felt
+            RoundedRectangle(pos=(x + tw * 0.04, y - tw * 0.04), size=(tw, th),
+                             radius=[radius], segments=seg)
+            if self.highlight:
+                Color(*theme.WARNING)
+                RoundedRectangle(pos=(x - tw * 0.08, y - tw * 0.08),
+                                 size=(tw * 1.16, th + tw * 0.16), radius=[radius * 1.5],
+                                 segments=seg)
+            if self.face_down or pips is None:
+                Color(*theme.INK)
+                RoundedRectangle(pos=(x, y), size=(tw, th), radius=[radius], segments=seg)
+                Color(*theme.GOLD)
+                Line(rounded_rectangle=(x + tw * 0.12, y + tw * 0.12, tw * 0.76,
+                                        th - tw * 0.24, radius * 0.6, 2 * seg),
+                     width=max(1.0, tw * 0.03))
+                return
+            Color(*theme.IVORY)
+            RoundedRectangle(pos=(x, y), size=(tw, th), radius=[radius], segments=seg)
+            Color(0.45, 0.45, 0.45, 1)
+            Line(rounded_rectangle=(x, y, tw, th, radius, 2 * seg), width=1.0)
+            # The line between the halves.
+            Line(points=[x + tw * 0.12, y + th / 2, x + tw * 0.88, y + th / 2],
+                 width=max(1.0, tw * 0.025))
+            for count, cy in ((pips[0], y + th * 0.75), (pips[1], y + th * 0.25)):
+                self._half(count, x + tw / 2, cy, tw)
+
+    def _half(self, count: int, cx: float, cy: float, side: float) -> None:
+        """The pips of one half (a square `side` wide) centred on (cx, cy)."""
+        step = side * 0.27
+        r = side * (0.15 if count == 1 else 0.085)
+        ink = theme.CARD_RED if count in RED else theme.INK
+        n = theme.segments(r)
+        with self.canvas:
+            Color(*ink)
+            for dx, dy in _SPOTS[count]:
+                Ellipse(pos=(cx + dx * step - r, cy + dy * step - r), size=(2 * r, 2 * r),
+                        segments=n)

@@ -1,0 +1,179 @@
+"""The pai gow tiles sign (the Mpumalanga table game rules, section 13): its words, and the
+view drawn for real at every sign size and in every language with the worst content it can
+hold (the longest table name, R10,000,000 limits, a co-bank on area 7, five rounds of
+banker's hands); the tiles drawn with their pips, and never a player's tile."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kiosk import i18n
+from kiosk.ui.signage.link import Link
+from kiosk.ui.signage.paigow_words import (
+    Bank,
+    LastHand,
+    PaiGowSign,
+    banker_words,
+    call_words,
+    commission_words,
+    hands_words,
+    limits_words,
+    outcome_words,
+)
+from tests.ui.conftest import UI
+from tests.ui.layout import SIZES, box, contrast_problems, problems, shown
+from tests.ui.test_layout_signs import CASE_IDS, CASES, LONGEST_NAME, TEN_MILLION, shortened
+
+
+@pytest.fixture
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    code = str(request.param)
+    i18n.use(code)
+    yield code
+    i18n.use(i18n.SOURCE)
+
+
+LAST = (  # (low, high, high's name, low's name, wins, losses, stand-offs), newest first
+    (("6-1", "5-1"), ("6-6", "1-1"), "pair of teen", "gong", 3, 3, 1),
+    (("5-2", "6-5"), ("3-1", "3-1"), "pair of gor", "high nine", 0, 7, 0),
+    (("5-5", "6-4"), ("6-3", "5-4"), "9", "wong", 7, 0, 0),
+    (("3-2", "4-1"), ("2-1", "4-2"), "pair of Gee Joon", "0", 1, 5, 1),
+    (("3-3", "2-2"), ("6-2", "5-3"), "8", "6", 2, 2, 3),
+)
+
+
+def worst(bank: Bank = Bank.CO_BANK, area: int = 7) -> PaiGowSign:
+    """Everything at its longest: the words in the sign's language now."""
+    call, detail = call_words("settling")
+    banker, chung = banker_words(bank, area)
+    limits, captions = limits_words(TEN_MILLION // 10, TEN_MILLION, "R")
+    return PaiGowSign(
+        headline=call, detail=detail, banker=banker, chung=chung, limits=limits,
+        limit_captions=captions, commission=commission_words(5),
+        last=tuple(LastHand(low, high, hands_words(hi, lo), outcome_words(w, lose, s))
+                   for low, high, hi, lo, w, lose, s in LAST))
+
+
+# --- the words -----------------------------------------------------------------------------
+
+
+def test_who_banks_and_where_the_chung_is() -> None:
+    assert banker_words(Bank.HOUSE, 1) == ("THE HOUSE BANKS", "Chung on area 1")  # 13.1.1
+    assert banker_words(Bank.PLAYER, 4) == ("AREA 4 BANKS", "Chung on area 4")  # 13.2.1
+    assert banker_words(Bank.CO_BANK, 6) == ("AREA 6 CO-BANKS WITH THE HOUSE",
+                                             "Chung on area 6")  # 13.3
+    with i18n.using("af"):
+        assert banker_words(Bank.HOUSE, 1) == ("DIE HUIS IS DIE BANK", "Chung op area 1")
+
+
+def test_the_limits_the_commission_and_the_last_hands() -> None:
+    w = worst()
+    assert w.limits == (("Minimum", "R1,000,000"), ("Maximum", "R10,000,000"))
+    assert w.limit_captions == ("MIN", "MAX")
+    assert w.commission == "5% of winning wagers"
+    assert w.last[0] == LastHand(("6-1", "5-1"), ("6-6", "1-1"),
+                                 "Banker: pair of teen and gong", "3 win · 3 lose · 1 stand-off")
+    assert outcome_words(0, 7, 0) == "7 lose"
+    with i18n.using("pt"):
+        assert commission_words(5) == "5% das apostas vencedoras"
+        assert outcome_words(2, 1, 0) == "2 ganham · 1 perde"
+
+
+# --- drawn ---------------------------------------------------------------------------------
+
+
+def _tiles(view: Any) -> list[Any]:
+    from kiosk.ui.tile_face import TileFace
+
+    return [w for w in view.walk(restrict=True) if isinstance(w, TileFace) and shown(w)]
+
+
+def tile_problems(view: Any) -> list[str]:
+    """Every tile drawn whole on the screen, none over a text."""
+    from kivy.uix.label import Label
+
+    out = []
+    sx, sy, sr, st = box(view)
+    texts = [w for w in view.walk(restrict=True)
+             if isinstance(w, Label) and w.text.strip() and shown(w)]
+    for t in _tiles(view):
+        x, y, tw, th = t.tile_box()
+        x, y = t.to_window(x, y)
+        if x < sx - 1 or y < sy - 1 or x + tw > sr + 1 or y + th > st + 1:
+            out.append(f"tile {t.code} leaves the screen")
+        for label in texts:
+            lx, ly, lr, lt = box(label)
+            if min(x + tw, lr) - max(x, lx) > 1 and min(y + th, lt) - max(y, ly) > 1:
+                out.append(f"tile {t.code} covers {label.text!r}")
+    return out
+
+
+@pytest.mark.parametrize(("size", "language"), CASES, indirect=["language"], ids=CASE_IDS)
+def test_the_paigow_sign_fits(ui: UI, size: tuple[int, int], language: str) -> None:
+    from kiosk.ui.signage.paigow_view import PaiGowSignage
+
+    view = PaiGowSignage(table_name=LONGEST_NAME)
+    view.show_words(worst(), Link.RECONNECTING)
+    ui.window.add_widget(view)
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-sign-paigow-{size[0]}x{size[1]}-{language}")
+    amounts = [line.ids.amount.text for line in reversed(view.ids.limits.children)]
+    assert amounts == ["R1,000,000", "R10,000,000"]
+    assert len(view.ids.last.children) == 5
+    assert problems(view) == []
+    assert shortened(view) == []
+    assert tile_problems(view) == []
+    assert contrast_problems(ui.frame(), view) == []
+    # A tile as tall as the call's letters are wide: 8 sign units, readable from three metres.
+    assert min(t.tile_height for t in _tiles(view)) >= 7.9 * view.unit
+
+
+def test_the_tiles_are_drawn_with_their_pips(ui: UI) -> None:
+    """Teen (6-6) has twelve dark pips; the 4-1 red pips on both halves; an empty place
+    draws no face."""
+    from kiosk.ui.theme import CARD_RED, INK, IVORY
+    from kiosk.ui.tile_face import TileFace
+
+    faces = {code: TileFace(code=code, size_hint=(None, None), size=(60, 120))
+             for code in ("6-6", "4-1", "")}
+    for i, face in enumerate(faces.values()):
+        face.pos = (40 + i * 100, 100)
+        ui.window.add_widget(face)
+    ui.pump(0.1)
+    frame = ui.frame()
+
+    def colours(face: Any) -> dict[tuple[int, int, int], int]:
+        x, y, w, h = face.tile_box()
+        return frame.region_colours(x, y, w, h, step=1)  # type: ignore[no-any-return]
+
+    def near(counts: dict[tuple[int, int, int], int], rgb: tuple[float, ...]) -> int:
+        want = tuple(round(c * 255) for c in rgb[:3])
+        return sum(n for c, n in counts.items()
+                   if sum(abs(a - b) for a, b in zip(c, want, strict=True)) < 40)
+
+    teen, five, empty = (colours(f) for f in faces.values())
+    assert near(teen, INK) > 200 and near(teen, CARD_RED) == 0 and near(teen, IVORY) > 3000
+    assert near(five, CARD_RED) > 200
+    assert near(empty, IVORY) == 0
+    for face in faces.values():
+        ui.window.remove_widget(face)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_sign_before_a_table_is_opened_fits(ui: UI, size: tuple[int, int]) -> None:
+    from kiosk.ui.signage.paigow_view import PaiGowSignage
+
+    view = PaiGowSignage(table_name=LONGEST_NAME)
+    view.show_words(None, Link.WAITING)
+    ui.window.add_widget(view)
+    ui.resize(*size)
+    ui.pump(0.1)
+    assert view.headline == "PAI GOW" and view.ids.last.children == []
+    view.interrupt("Inspector attending", "Play resumes when the inspector is done")
+    ui.pump(0.1)
+    assert view.headline == "INSPECTOR ATTENDING"
+    assert problems(view) == []
