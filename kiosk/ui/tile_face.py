@@ -2,13 +2,12 @@
 set's colours (the ones and fours red, the other pips dark on an ivory face). No images to
 license, crisp at any size from the 7" touchscreen to the signage.
 
-A tile is named by its pips, high half first: "6-6" (teen), "1-2" and "2-4" (the Gee Joon
-tiles). `TILES` lists the 21 faces of the 32-tile Chinese set and how many of each it holds.
+A tile is named by its code, as the rules write it (kiosk/rules/paigow/tiles.py): its pips,
+the smaller end first ("66" is teen, "12" and "24" the Gee Joon tiles). The larger end is
+drawn on top.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Ellipse, Line, RoundedRectangle
@@ -21,32 +20,6 @@ TILE_ASPECT = 0.5
 """A tile's width over its height: two square halves, one above the other."""
 
 
-@dataclass(frozen=True, slots=True)
-class TileKind:
-    """One face of the Chinese set: its pips (high half first) and how many the set holds."""
-
-    high: int
-    low: int
-    copies: int
-
-    @property
-    def pips(self) -> str:
-        return f"{self.high}-{self.low}"
-
-
-TILES = (
-    # The civil tiles, two of each (the pairs in rank order, highest first).
-    TileKind(6, 6, 2), TileKind(1, 1, 2), TileKind(4, 4, 2), TileKind(3, 1, 2),
-    TileKind(5, 5, 2), TileKind(3, 3, 2), TileKind(2, 2, 2), TileKind(6, 5, 2),
-    TileKind(6, 4, 2), TileKind(6, 1, 2), TileKind(5, 1, 2),
-    # The military tiles, one of each: the nines, eights, sevens and fives, and the Gee Joon
-    # tiles (the 1-2 and the 2-4, wild as a 3 or a 6).
-    TileKind(6, 3, 1), TileKind(5, 4, 1), TileKind(6, 2, 1), TileKind(5, 3, 1),
-    TileKind(5, 2, 1), TileKind(4, 3, 1), TileKind(4, 1, 1), TileKind(3, 2, 1),
-    TileKind(2, 1, 1), TileKind(4, 2, 1),
-)
-"""The 21 faces of the 32 tiles."""
-BY_PIPS = {t.pips: t for t in TILES}
 RED = frozenset({1, 4})
 """Halves whose pips are red."""
 
@@ -62,17 +35,17 @@ _SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
 
 
 def pips_of(code: str) -> tuple[int, int] | None:
-    """The halves of a tile named "6-6" or "2-4", high half first (None for anything else:
-    nothing is drawn)."""
-    halves = code.split("-")
-    if len(halves) == 2 and halves[0] < halves[1]:
-        code = f"{halves[1]}-{halves[0]}"
-    tile = BY_PIPS.get(code)
-    return (tile.high, tile.low) if tile is not None else None
+    """The halves of the tile `code` ("66", "13"; "6-6" too), the larger end first (None for
+    anything that is not a tile: nothing is drawn)."""
+    digits = code.replace("-", "")
+    if len(digits) != 2 or not all(d in "123456" for d in digits):
+        return None
+    a, b = int(digits[0]), int(digits[1])
+    return max(a, b), min(a, b)
 
 
 class TileFace(Widget):
-    """One tile. `code` names it by its pips ("6-4"); empty draws an empty place for a tile,
+    """One tile. `code` names it by its pips ("46"); empty draws an empty place for a tile,
     and `face_down` draws its back. `highlight` outlines the place the next tile goes."""
 
     code = StringProperty("")

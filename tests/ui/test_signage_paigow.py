@@ -37,11 +37,11 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 LAST = (  # (low, high, high's name, low's name, wins, losses, stand-offs), newest first
-    (("6-1", "5-1"), ("6-6", "1-1"), "pair of teen", "gong", 3, 3, 1),
-    (("5-2", "6-5"), ("3-1", "3-1"), "pair of gor", "high nine", 0, 7, 0),
-    (("5-5", "6-4"), ("6-3", "5-4"), "9", "wong", 7, 0, 0),
-    (("3-2", "4-1"), ("2-1", "4-2"), "pair of Gee Joon", "0", 1, 5, 1),
-    (("3-3", "2-2"), ("6-2", "5-3"), "8", "6", 2, 2, 3),
+    (("16", "15"), ("66", "11"), "pair of teen", "gong", 3, 3, 1),
+    (("25", "56"), ("13", "13"), "pair of gor", "high nine", 0, 7, 0),
+    (("55", "46"), ("36", "45"), "9", "wong", 7, 0, 0),
+    (("23", "14"), ("12", "24"), "pair of Gee Joon", "0", 1, 5, 1),
+    (("33", "22"), ("26", "35"), "8", "6", 2, 2, 3),
 )
 
 
@@ -74,7 +74,7 @@ def test_the_limits_the_commission_and_the_last_hands() -> None:
     assert w.limits == (("Minimum", "R1,000,000"), ("Maximum", "R10,000,000"))
     assert w.limit_captions == ("MIN", "MAX")
     assert w.commission == "5% of winning wagers"
-    assert w.last[0] == LastHand(("6-1", "5-1"), ("6-6", "1-1"),
+    assert w.last[0] == LastHand(("16", "15"), ("66", "11"),
                                  "Banker: pair of teen and gong", "3 win · 3 lose · 1 stand-off")
     assert outcome_words(0, 7, 0) == "7 lose"
     with i18n.using("pt"):
@@ -133,13 +133,13 @@ def test_the_paigow_sign_fits(ui: UI, size: tuple[int, int], language: str) -> N
 
 
 def test_the_tiles_are_drawn_with_their_pips(ui: UI) -> None:
-    """Teen (6-6) has twelve dark pips; the 4-1 red pips on both halves; an empty place
+    """Teen (66) has twelve dark pips; the 14 red pips on both halves; an empty place
     draws no face."""
     from kiosk.ui.theme import CARD_RED, INK, IVORY
     from kiosk.ui.tile_face import TileFace
 
     faces = {code: TileFace(code=code, size_hint=(None, None), size=(60, 120))
-             for code in ("6-6", "4-1", "")}
+             for code in ("66", "14", "")}
     for i, face in enumerate(faces.values()):
         face.pos = (40 + i * 100, 100)
         ui.window.add_widget(face)
