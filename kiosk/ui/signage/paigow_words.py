@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kiosk.i18n import N_, _, money
+from kiosk.i18n import N_, _, money, ngettext
 
 GAME_NAME = "Pai Gow"  # the game's name, as the registry spells it (not translated)
 LAST_HANDS = 5
 """How many of the last rounds the sign lists, newest first."""
-# TRANSLATORS: the captions of the limits of a wager on the pai gow sign, in capitals.
 LIMITS = (("Minimum", N_("MIN")), ("Maximum", N_("MAX")))
+"""The limits of a wager (rule 2.2): each one's name (a key, in English) and its caption."""
 
 
 class Bank(StrEnum):
@@ -80,13 +80,14 @@ def outcome_words(wins: int, losses: int, stand_offs: int) -> str:
     parts = []
     if wins:
         # TRANSLATORS: on the pai gow sign: how many players' hands beat the banker's.
-        parts.append(_("%(n)s win") % {"n": wins})
+        parts.append(ngettext("%(n)s win", "%(n)s win", wins) % {"n": wins})
     if losses:
         # TRANSLATORS: on the pai gow sign: how many players' hands lost to the banker's.
-        parts.append(_("%(n)s lose") % {"n": losses})
+        parts.append(ngettext("%(n)s lose", "%(n)s lose", losses) % {"n": losses})
     if stand_offs:
         # TRANSLATORS: on the pai gow sign: how many players' hands were stand-offs.
-        parts.append(_("%(n)s stand-off") % {"n": stand_offs})
+        parts.append(ngettext("%(n)s stand-off", "%(n)s stand-offs", stand_offs)
+                     % {"n": stand_offs})
     return " · ".join(parts)
 
 
