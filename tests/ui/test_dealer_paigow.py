@@ -1,0 +1,274 @@
+"""The dealer's pai gow tiles screen (the Mpumalanga table game rules, section 13), drawn for
+real and driven by synthetic touches: a whole round with the House banking, from the wash to
+the confirmed payouts, each area's tiles keyed and set, the House hand set the house way and
+confirmed by the supervisor (13.1.5), the settlement in the order of 13.1; a player/banker
+whose wager falls short (13.2.8); every greyed control saying why; and the layout at every
+dealer size with the busiest content, in every language at the smallest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk import i18n
+from kiosk.rules.money import ChipRule
+from kiosk.rules.paigow import engine as pg
+from kiosk.rules.paigow.tiles import Tile, parse_tiles
+from kiosk.store.journal import Journal
+from kiosk.table.session import TableSession
+from tests.ui.conftest import UI, start_app
+from tests.ui.layout import LANDSCAPE
+from tests.ui.paigow_game import registered
+from tests.ui.test_layout_dealers import check, laid_out
+from tests.ui.test_layout_signs import LONGEST_NAME, TEN_MILLION
+
+RULES = pg.PaiGowRules(minimum=1_000, maximum=50_000, areas=7, chips=ChipRule(500))
+Session = TableSession[pg.PaiGowState]
+
+
+@pytest.fixture(autouse=True)
+def _registered() -> Iterator[None]:
+    with registered():
+        yield
+
+
+def open_session(path: Path, rules: pg.PaiGowRules = RULES) -> Session:
+    return TableSession(pg.PaiGow(), Journal.open(path, "PG-01"), rules, "PG-01")
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[Session]:
+    s = open_session(tmp_path / "t.db")
+    yield s
+    s.journal.close()
+
+
+@pytest.fixture
+def dealer(ui: UI, session: Session) -> Any:
+    from kiosk.ui.dealer.paigow_app import PaiGowDealerApp
+
+    return start_app(ui, PaiGowDealerApp(session, table_name="Pai Gow 1")).screen
+
+
+def kinds(session: Session) -> list[str]:
+    return [e.kind.removeprefix("paigow.") for e in session.journal.entries()]
+
+
+def chip(dealer: Any, value: int) -> Any:
+    return next(c for c in dealer.ids.chips.children if int(c.value) == value)
+
+
+def modal(ui: UI, name: str) -> Any:
+    found = [w for w in ui.window.children if type(w).__name__ == name]
+    assert found, f"no {name} open"
+    return found[0]
+
+
+def key_hand(ui: UI, pad: Any, codes: str, high: str) -> None:
+    """Tap the four tiles, then the setting whose high hand is `high` (its words)."""
+    for tile in parse_tiles(codes):
+        ui.tap(next(k for k in pad.ids.tile_keys.children if k.tile is tile))
+    ui.tap(next(b for b in pad.ids.settings.children
+                if b.text.splitlines()[0] == f"High: {high}"))
+    ui.tap(pad.ids.done)
+
+
+def test_a_whole_round_with_the_house_banking(ui: UI, session: Session, dealer: Any) -> None:
+    from kiosk.ui.capture import grab, save_png
+    from tests.ui.conftest import SHOTS
+
+    assert dealer.step == "Wash the tiles and stack the woodpile"
+    assert dealer.shoe_status == "The House banks" and dealer.card(1).chung
+    ui.tap(dealer.ids.wash)
+    ui.tap(dealer.card(2))
+    ui.tap(chip(dealer, 10_000))
+    ui.tap(dealer.card(3))
+    ui.tap(chip(dealer, 5_000))
+    ui.tap(chip(dealer, 5_000))
+    assert session.state.bets == ((2, 10_000), (3, 10_000))
+    assert dealer.card(3).detail == "R100"
+    ui.screenshot("paigow-dealer-betting-800x480")
+    ui.tap(dealer.ids.primary)  # no more bets
+    assert session.state.phase is pg.Phase.SETTING
+    assert dealer.step == "Area 2: key in the tiles as the player set them, high then low"
+    assert dealer.card(2).turn and dealer.ids.primary.text == "Key in tiles"
+    ui.tap(dealer.ids.primary)
+    pad = modal(ui, "TileKeypad")
+    assert pad.title == "Area 2: key in the tiles and how the player set them"
+    key_hand(ui, pad, "66 45 55 16", "wong")  # wong / 7, as the player set them
+    ui.pump(frames=2)
+    assert dealer.card(2).tiles == ["66", "45", "55", "16"]
+    ui.tap(dealer.card(3))  # the next area's tiles: a tap on it opens the pad
+    pad = modal(ui, "TileKeypad")
+    key_hand(ui, pad, "11 13 46 55", "6 (day)")
+    ui.pump(frames=2)
+    assert dealer.step == "Key in the House tiles: they are set the house way (rule 13.1.2)"
+    ui.tap(dealer.ids.primary)
+    pad = modal(ui, "TileKeypad")
+    assert pad.title == "The House tiles: set the house way"
+    for tile in parse_tiles("56 15 34 26"):
+        ui.tap(next(k for k in pad.ids.tile_keys.children if k.tile is tile))
+    # Only the house way's setting can be chosen (13.1.2); the others say why.
+    ways = list(reversed(pad.ids.settings.children))
+    assert [b.disabled for b in ways].count(False) == 1
+    ui.screenshot("paigow-dealer-house-tiles-800x480")
+    ui.tap(next(b for b in ways if not b.disabled))
+    ui.tap(pad.ids.done)
+    ui.pump(frames=2)
+    assert session.state.phase is pg.Phase.CONFIRM
+    assert dealer.step == ("The game supervisor confirms the House hand is set the house way "
+                           "(rule 13.1.5)")
+    assert dealer.bank_tiles == ["56", "15", "26", "34"]
+    assert dealer.bank_why == "7 (foo)\n5 (chop bot)"
+    assert dealer.step_detail == ("House way: no pair: the strongest low hand, 5 (chop bot), "
+                                  "with 7 (foo)")
+    ui.screenshot("paigow-dealer-supervisor-800x480")
+    ui.tap(dealer.ids.primary)
+    pad = modal(ui, "BadgePad")
+    for k in ("4", "2", "OK"):
+        ui.tap(next(b for b in pad.ids.pad.children if b.key == k))
+    ui.pump(0.2)
+    assert session.state.confirmed_by == "supervisor 42"
+    assert session.state.phase is pg.Phase.REVEAL
+    sheet = modal(ui, "PayoutSheet")
+    assert sheet.title == "Round 1: pay and take in this order (1 of 2)"
+    # Each hand and its result, then every movement of chips in the order of 13.1: the
+    # losing wager to the float (13.1.7) before the winner is paid (13.1.8).
+    blocks = [(p.title, p.lines()) for p in sheet.panels]
+    ui.tap(sheet.ids.next)
+    ui.pump(0.2)
+    blocks += [(p.title, p.lines()) for p in sheet.panels]
+    assert blocks == [
+        ("The hands", [("The bank's hands: 7 (foo) / 5 (chop bot)", ""),
+                       ("Area 2: wong / 7 (mooy)", "PAY R95"),
+                       ("Area 3: 6 (day) / 0", "TAKE R100")]),
+        ("In order (1/2)", [("Expose the bank's hands (rule 13.1.3)", ""),
+                            ("Area 3 loses: to the float (rule 13.1.7)", "TAKE R100"),
+                            ("Area 2 wins: from the float (rule 13.1.8)", "PAY R100")]),
+        ("In order (2/2)", [("Area 2: commission (rule 14.1)", "TAKE R5")])]
+    assert dealer.card(2).detail == "R100\nPAY R95" and dealer.card(3).detail == "R100\nTAKE R100"
+    save_png(grab(), SHOTS / "paigow-dealer-payouts-800x480.png")
+    ui.tap(sheet.ids.confirm)
+    ui.pump(frames=2)
+    assert session.state.round == 2
+    assert kinds(session) == ["table_opened", "washed", "bet_placed", "bet_placed",
+                              "bet_placed", "betting_closed", "hand_set", "hand_set",
+                              "bank_hand_set", "house_way_confirmed", "settled"]
+
+
+# --- the layout, with the busiest content -----------------------------------------------------
+
+BIG = pg.PaiGowRules(minimum=1_000_000, maximum=TEN_MILLION, areas=8, chips=ChipRule(500))
+
+
+def busy(path: Path, bank: pg.Bank, until: pg.Phase) -> Session:
+    """Eight areas (the most), every player at the table maximum of R10,000,000, all 32 tiles
+    in play: the longest words and amounts."""
+    from kiosk.rules.paigow.hands import splits
+    from kiosk.rules.paigow.tiles import SET
+
+    session = open_session(path, BIG)
+    session.perform(pg.shuffle)
+    chung = 1 if bank is pg.Bank.HOUSE else 8
+    if bank is not pg.Bank.HOUSE:
+        session.perform(lambda s: pg.take_bank(s, bank, chung, 7 * TEN_MILLION // 2))
+    for area in range(1, 9):
+        if area != chung:
+            session.perform(lambda s, a=area: pg.place_bet(s, a, TEN_MILLION))
+    session.perform(pg.close_betting)
+    tiles = list(SET)
+    while session.state.to_set is not None:
+        area = session.state.to_set
+        four, tiles = tiles[:4], tiles[4:]
+        way = splits(four)[-1]
+        session.perform(lambda s, a=area, w=way: pg.set_hand(s, a, w.high.tiles, w.low.tiles))
+    session.perform(lambda s: pg.set_bank(s, tiles))
+    if until is pg.Phase.REVEAL and session.state.phase is pg.Phase.CONFIRM:
+        session.perform(lambda s: pg.confirm_house_way(s, "supervisor 12345678"))
+    assert session.state.phase is until
+    return session
+
+
+SIZES_AND_LANGUAGES = [*((size, "en") for size in LANDSCAPE),
+                       *(((800, 480), code) for code in ("af", "pt", "zu"))]
+
+
+def _case(case: tuple[tuple[int, int], str]) -> str:
+    (w, h), code = case
+    return f"{w}x{h}" + ("" if code == "en" else f"-{code}")
+
+
+@pytest.fixture
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    code: str = request.param
+    with i18n.using(code):
+        yield code
+
+
+def tiles_laid_out(screen: Any) -> None:
+    """Every tile drawn whole on the screen, at least CARD_MM tall (a tile is read by its
+    pips, as a card by its rank), none over a text."""
+    from tests.ui.test_layout_dealers import CARD_MM, _px_per_mm
+    from tests.ui.test_signage_paigow import _tiles, tile_problems
+
+    assert tile_problems(screen) == []
+    px = CARD_MM * _px_per_mm(screen.size)
+    short = [t.code for t in _tiles(screen) if t.code and t.tile_height < px - 0.5]
+    assert short == [], f"tiles under {CARD_MM} mm: {short}"
+
+
+@pytest.mark.parametrize(("size", "language"), SIZES_AND_LANGUAGES, indirect=["language"],
+                         ids=[_case(c) for c in SIZES_AND_LANGUAGES])
+def test_the_paigow_dealer_screen_fits_at_the_supervisors_check(
+        ui: UI, tmp_path: Path, size: tuple[int, int], language: str) -> None:
+    """The House hand waits for the supervisor (13.1.5): eight areas' tiles, the bank's
+    tiles and the house way's reason, an alert shown."""
+    from kiosk.ui.dealer.paigow_app import PaiGowDealerApp
+    from tests.ui.test_refusals import tap_greyed
+
+    session = busy(tmp_path / "c.db", pg.Bank.HOUSE, pg.Phase.CONFIRM)
+    app = start_app(ui, PaiGowDealerApp(session, table_name=LONGEST_NAME))
+    screen = app.screen
+    ui.resize_window(*size)
+    ui.pump(0.2)
+    tap_greyed(ui, screen.ids.bank)
+    assert screen.alert_shown
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-paigow-confirm-{_case((size, language))}")
+    laid_out(ui, screen, size, frame=ui.shot)
+    tiles_laid_out(screen)
+    session.journal.close()
+
+
+@pytest.mark.parametrize(("size", "language"), SIZES_AND_LANGUAGES, indirect=["language"],
+                         ids=[_case(c) for c in SIZES_AND_LANGUAGES])
+def test_the_paigow_dealer_screen_fits_at_the_settlement(
+        ui: UI, tmp_path: Path, size: tuple[int, int], language: str) -> None:
+    """A co-bank on area 8 (13.3): every area's result, then the settlement sheet."""
+    from kiosk.ui.dealer.paigow_app import PaiGowDealerApp
+
+    session = busy(tmp_path / "r.db", pg.Bank.COBANK, pg.Phase.REVEAL)
+    app = start_app(ui, PaiGowDealerApp(session, table_name=LONGEST_NAME))
+    screen = app.screen
+    ui.pump(0.2)
+    sheets = [w for w in ui.window.children if type(w).__name__ == "PayoutSheet"]
+    assert len(sheets) == 1, "the reveal: the settlement opens by itself"
+    sheets[0].dismiss()
+    ui.resize_window(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-paigow-reveal-{_case((size, language))}")
+    laid_out(ui, screen, size, frame=ui.shot)
+    tiles_laid_out(screen)
+    sheet = screen.open_payouts()
+    ui.pump(0.3)
+    ui.screenshot(f"layout-dealer-paigow-payouts-{_case((size, language))}")
+    check(ui, sheet, size)
+    for _ in range(sheet.pages - 1):
+        ui.tap(sheet.ids.next)
+        ui.pump(0.2)
+        check(ui, sheet, size)
+    sheet.dismiss()
+    session.journal.close()
