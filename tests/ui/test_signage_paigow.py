@@ -12,8 +12,8 @@ import pytest
 
 from kiosk import i18n
 from kiosk.ui.signage.link import Link
+from kiosk.rules.paigow.operations import Bank
 from kiosk.ui.signage.paigow_words import (
-    Bank,
     LastHand,
     PaiGowSign,
     banker_words,
@@ -37,15 +37,15 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 LAST = (  # (low, high, high's name, low's name, wins, losses, stand-offs), newest first
-    (("16", "15"), ("66", "11"), "pair of teen", "gong", 3, 3, 1),
-    (("25", "56"), ("13", "13"), "pair of gor", "high nine", 0, 7, 0),
+    (("16", "15"), ("66", "11"), "teen pair", "gong", 3, 3, 1),
+    (("25", "56"), ("13", "13"), "gor pair", "high nine", 0, 7, 0),
     (("55", "46"), ("36", "45"), "9", "wong", 7, 0, 0),
-    (("23", "14"), ("12", "24"), "pair of Gee Joon", "0", 1, 5, 1),
+    (("23", "14"), ("12", "24"), "gee joon pair", "0", 1, 5, 1),
     (("33", "22"), ("26", "35"), "8", "6", 2, 2, 3),
 )
 
 
-def worst(bank: Bank = Bank.CO_BANK, area: int = 7) -> PaiGowSign:
+def worst(bank: Bank = Bank.COBANK, area: int = 7) -> PaiGowSign:
     """Everything at its longest: the words in the sign's language now."""
     call, detail = call_words("settling")
     banker, chung = banker_words(bank, area)
@@ -63,7 +63,7 @@ def worst(bank: Bank = Bank.CO_BANK, area: int = 7) -> PaiGowSign:
 def test_who_banks_and_where_the_chung_is() -> None:
     assert banker_words(Bank.HOUSE, 1) == ("THE HOUSE BANKS", "Chung on area 1")  # 13.1.1
     assert banker_words(Bank.PLAYER, 4) == ("AREA 4 BANKS", "Chung on area 4")  # 13.2.1
-    assert banker_words(Bank.CO_BANK, 6) == ("AREA 6 CO-BANKS WITH THE HOUSE",
+    assert banker_words(Bank.COBANK, 6) == ("AREA 6 CO-BANKS WITH THE HOUSE",
                                              "Chung on area 6")  # 13.3
     with i18n.using("af"):
         assert banker_words(Bank.HOUSE, 1) == ("DIE HUIS IS DIE BANK", "Chung op area 1")
@@ -75,7 +75,7 @@ def test_the_limits_the_commission_and_the_last_hands() -> None:
     assert w.limit_captions == ("MIN", "MAX")
     assert w.commission == "5% of winning wagers"
     assert w.last[0] == LastHand(("16", "15"), ("66", "11"),
-                                 "Banker: pair of teen and gong", "3 win · 3 lose · 1 stand-off")
+                                 "Banker: teen pair and gong", "3 win · 3 lose · 1 stand-off")
     assert outcome_words(0, 7, 0) == "7 lose"
     with i18n.using("pt"):
         assert commission_words(5) == "5% das apostas vencedoras"
@@ -177,3 +177,72 @@ def test_the_sign_before_a_table_is_opened_fits(ui: UI, size: tuple[int, int]) -
     ui.pump(0.1)
     assert view.headline == "INSPECTOR ATTENDING"
     assert problems(view) == []
+
+
+# --- from the engine's state ----------------------------------------------------------------
+
+
+class Table:
+    """A table whose every record goes through the engine, as the session's do."""
+
+    def __init__(self) -> None:
+        from kiosk.rules.paigow import engine as pg
+
+        self.pg = pg
+        self.rules = pg.PaiGowRules(minimum=1_000, maximum=50_000, areas=7)
+        self.state = pg.initial_state(self.rules, "PG-1")
+        self.do(pg.open_table(self.rules, "PG-1"))
+
+    def do(self, op: Any) -> Any:
+        self.state = self.pg.apply(self.state, op)
+        return op
+
+    def round(self, player: str, bank: str, *, settle: bool = True) -> None:
+        """Area 2 wagers R10 with `player` set strongest high; the House's `bank` tiles."""
+        from kiosk.rules.paigow.hands import splits
+        from kiosk.rules.paigow.tiles import parse_tiles
+
+        pg = self.pg
+        self.do(pg.shuffle(self.state))
+        self.do(pg.place_bet(self.state, 2, 1_000))
+        self.do(pg.close_betting(self.state))
+        way = splits(parse_tiles(player))[0]
+        self.do(pg.set_hand(self.state, 2, way.high.tiles, way.low.tiles))
+        self.do(pg.set_bank(self.state, parse_tiles(bank)))
+        self.do(pg.confirm_house_way(self.state, "supervisor 7"))
+        if settle:
+            self.do(pg.confirm_payouts(self.state))
+
+
+def test_the_sign_follows_the_round_and_keeps_the_players_tiles_hidden() -> None:
+    from kiosk.ui.signage.paigow_words import sign_words
+
+    t = Table()
+    w = sign_words(t.state)
+    assert (w.headline, w.banker, w.chung) == ("PLACE YOUR BETS", "THE HOUSE BANKS",
+                                               "Chung on area 1")
+    assert w.limits == (("Minimum", "R10"), ("Maximum", "R500"))
+    assert w.commission == "5% of winning wagers" and w.last == ()
+    t.round("66 45 55 16", "56 15 34 26")
+    t.round("11 13 46 55", "56 15 34 26", settle=False)
+    w = sign_words(t.state)
+    assert (w.headline, w.detail) == ("HANDS MATCHED", "Each area in turn, counter clockwise "
+                                      "from the chung")
+    # The bank's hands exposed (13.1.3), its tiles drawn, how the area fared; then the
+    # rounds before, in words.
+    assert w.last == (
+        LastHand(("26", "34"), ("56", "15"), "Banker: 7 (foo) and 5 (chop bot)", "1 lose"),
+        LastHand((), (), "Banker: 7 (foo) and 5 (chop bot)", ""))
+    codes = {c for h in w.last for c in (*h.low, *h.high)}
+    assert codes.isdisjoint({"11", "13", "46", "55"})  # area 2's tiles: never on the sign
+    with i18n.using("af"):
+        assert sign_words(t.state).last[0].outcome == "1 verloor"
+
+
+def test_a_pair_is_named_in_the_signs_language() -> None:
+    from kiosk.ui.signage.paigow_words import hand_name
+
+    assert hand_name("teen pair") == "teen pair" and hand_name("wong") == "wong"
+    with i18n.using("pt"):
+        assert (hand_name("teen pair"), hand_name("high nine"), hand_name("7 (gor)")) == (
+            "par teen", "nove alto", "7 (gor)")

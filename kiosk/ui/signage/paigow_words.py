@@ -12,24 +12,21 @@ once exposed (rules 13.1.3, 13.2.4).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from enum import StrEnum
 
 from kiosk.i18n import N_, _, money, ngettext
+from kiosk.rules.paigow.config import COMMISSION
+from kiosk.rules.paigow.hands import Result, hand
+from kiosk.rules.paigow.operations import Bank
+from kiosk.rules.paigow.settlement import results
+from kiosk.rules.paigow.state import PaiGowState, Phase
 
 GAME_NAME = "Pai Gow"  # the game's name, as the registry spells it (not translated)
 LAST_HANDS = 5
 """How many of the last rounds the sign lists, newest first."""
 LIMITS = (("Minimum", N_("MIN")), ("Maximum", N_("MAX")))
 """The limits of a wager (rule 2.2): each one's name (a key, in English) and its caption."""
-
-
-class Bank(StrEnum):
-    """Who banks the round (the Mpumalanga table game rules, section 13)."""
-
-    HOUSE = "house"  # rule 13.1
-    PLAYER = "player"  # rule 13.2
-    CO_BANK = "co-bank"  # rule 13.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,3 +115,59 @@ def limits_words(minimum: int, maximum: int, currency: str
     amounts = (money(minimum, currency), money(maximum, currency))
     return (tuple((name, amount) for (name, _c), amount in zip(LIMITS, amounts, strict=True)),
             tuple(_(caption) for _n, caption in LIMITS))
+
+
+_PAIR = re.compile(r"(.+) pair")
+
+
+def hand_name(english: str) -> str:
+    """A hand as the rules name it ("teen pair", "high nine", "7 (teen)") in the sign's
+    language: the Chinese names stay as they are."""
+    found = _PAIR.fullmatch(english)
+    if found is not None:
+        # TRANSLATORS: a pai gow pair: the pair's Chinese name ("teen"), then "pair".
+        return _("%(name)s pair") % {"name": found.group(1)}
+    if english == "high nine":
+        return _("high nine")
+    return english
+
+
+def _call(state: PaiGowState) -> tuple[str, str]:
+    if state.phase is Phase.BETTING:
+        return call_words("betting")
+    if state.phase is Phase.SETTING and state.to_set is not None:
+        return call_words("setting")
+    if state.phase is Phase.REVEAL:
+        return call_words("settling")
+    return call_words("house way")
+
+
+def _exposed(state: PaiGowState) -> LastHand | None:
+    """The bank's hands of the round in play, once exposed (13.1.3, 13.2.4, 13.3.3), and how
+    the areas fared against them."""
+    if state.phase is not Phase.REVEAL or state.bank_hand is None:
+        return None
+    high, low = state.bank_hand
+    counts = {r: 0 for r in Result}
+    for r in results(state):
+        counts[r.result] += 1
+    return LastHand(tuple(t.code for t in low), tuple(t.code for t in high),
+                    hands_words(hand_name(hand(*high).words), hand_name(hand(*low).words)),
+                    outcome_words(counts[Result.WIN], counts[Result.LOSE],
+                                  counts[Result.STANDOFF]))
+
+
+def sign_words(state: PaiGowState) -> PaiGowSign:
+    rules = state.rules
+    call, detail = _call(state)
+    banker, chung = banker_words(state.bank, state.chung)
+    limits, captions = limits_words(rules.minimum, rules.maximum, rules.currency)
+    last = [LastHand((), (), hands_words(*(hand_name(h) for h in words.split(" / "))), "")
+            for words in reversed(state.last) if words.count(" / ") == 1]
+    now = _exposed(state)
+    if now is not None:
+        last.insert(0, now)
+    return PaiGowSign(
+        headline=call, detail=detail, banker=banker, chung=chung, limits=limits,
+        limit_captions=captions, commission=commission_words(int(COMMISSION * 100)),
+        last=tuple(last[:LAST_HANDS]))
