@@ -40,11 +40,36 @@ class _Tableside(click.Group):
             return main()
         program.run(main)
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """A command of the program, else a game's own (`tableside paigow houseway ...`):
+        the `game_command` its screens module may hold, found through the registry."""
+        found = super().get_command(ctx, cmd_name)
+        return found if found is not None else _game_command(cmd_name)
+
+
+def _game_command(name: str) -> click.Command | None:
+    """`game_command` of the screens module of the game called `name` (None: no such game, or
+    it has no commands of its own). Not listed by --help: only the games that have one do."""
+    from kiosk.rules.registry import UnknownGame
+
+    try:
+        spec = _registry().get(name)
+    except UnknownGame:
+        return None
+    if not spec.screens:
+        return None
+    from kiosk.ui.games import screens
+
+    command = getattr(screens(spec), "game_command", None)
+    return command if isinstance(command, click.Command) else None
+
 
 @click.group(cls=_Tableside, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tableside", prog_name="tableside")
 def main() -> None:
-    """Tableside: the computer at a casino gaming table."""
+    """Tableside: the computer at a casino gaming table.
+
+    A game may have commands of its own, under its name: `tableside paigow houseway TILES`."""
 
 
 # --- odds ---------------------------------------------------------------------------------

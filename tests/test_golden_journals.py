@@ -13,7 +13,7 @@ from kiosk.replay import load_entries, replay
 from kiosk.table.fold import fold
 
 GOLDEN = Path(__file__).parent / "golden_journals"
-SAME = ["pb", "bj", "t21", "bj_rules", "roulette", "az"]
+SAME = ["pb", "bj", "t21", "bj_rules", "roulette", "az", "pg"]
 
 
 def _report(name: str) -> dict[str, object]:

@@ -15,7 +15,7 @@ from kiosk.rules.errors import Said
 from kiosk.table.fold import Folded, fold
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden_journals"
-JOURNALS = ["pb", "bj", "t21", "bj_rules", "roulette", "mixed"]
+JOURNALS = ["pb", "bj", "t21", "bj_rules", "roulette", "mixed", "pg"]
 TRANSLATED = ("af", "pt", "zu")
 
 

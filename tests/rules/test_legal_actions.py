@@ -80,3 +80,38 @@ def test_blackjack_legal_actions_agree_with_the_queries(name: str) -> None:
     if name == "bj_rules":  # the hand-written rounds cover every decision
         assert {"double", "split", "surrender", "insure", "take_even_money",
                 "pay_blackjack", "close_insurance"} <= seen
+
+
+def test_pai_gow_legal_actions_agree_with_the_queries() -> None:
+    from kiosk.rules.paigow import engine as pg
+    from kiosk.rules.paigow.tiles import too_many
+
+    seen: set[str] = set()
+    tiles = pg.parse_tiles("66 45 55 16")
+    for state in states("pg"):
+        if not isinstance(state, pg.PaiGowState):
+            continue
+        legal = pg.legal_actions(state)
+        seen |= legal
+        areas = range(1, state.rules.areas + 1)
+        assert ("place_bet" in legal) == any(
+            pg.can_place_bet(state, a, state.rules.minimum) for a in areas)
+        assert ("remove_bet" in legal) == any(pg.can_remove_bet(state, a) for a in areas)
+        assert ("take_bank" in legal) == pg.can_take_bank(state, pg.Bank.HOUSE, 1, 0)
+        assert ("set_hand" in legal) == (state.phase is pg.Phase.SETTING
+                                         and state.to_set is not None)
+        assert ("set_bank" in legal) == (state.phase is pg.Phase.SETTING
+                                         and state.to_set is None)
+        if "set_hand" in legal or "set_bank" in legal:
+            # set when the four tiles are still in the set; refused out of its turn
+            free = pg.can_set_hand(state, state.to_set or 0, tiles[:2], tiles[2:])
+            assert free == ("set_hand" in legal
+                            and too_many((*state.tiles_in_play, *tiles)) is None)
+        for act, can in (("close_betting", pg.can_close_betting),
+                         ("confirm_payouts", pg.can_confirm_payouts),
+                         ("shuffle", pg.can_shuffle)):
+            assert (act in legal) == can(state), (act, pg.next_step(state))
+        assert ("void_round" in legal) == pg.can_void_round(state, "reason")
+        assert ("confirm_house_way" in legal) == pg.can_confirm_house_way(state, "Thandi")
+    assert {"shuffle", "take_bank", "place_bet", "remove_bet", "close_betting", "set_hand",
+            "set_bank", "confirm_house_way", "confirm_payouts", "void_round"} <= seen

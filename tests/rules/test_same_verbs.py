@@ -45,7 +45,7 @@ def _acts(engine: ModuleType) -> dict[str, Any]:
 
 
 def test_every_built_in_game_is_checked() -> None:
-    assert {"punto-banco", "blackjack", "roulette", "high-card"} <= set(ENGINES)
+    assert {"punto-banco", "blackjack", "roulette", "paigow", "high-card"} <= set(ENGINES)
 
 
 @pytest.mark.parametrize("name", list(ENGINES))
@@ -89,7 +89,8 @@ def _states(journal: str) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize(("name", "journal"), [("punto-banco", "pb"), ("blackjack", "bj"),
-                                               ("blackjack", "t21"), ("roulette", "roulette")])
+                                               ("blackjack", "t21"), ("roulette", "roulette"),
+                                               ("paigow", "pg")])
 def test_legal_actions_answers_a_frozenset_of_act_names(name: str, journal: str) -> None:
     engine = ENGINES[name]
     acts = _acts(engine)

@@ -41,7 +41,7 @@ One round with the House banking (rule 13.1):
 >>> set_bank(state, parse_tiles("56 15 34 26"))
 Traceback (most recent call last):
 ...
-kiosk.rules.errors.NotAllowed: Area 3 sets its hands first: the bank's are set after all other hands (rule 13.1.2)
+kiosk.rules.errors.NotAllowed: Area 3 sets its hands first: the bank's come last (rule 13.1.2)
 >>> do(set_hand(state, 3, parse_tiles("33 35"), parse_tiles("22 25")))
 >>> do(set_bank(state, parse_tiles("56 15 34 26")))
 >>> state.bank_why
@@ -52,7 +52,10 @@ kiosk.rules.errors.NotAllowed: Area 3 sets its hands first: the bank's are set a
 >>> settled = confirm_payouts(state)
 >>> [(a.area, a.result.value, a.net) for a in settled.areas]
 [(2, 'win', 900), (3, 'lose', -2000)]
->>> [(s.clause, s.move.value, s.area, s.amount, s.source.value, s.to.value)
-...  for s in settled.steps if s.amount]
-[('13.1.7', 'lose', 3, 2000, 'player', 'float'), ('13.1.8', 'pay', 2, 1000, 'float', 'player'), ('14.1', 'commission', 2, 100, 'player', 'commission')]
+>>> for s in settled.steps:
+...     print(s.clause, s.move.value, s.area, s.amount, s.source.value or "-", s.to.value or "-")
+13.1.3 expose 1 0 - -
+13.1.7 lose 3 2000 player float
+13.1.8 pay 2 1000 float player
+14.1 commission 2 100 player commission
 """

@@ -29,7 +29,15 @@ from kiosk.rules.paigow.config import PaiGowRules
 from kiosk.rules.paigow.fold import apply
 from kiosk.rules.paigow.hands import Hand, Result, Setting, hand, match, splits
 from kiosk.rules.paigow.houseway import Decision, HouseWay, Way, house_way
-from kiosk.rules.paigow.operations import Bank, Move, PaiGowOpened, Place, Step
+from kiosk.rules.paigow.operations import (
+    AreaResult,
+    Bank,
+    Move,
+    PaiGowOpened,
+    Place,
+    Settled,
+    Step,
+)
 from kiosk.rules.paigow.payouts import (
     can_confirm_payouts,
     can_void_round,
@@ -111,6 +119,7 @@ class PaiGow:
 __all__ = [
     "NAME",
     "SET",
+    "AreaResult",
     "Bank",
     "Decision",
     "Hand",
@@ -123,6 +132,7 @@ __all__ = [
     "Place",
     "Result",
     "Setting",
+    "Settled",
     "Step",
     "Tile",
     "Way",

@@ -62,8 +62,8 @@ def verify_set_bank(state: PaiGowState, tiles: Sequence[Tile],
     if state.phase is not Phase.SETTING:
         raise NotAllowed.of("The bank's hands are set after no more bets")
     if state.to_set is not None:
-        raise NotAllowed.of("Area %(area)s sets its hands first: the bank's are set after all "
-                            "other hands", clause={Bank.HOUSE: "13.1.2", Bank.PLAYER: "13.2.3",
+        raise NotAllowed.of("Area %(area)s sets its hands first: the bank's come last",
+                            clause={Bank.HOUSE: "13.1.2", Bank.PLAYER: "13.2.3",
                                                    Bank.COBANK: "13.3.4"}[state.bank],
                             area=state.to_set)
     if len(tiles) != 4:

@@ -126,12 +126,12 @@ def parse_tile(text: str) -> Tile:
     word = text.strip().lower()
     if len(word) == 2 and word.isdigit():
         code = "".join(sorted(word))
-        for tile in Tile:
-            if tile.value == code:
-                return tile
-    tile = _NAMES.get(word)
-    if tile is not None:
-        return tile
+        for kind in Tile:
+            if kind.value == code:
+                return kind
+    named = _NAMES.get(word)
+    if named is not None:
+        return named
     raise UnreadableInput.of("%(text)r is not a tile: key its pips, two digits such as 66 "
                              "or 12", text=text.strip())
 
