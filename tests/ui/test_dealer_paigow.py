@@ -272,3 +272,144 @@ def test_the_paigow_dealer_screen_fits_at_the_settlement(
         check(ui, sheet, size)
     sheet.dismiss()
     session.journal.close()
+
+
+# --- every greyed control says why ------------------------------------------------------------
+
+
+def _washed(s: Session) -> None:
+    s.perform(pg.shuffle)
+
+
+def _under(s: Session) -> None:
+    _washed(s)
+    s.perform(lambda st: pg.place_bet(st, 3, 500))  # under the R10 minimum (rule 2.2)
+
+
+def _setting(s: Session) -> None:
+    _washed(s)
+    s.perform(lambda st: pg.place_bet(st, 2, 10_000))
+    s.perform(pg.close_betting)
+
+
+def _confirm(s: Session) -> None:
+    _setting(s)
+    s.perform(lambda st: pg.set_hand(st, 2, parse_tiles("66 45"), parse_tiles("55 16")))
+    s.perform(lambda st: pg.set_bank(st, parse_tiles("56 15 34 26")))
+
+
+def _reveal(s: Session) -> None:
+    _confirm(s)
+    s.perform(lambda st: pg.confirm_house_way(st, "supervisor 7"))
+
+
+STATES = {"not washed": lambda s: None, "a wager under the minimum": _under,
+          "hands to set": _setting, "the supervisor's check": _confirm, "reveal": _reveal}
+
+WORDS = {
+    "not washed": {
+        "TableButton('No more bets')": "Wash the tiles before the round is dealt",
+        "TableButton('Void round')": "No round to void: no bet is on the layout",
+        "TableButton('Undo')": "Nothing to take back: Undo takes back a wager placed in this "
+        "round"},
+    "a wager under the minimum": {
+        "TableButton('No more bets')": "Area 3: the wager of R5 is under the table minimum "
+        "of R10 (rule 2.2)",
+        "TableButton('Wash tiles')": "The tiles were washed for this round already"},
+    "hands to set": {
+        "ChipButton('5')": "No more bets: the tiles are in play",
+        "TableButton('Wash tiles')": "The tiles are in play: wash them after the round",
+        "TableButton('Who banks')": "No more bets: the tiles are in play"},
+    "the supervisor's check": {},
+    "reveal": {},
+}
+"""Some of each state's reasons, word for word."""
+
+
+@pytest.mark.parametrize("state", list(STATES))
+def test_every_greyed_control_says_why(ui: UI, session: Session, state: str) -> None:
+    from kiosk.ui.dealer.paigow_app import PaiGowDealerApp
+    from tests.ui.test_refusals import every_greyed_says_why, screen_says
+
+    STATES[state](session)
+    dealer = start_app(ui, PaiGowDealerApp(session, table_name="Pai Gow 1")).screen
+    ui.pump(0.1)
+    if dealer.sheet is not None:  # the settlement, over the screen
+        dealer.sheet.dismiss()
+        ui.pump(0.2)
+    said = every_greyed_says_why(ui, dealer, screen_says, session.journal)
+    for control, words in WORDS[state].items():
+        assert said[control] == words, control
+
+
+def test_a_house_setting_not_the_house_way_is_grey_and_says_why(
+        ui: UI, session: Session, dealer: Any) -> None:
+    """13.1.2: the House hand is set the house way; the keypad offers no other."""
+    from tests.ui.test_refusals import dialog_says
+
+    _setting(session)
+    session.perform(lambda st: pg.set_hand(st, 2, parse_tiles("66 45"), parse_tiles("55 16")))
+    ui.pump(frames=2)
+    ui.tap(dealer.ids.primary)
+    pad = modal(ui, "TileKeypad")
+    for tile in parse_tiles("56 15 34 26"):
+        ui.tap(next(k for k in pad.ids.tile_keys.children if k.tile is tile))
+    grey = [b for b in pad.ids.settings.children if b.disabled]
+    assert len(grey) == 2
+    said = dialog_says(ui, pad, grey[0])
+    assert said == ("The House hand is set the house way: 56 15 | 26 34 (rule 13.1.5)")
+    pad.dismiss()
+
+
+def test_a_refusal_in_afrikaans_is_recorded_in_english(ui: UI, session: Session) -> None:
+    from kiosk.table.session import Severity
+    from kiosk.ui.dealer.paigow_app import PaiGowDealerApp
+    from tests.ui.test_refusals import tap_greyed
+
+    _setting(session)
+    with i18n.using("af"):
+        dealer = start_app(ui, PaiGowDealerApp(session, table_name="Pai Gow 1")).screen
+        ui.pump(frames=2)
+        assert dealer.ids.wash.text == "Was teëls" and dealer.shoe_status == (
+            "Die Huis is die bank")
+        tap_greyed(ui, dealer.ids.wash)
+        assert dealer.alert_text != "The tiles are in play: wash them after the round"
+        alert = session.alerts[-1]
+        assert (alert.severity, alert.message) == (
+            Severity.WARNING, "The tiles are in play: wash them after the round")
+        ui.screenshot("paigow-dealer-refusal-af-800x480")
+
+
+# --- the headless demo ----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_headless_demo_plays_a_round_by_touch(tmp_path: Path) -> None:
+    """`tableside demo --game paigow --headless`: the touch script plays a round from the wash
+    to the confirmed payouts and saves the screenshots."""
+    import os
+    import subprocess
+    import sys
+
+    from kiosk.store.source import load_entries
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    env.update({"SDL_VIDEODRIVER": "offscreen", "GPIOZERO_PIN_FACTORY": "mock"})
+    out = subprocess.run(
+        [sys.executable, "-m", "kiosk.cli", "demo", "--game", "paigow", "--headless",
+         "--no-signage", "--fresh", "--journal", str(tmp_path / "demo.db"), "--out",
+         str(tmp_path / "shots")],
+        cwd=root, env=env, capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stdout + out.stderr[-3000:]
+    assert "round settled: round 1" in out.stdout, out.stdout
+    assert "Area 4 loses: to the float (rule 13.1.7) TAKE R50" in out.stdout, out.stdout
+    assert "signage screenshot signage-800x480.png: exit 0" in out.stdout, out.stdout
+    for name in ("dealer-betting-800x480", "dealer-tile-keypad-800x480",
+                 "dealer-supervisor-800x480", "dealer-payouts-800x480", "dealer-800x480"):
+        assert (tmp_path / "shots" / f"{name}.png").stat().st_size > 1000, name
+    entries = load_entries(tmp_path / "demo.db")
+    kinds = [e.kind.removeprefix("paigow.") for e in entries]
+    assert kinds[-6:] == ["hand_set", "hand_set", "hand_set", "bank_hand_set",
+                          "house_way_confirmed", "settled"]
+    assert [a["area"] for a in entries[-1].payload["areas"]] == [2, 4, 6]
