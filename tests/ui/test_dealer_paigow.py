@@ -16,7 +16,7 @@ import pytest
 from kiosk import i18n
 from kiosk.rules.money import ChipRule
 from kiosk.rules.paigow import engine as pg
-from kiosk.rules.paigow.tiles import Tile, parse_tiles
+from kiosk.rules.paigow.tiles import parse_tiles
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from tests.ui.conftest import UI, start_app

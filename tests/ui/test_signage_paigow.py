@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from kiosk import i18n
-from kiosk.ui.signage.link import Link
 from kiosk.rules.paigow.operations import Bank
+from kiosk.ui.signage.link import Link
 from kiosk.ui.signage.paigow_words import (
     LastHand,
     PaiGowSign,

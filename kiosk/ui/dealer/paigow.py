@@ -200,7 +200,7 @@ class PaiGowDealer(DealerScreen):
     def open_tiles(self) -> TileKeypad | None:
         """The tile keypad for the next hands to key: an area's as its player set them, in
         order from the chung; then the bank's."""
-        state = self.session.state
+        state: pg.PaiGowState = self.session.state
         if state.phase is not pg.Phase.SETTING:
             return None
         area = state.to_set

@@ -56,7 +56,7 @@ class TileKeypad(SaysWhyHere, ModalView):  # type: ignore[misc]
     touch = NumericProperty(48.0)
 
     def __init__(self, title: str, *, left: Callable[[Tile], int],
-                 on_set: Callable[[Setting], None],
+                 on_set: Callable[[Setting], object],
                  refused: Callable[[Setting], str] = lambda _s: "",
                  tiles: tuple[Tile, ...] = (), **kwargs: Any) -> None:
         """`left(tile)`: how many of the kind the set still holds for this area (the tiles
