@@ -60,7 +60,7 @@ from kiosk.ui.dealer.paigow_words import (
     settlement_blocks,
 )
 from kiosk.ui.dealer.payouts import PayoutSheet
-from kiosk.ui.dealer.tile_keypad import TileKeypad
+from kiosk.ui.dealer.paigow_tile_keypad import TileKeypad
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.tile_face import TileFace  # noqa: F401  (registers the class the .kv uses)
 

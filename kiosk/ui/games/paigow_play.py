@@ -14,7 +14,6 @@ from typing import Any
 
 from kiosk.config import TableConfig
 from kiosk.rules.amounts import format_money
-from kiosk.rules.paigow.tiles import parse_tiles
 from kiosk.ui import headless
 from kiosk.ui.options import KioskOptions
 
@@ -47,8 +46,10 @@ async def _opened(name: str) -> Any:
 async def _key_tiles(pad: Any, codes: str, *, pick_allowed: bool) -> None:
     """Tap four tiles on the pad, then a setting (the first the game allows), then Set."""
     tap = headless.tap
-    for tile in parse_tiles(codes):
-        await tap(next(k for k in pad.ids.tile_keys.children if k.tile is tile))
+    for code in codes.split():
+        # A tile's code is its pips, the smaller end first (kiosk/rules/paigow/tiles.py).
+        want = "".join(sorted(code))
+        await tap(next(k for k in pad.ids.tile_keys.children if k.code == want))
     settings = list(reversed(pad.ids.settings.children))
     choice = next((b for b in settings if not b.disabled), None) if pick_allowed \
         else settings[0]
@@ -59,7 +60,6 @@ async def _key_tiles(pad: Any, codes: str, *, pick_allowed: bool) -> None:
 
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
                         panel: Any) -> None:
-    from kiosk.rules.paigow import engine as pg
     from kiosk.ui.capture import grab, render, save_png
 
     out = opts.out or Path("artifacts/demo")
@@ -86,7 +86,7 @@ async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOpt
             f"area {a} {format_money(w, rules.currency)}" for a, w in session.state.bets))
         save_png(render(screen), out / "dealer-betting-800x480.png")
         await tap(screen.ids.primary)
-        if session.state.phase is not pg.Phase.SETTING:
+        if str(session.state.phase) != "setting":  # the tiles' phase (13.1.2)
             report.append(f"no more bets refused: {screen.step_detail or screen.alert_text}")
             return
         for codes in HANDS[:len(areas)]:

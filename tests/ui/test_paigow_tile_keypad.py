@@ -22,7 +22,7 @@ def key(pad: Any, tile: Tile) -> Any:
 
 
 def open_pad(ui: UI, left: dict[Tile, int] | None = None) -> tuple[Any, list[Setting]]:
-    from kiosk.ui.dealer.tile_keypad import TileKeypad
+    from kiosk.ui.dealer.paigow_tile_keypad import TileKeypad
 
     got: list[Setting] = []
     pad = TileKeypad("Area 3: key in the tiles and how they are set",

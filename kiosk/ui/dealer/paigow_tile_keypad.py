@@ -31,7 +31,7 @@ from kiosk.ui.dealer.paigow_words import setting_words, tile_words
 from kiosk.ui.tile_face import TileFace  # noqa: F401  (registers the class the .kv uses)
 from kiosk.ui.widgets import ExplainsRefusal, SaysWhyHere, TableButton
 
-Builder.load_file(str(Path(__file__).with_name("tile_keypad.kv")))
+Builder.load_file(str(Path(__file__).with_name("paigow_tile_keypad.kv")))
 
 HAND = 4
 """Tiles to an area (a player's hand, set into two hands of two)."""
