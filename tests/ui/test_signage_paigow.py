@@ -23,7 +23,7 @@ from kiosk.ui.signage.paigow_words import (
     limits_words,
     outcome_words,
 )
-from tests.ui.conftest import UI
+from tests.ui.conftest import UI, start_app
 from tests.ui.layout import SIZES, box, contrast_problems, problems, shown
 from tests.ui.test_layout_signs import CASE_IDS, CASES, LONGEST_NAME, TEN_MILLION, shortened
 
@@ -246,3 +246,59 @@ def test_a_pair_is_named_in_the_signs_language() -> None:
     with i18n.using("pt"):
         assert (hand_name("teen pair"), hand_name("high nine"), hand_name("7 (gor)")) == (
             "par teen", "nove alto", "7 (gor)")
+
+
+@pytest.mark.parametrize("code", ["af", "pt", "zu"])
+def test_the_paigow_sign_in_each_language(ui: UI, code: str) -> None:
+    from kiosk.ui.signage.paigow_view import PaiGowSignage
+
+    want = {"af": ("DIE BANK", "KOMMISSIE", "AREA 7 IS MEDEBANK MET DIE HUIS"),
+            "pt": ("A BANCA", "COMISSÃO", "A ÁREA 7 FAZ A BANCA COM A CASA"),
+            "zu": ("IBHANGE", "IKHOMISHANI", "INDAWO 7 IYIBHANGE NENDLU")}[code]
+    with i18n.using(code):
+        view = PaiGowSignage(table_name=LONGEST_NAME)
+        view.show_words(worst(), Link.LIVE)
+        ui.window.add_widget(view)
+        ui.resize(1920, 1080)
+        ui.pump(0.1)
+        texts = view.texts()
+        assert want[0] in texts and want[1] in texts and view.banker == want[2]
+        assert "THE BANK" not in texts and "COMMISSION" not in texts
+        ui.window.remove_widget(view)
+
+
+def test_the_signage_app_shows_a_paigow_table_from_its_journal(ui: UI, tmp_path: Any) -> None:
+    """The sign's own process reads the table's journal: the pai gow view, the bank's hands of
+    the round settled."""
+    from kiosk.rules.paigow import engine as pg
+    from kiosk.rules.paigow.tiles import parse_tiles
+    from kiosk.store.journal import Journal
+    from kiosk.table.session import TableSession
+    from kiosk.ui.signage.app import SignageApp
+
+    path = tmp_path / "t.db"
+    rules = pg.PaiGowRules(minimum=1_000, maximum=50_000)
+    session = TableSession(pg.PaiGow(), Journal.open(path, "PG-01"), rules, "PG-01")
+    session.perform(pg.shuffle)
+    session.perform(lambda s: pg.place_bet(s, 2, 1_000))
+    session.perform(pg.close_betting)
+    session.perform(lambda s: pg.set_hand(s, 2, parse_tiles("66 45"), parse_tiles("55 16")))
+    session.perform(lambda s: pg.set_bank(s, parse_tiles("56 15 34 26")))
+    session.perform(lambda s: pg.confirm_house_way(s, "supervisor 7"))
+    app = start_app(ui, SignageApp(path, "Pai Gow 1"))
+    ui.resize(1920, 1080)
+    ui.pump(0.3)
+    view = app.screen
+    assert type(view).__name__ == "PaiGowSignage"
+    assert view.headline == "HANDS MATCHED" and view.banker == "THE HOUSE BANKS"
+    assert view.words.last[0].words == "Banker: 7 (foo) and 5 (chop bot)"
+    assert view.words.last[0].outcome == "1 win"
+    ui.screenshot("paigow-sign-reveal-1920x1080")
+    session.perform(pg.confirm_payouts)
+    t = 0
+    while view.headline != "PLACE YOUR BETS" and t < 60:
+        ui.pump(0.05)
+        t += 1
+    assert view.headline == "PLACE YOUR BETS"
+    assert [h.words for h in view.words.last] == ["Banker: 7 (foo) and 5 (chop bot)"]
+    session.journal.close()
