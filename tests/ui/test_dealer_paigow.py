@@ -413,3 +413,57 @@ def test_the_headless_demo_plays_a_round_by_touch(tmp_path: Path) -> None:
     assert kinds[-6:] == ["hand_set", "hand_set", "hand_set", "bank_hand_set",
                           "house_way_confirmed", "settled"]
     assert [a["area"] for a in entries[-1].payload["areas"]] == [2, 4, 6]
+
+
+def test_a_player_banker_whose_losing_wager_area_is_short(ui: UI, session: Session,
+                                                          dealer: Any) -> None:
+    """Rule 13.2 by touch: area 5's player banks R200 (the wager keyed on a pad), covering
+    the R200 declared (13.2.2); both players win, the losing wager area is empty, and each
+    is paid from the banker's wager (13.2.8)."""
+    ui.tap(dealer.ids.wash)
+    ui.tap(dealer.card(5))
+    ui.tap(dealer.ids.bank)
+    picker = modal(ui, "ReasonPicker")
+    ui.tap(next(b for b in picker.ids.reasons.children if b.text == "The player/banker banks"))
+    ui.pump(0.1)
+    pad = modal(ui, "AmountPad")
+    assert pad.title == "Area 5: the player/banker's wager in R"
+    for k in ("2", "0", "0", "OK"):
+        ui.tap(next(b for b in pad.ids.pad.children if b.key == k))
+    ui.pump(frames=2)
+    assert (session.state.bank, session.state.chung, session.state.banker_wager) == (
+        pg.Bank.PLAYER, 5, 20_000)
+    assert dealer.shoe_status == "Area 5 banks R200" and dealer.card(5).chung
+    assert dealer.card(5).detail == "CHUNG\nR200"
+    for area in (2, 3):
+        ui.tap(dealer.card(area))
+        ui.tap(chip(dealer, 10_000))
+    ui.tap(dealer.ids.primary)
+    assert session.state.phase is pg.Phase.SETTING
+    for codes, high in (("66 45 11 36", "chop gow pair"), ("44 44 13 13", "yun pair")):
+        ui.tap(dealer.ids.primary)
+        key_hand(ui, modal(ui, "TileKeypad"), codes, high)
+        ui.pump(frames=2)
+    assert dealer.step == "The player/banker at area 5 sets the banker's hands (rule 13.2.3)"
+    ui.tap(dealer.ids.primary)
+    pad = modal(ui, "TileKeypad")
+    assert pad.title == "Area 5, the player/banker: key in the tiles as set"
+    key_hand(ui, pad, "23 14 12 25", "chop ng pair")  # as the player/banker sets them
+    ui.pump(0.2)
+    assert session.state.phase is pg.Phase.REVEAL  # no supervisor: the House does not bank
+    sheet = modal(ui, "PayoutSheet")
+    lines = []
+    for _ in range(sheet.pages):
+        lines += [line for p in sheet.panels for line in p.lines()]
+        if not sheet.ids.next.disabled:
+            ui.tap(sheet.ids.next)
+    assert lines[-5:] == [
+        ("Expose the bank's hands (rule 13.2.4)", ""),
+        ("Area 2: short, from the banker's wager (rule 13.2.8)", "PAY R100"),
+        ("Area 2: commission (rule 14.1)", "TAKE R5"),
+        ("Area 3: short, from the banker's wager (rule 13.2.8)", "PAY R100"),
+        ("Area 3: commission (rule 14.1)", "TAKE R5")]
+    assert lines[-6] == ("The player/banker's wager (rule 13.2.2)", "R200")
+    ui.screenshot("paigow-dealer-player-banker-payouts-800x480")
+    ui.tap(sheet.ids.confirm)
+    assert session.state.round == 2
