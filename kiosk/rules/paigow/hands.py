@@ -127,6 +127,17 @@ class Hand:
         return f"{self.points} ({self.high_tile.name_words})"
 
     @property
+    def said(self) -> Said:
+        """`words` for a step or a refusal: a pair and the high nine said in the dealer's
+        language (the tiles' Chinese names, wong and gong are the same in every language)."""
+        kind = self.kind
+        if kind is Kind.PAIR:
+            return Said.words("%(name)s pair", name=GROUP_NAME[GROUP[self.tiles[0]]])
+        if kind is Kind.HIGH_NINE:
+            return Said.words("high nine")
+        return Said(self.words)
+
+    @property
     def codes(self) -> str:
         return " ".join(t.code for t in self.tiles)
 
@@ -172,7 +183,7 @@ def verify_set_hand(high: Sequence[Tile], low: Sequence[Tile]) -> None:
     h, lo = hand(*high), hand(*low)
     if lo.key > h.key:
         raise NotAllowed.of("The low hand %(low)s may not outrank the high hand %(high)s",
-                            low=lo.words, high=h.words)
+                            low=lo.said, high=h.said)
 
 
 def set_hand(high: Sequence[Tile], low: Sequence[Tile]) -> Setting:
@@ -216,8 +227,3 @@ def all_hands() -> tuple[Hand, ...]:
 
     return tuple(sorted({hand(a, b) for a, b in combinations(SET, 2)},
                         key=lambda h: (-h.key, h.tiles)))
-
-
-def said(h: Hand) -> Said:
-    """The hand's words as a value of a step (no words of their own to translate)."""
-    return Said(h.words)

@@ -61,15 +61,15 @@ def house_way(tiles: Sequence[Tile], rules: HouseWay | None = None) -> Decision:
         if paired:
             best = max(paired, key=lambda s: (s.high.key, s.low.key))
             return Decision(best, Said.words(
-                "a pair is kept together: %(high)s high, %(low)s low", high=best.high.words,
-                low=best.low.words))
+                "a pair is kept together: %(high)s high, %(low)s low", high=best.high.said,
+                low=best.low.said))
     best = max(options, key=lambda s: _order(rules.way, s))
     if rules.way is Way.LOW_FIRST:
         why = Said.words("the strongest low hand, %(low)s, with %(high)s",
-                         low=best.low.words, high=best.high.words)
+                         low=best.low.said, high=best.high.said)
     else:
         why = Said.words("the strongest high hand, %(high)s, with %(low)s",
-                         high=best.high.words, low=best.low.words)
+                         high=best.high.said, low=best.low.said)
     if any(s.high.kind is Kind.PAIR for s in options):
         return Decision(best, Said.words("pairs weighed like other tiles: %(why)s", why=why))
     return Decision(best, Said.words("no pair: %(why)s", why=why))
