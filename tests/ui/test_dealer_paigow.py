@@ -370,7 +370,7 @@ def test_a_refusal_in_afrikaans_is_recorded_in_english(ui: UI, session: Session)
     with i18n.using("af"):
         dealer = start_app(ui, PaiGowDealerApp(session, table_name="Pai Gow 1")).screen
         ui.pump(frames=2)
-        assert dealer.ids.wash.text == "Was teëls" and dealer.shoe_status == (
+        assert dealer.ids.wash.text == "Was stene" and dealer.shoe_status == (
             "Die Huis is die bank")
         tap_greyed(ui, dealer.ids.wash)
         assert dealer.alert_text != "The tiles are in play: wash them after the round"
