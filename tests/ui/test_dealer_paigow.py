@@ -122,6 +122,10 @@ def test_a_whole_round_with_the_house_banking(ui: UI, session: Session, dealer: 
     assert dealer.step == ("The game supervisor confirms the House hand is set the house way "
                            "(rule 13.1.5)")
     assert dealer.bank_tiles == ["56", "15", "26", "34"]
+    # Rule 13.1.4: the House's high hand lies down before the dealer, its low hand stands.
+    lying = [t for t in dealer.ids.bank_tiles.children if getattr(t, "code", "")]
+    assert sorted(t.code for t in lying) == ["15", "56"]
+    assert all(t.horizontal and t.tile_box()[2] == 2 * t.tile_box()[3] for t in lying)
     assert dealer.bank_why == "7 (foo)\n5 (chop bot)"
     assert dealer.step_detail == ("House way: no pair: the strongest low hand, 5 (chop bot), "
                                   "with 7 (foo)")

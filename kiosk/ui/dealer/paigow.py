@@ -52,6 +52,7 @@ from kiosk.ui.dealer.base import (
     refusal,
 )
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
+from kiosk.ui.dealer.paigow_tile_keypad import TileKeypad
 from kiosk.ui.dealer.paigow_words import (
     area_detail,
     area_title,
@@ -60,7 +61,6 @@ from kiosk.ui.dealer.paigow_words import (
     settlement_blocks,
 )
 from kiosk.ui.dealer.payouts import PayoutSheet
-from kiosk.ui.dealer.paigow_tile_keypad import TileKeypad
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.tile_face import TileFace  # noqa: F401  (registers the class the .kv uses)
 
@@ -105,9 +105,9 @@ class PaiGowDealer(DealerScreen):
     selected_area = NumericProperty(2)
     can_wash = BooleanProperty(False)
     can_bank = BooleanProperty(False)
-    bank_text = StringProperty("")
     bank_why = StringProperty("")
     bank_tiles = ListProperty(["", "", "", ""])
+    bank_flat = BooleanProperty(True)  # the House's high hand lies down (rule 13.1.4)
 
     def __init__(self, session: Session, *, table_name: str = "",
                  chip_values: tuple[int, ...] = (),
@@ -334,7 +334,7 @@ class PaiGowDealer(DealerScreen):
             card.tiles = ([t.code for t in (*set_[0], *set_[1])] if set_ is not None
                           else ["", "", "", ""])
         # The bank: its hands once set, and the house way's reason (13.1.2, 13.1.5).
-        self.bank_text = bank_words(state)
+        self.bank_flat = state.bank is pg.Bank.HOUSE
         if state.bank_hand is not None:
             high, low = state.bank_hand
             self.bank_tiles = [t.code for t in (*high, *low)]
