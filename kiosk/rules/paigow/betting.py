@@ -44,17 +44,17 @@ def verify_take_bank(state: PaiGowState, bank: Bank, area: int, wager: int) -> N
     (13.2.1, 13.2.2), alone or with the House as co-bank (13.3.1)."""
     _betting(state)
     rules = state.rules
+    if bank is Bank.HOUSE and (area != 1 or wager):
+        raise NotAllowed.of("When the House banks the chung is on area one and the House "
+                            "places no wager", clause="13.1.1")
+    if state.wager_of(area):
+        raise NotAllowed.of("Area %(area)s has a wager: take it back before the chung goes "
+                            "there", area=area)
     if bank is Bank.HOUSE:
-        if area != 1 or wager:
-            raise NotAllowed.of("When the House banks the chung is on area one and the House "
-                                "places no wager", clause="13.1.1")
         return
     if not 1 <= area <= rules.areas:
         raise NotAllowed.of("There is no area %(area)s: the layout has areas 1 to %(areas)s",
                             area=area, areas=rules.areas)
-    if state.wager_of(area):
-        raise NotAllowed.of("Area %(area)s has a wager: the player/banker plays no wager "
-                            "against the bank", area=area)
     if wager <= 0:
         raise NotAllowed.of("The player/banker must place a wager", clause="13.2.2")
     rules.chips.verify_stake(wager)

@@ -8,6 +8,7 @@ from kiosk.rules.paigow.betting import (
     verify_place_bet,
     verify_remove_bet,
     verify_shuffle,
+    verify_take_bank,
 )
 from kiosk.rules.paigow.operations import Bank
 from kiosk.rules.paigow.payouts import verify_confirm_payouts, verify_void_round
@@ -64,7 +65,10 @@ def legal_actions(state: PaiGowState) -> frozenset[str]:
     ) if ok}
     rules = state.rules
     if state.phase is Phase.BETTING:
-        out.add("take_bank")
+        if allowed(verify_take_bank, state, Bank.HOUSE, 1, 0) or any(
+                allowed(verify_take_bank, state, Bank.PLAYER, area, rules.minimum)
+                for area in range(1, rules.areas + 1)):
+            out.add("take_bank")
         if any(allowed(verify_place_bet, state, area, rules.minimum)
                for area in range(1, rules.areas + 1)):
             out.add("place_bet")

@@ -49,11 +49,15 @@ def test_refusals_while_betting(act: object, words: str) -> None:
 def test_the_banker_cannot_wager_on_their_own_area_and_a_wager_under_the_minimum() -> None:
     t = betting()
     t.do(pg.place_bet(t.state, 3, 500))
-    with pytest.raises(NotAllowed, match="Area 3 has a wager"):
+    with pytest.raises(NotAllowed, match="Area 3 has a wager: take it back before the chung "
+                                         "goes there"):
         pg.take_bank(t.state, B.PLAYER, 3, 5_000)
     with pytest.raises(NotAllowed, match="under the table minimum of R10 \\(rule 2.2\\)"):
         pg.close_betting(t.state)
     t.do(pg.take_bank(t.state, B.PLAYER, 4, 5_000))
+    t.do(pg.place_bet(t.state, 1, 1_000))  # the House's area is free while a player banks
+    with pytest.raises(NotAllowed, match="Area 1 has a wager"):
+        pg.take_bank(t.state, B.HOUSE, 1, 0)
     with pytest.raises(NotAllowed, match="Area 4 has the chung: the bank's tiles are dealt "
                                          "there \\(rule 13.2.1\\)"):
         pg.place_bet(t.state, 4, 1_000)

@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import event, given, settings, strategies as st
 
+from kiosk.rules.audit import ReplayReport
 from kiosk.rules.errors import NotAllowed
 from kiosk.rules.operations import operation_from_record
 from kiosk.rules.paigow import engine as pg
+from kiosk.rules.paigow.audit import audit
 from kiosk.rules.paigow.operations import Move, Place
 from kiosk.rules.paigow.tiles import SET
 from tests.rules.paigow.rounds import Table, play
@@ -230,6 +232,7 @@ def test_money_is_conserved_across_players_banker_house_and_commission(
         t.do(pg.place_bet(t.state, area, amount))
     if not pg.can_close_betting(t.state):
         assert 2 * wager < t.state.declared  # 13.3.1: the only refusal here
+        event("cover under 50%: refused")
         return
     t.do(pg.close_betting(t.state))
     tiles = [SET[i] for i in order]
@@ -242,10 +245,19 @@ def test_money_is_conserved_across_players_banker_house_and_commission(
     if t.state.phase is pg.Phase.CONFIRM:
         t.do(pg.confirm_house_way(t.state, "Thandi"))
     settled = pg.confirm_payouts(t.state)
+    event(f"settled, {t.state.bank.value}")
     ledger = balanced(settled)
     if t.state.bank is B.HOUSE:
         assert set(ledger) <= {f"area {a}" for a in areas} | {"house"}
-    # the record reads back from the journal as it was written
+    # the record reads back from the journal as it was written, and replay's audit
+    # recomputes every step of it from the state before it
     assert operation_from_record(settled.kind, settled.to_payload()) == settled
+    report = ReplayReport("property", True, "", 0)
+
+    class Row:
+        seq, wall_time, kind, payload = 1, "", settled.kind, settled.to_payload()
+
+    audit(t.state, settled, Row(), report)
+    assert report.coups[0].differences == [] and report.coups[0].outcome
     t.do(settled)
     assert t.state.phase is pg.Phase.BETTING and not t.state.bets

@@ -1,0 +1,74 @@
+"""Pai gow's typed console (`tableside run --config table.toml --console`): a round typed
+line by line through the real session and journal, a refusal said and not recorded, and the
+journal replayed with every payment recomputed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from kiosk.cli import main
+from kiosk.replay import load_entries, replay
+from kiosk.ui.games.paigow import command
+from tests.processes import ROOT, env
+
+SCRIPT = """\
+wash
+bank player 2 1000
+bet 6 200
+bet 3 400
+close
+hand 3 33 23 56 36
+banker 44 46 13 22 high 44 46
+hand 6 66 66 11 45
+banker 44 46 13 22 high 44 46
+confirm
+status
+quit
+"""
+
+
+def test_a_round_typed_at_the_console(tmp_path: Path) -> None:
+    from kiosk.config import example
+
+    journal = tmp_path / "pg.db"
+    toml = tmp_path / "table.toml"
+    toml.write_text(example("paigow").replace('journal = "data/PG-01.db"',
+                                              f'journal = "{journal}"'))
+    proc = subprocess.run([sys.executable, "-m", "kiosk.cli", "run", "--config", str(toml),
+                           "--console"], input=SCRIPT, cwd=ROOT, env=env(tmp_path),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout
+    assert "  refused: Area 6 sets its hands first: the bank's come last (rule 13.2.3)" in out
+    assert "    area 3  33 23 | 56 36  1 (chong) / 0" in out
+    assert "      13.2.7  remainder  area 2         R200  losing wager area -> player/banker" \
+        in out
+    assert "      14.2    commission area 2          R10  player/banker -> commission" in out
+    assert "Round 2, betting, not washed. Bank: house." in out
+    exported = tmp_path / "pg.jsonl"
+    assert CliRunner().invoke(main, ["journal", "export", str(journal), "-o",
+                                     str(exported)]).exit_code == 0
+    rows = load_entries(exported)
+    kinds = [r.kind for r in rows]
+    assert kinds.count("paigow.settled") == 1 and kinds.count("paigow.bank_hand_set") == 1
+    report = replay(rows, str(exported))
+    assert report.ok and [c.outcome for c in report.coups] == [
+        "banker area 2 8 (yun) / 8 (gor): area 3 lose -R400; area 6 win +R190"]
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("hand 2 66 66 11", "unknown command"),
+    ("hand x 66 66 11 11", "is not an area number"),
+    ("bet 2 twelve", "is not an amount"),
+    ("hand 2 66 66 11 17", "'17' is not a tile"),
+    ("bank nobody 2 100", "unknown command"),
+])
+def test_what_the_console_cannot_read_is_said_in_one_line(line: str, words: str) -> None:
+    with pytest.raises((ValueError, click.BadParameter), match=words):
+        command(line)
