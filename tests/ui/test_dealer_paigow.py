@@ -471,3 +471,30 @@ def test_a_player_banker_whose_losing_wager_area_is_short(ui: UI, session: Sessi
     ui.screenshot("paigow-dealer-player-banker-payouts-800x480")
     ui.tap(sheet.ids.confirm)
     assert session.state.round == 2
+
+
+def test_a_banker_who_does_not_cover_the_wagers_falls_to_a_co_bank(
+        ui: UI, session: Session, dealer: Any) -> None:
+    """Rule 13.2.2: area 5's player/banker puts up R100 against R150 declared; at no more
+    bets the round is conducted as per 13.3 (at least 50% covered, 13.3.1), the header says
+    so, and the co-banking hands are keyed to be set the house way (13.3.4)."""
+    session.perform(pg.shuffle)
+    session.perform(lambda s: pg.take_bank(s, pg.Bank.PLAYER, 5, 10_000))
+    for area, amount in ((2, 10_000), (3, 5_000)):
+        session.perform(lambda s, a=area, m=amount: pg.place_bet(s, a, m))
+    ui.pump(frames=2)
+    assert dealer.shoe_status == "Area 5 banks R100"
+    ui.tap(dealer.ids.primary)
+    assert session.state.bank is pg.Bank.COBANK and session.state.fell_to_cobank
+    assert dealer.shoe_status == "Area 5 and the House co-bank R100 each"
+    session.perform(lambda s: pg.set_hand(s, 2, parse_tiles("66 45"), parse_tiles("55 16")))
+    session.perform(lambda s: pg.set_hand(s, 3, parse_tiles("11 36"), parse_tiles("13 46")))
+    ui.pump(frames=2)
+    ui.tap(dealer.ids.primary)
+    pad = modal(ui, "TileKeypad")
+    assert pad.title == "The co-bank's tiles: set the house way"
+    for tile in parse_tiles("56 15 34 26"):
+        ui.tap(next(k for k in pad.ids.tile_keys.children if k.tile is tile))
+    assert [b.disabled for b in pad.ids.settings.children].count(False) == 1  # 13.3.4
+    ui.screenshot("paigow-dealer-co-bank-tiles-800x480")
+    pad.dismiss()
