@@ -432,6 +432,9 @@ def test_a_player_banker_whose_losing_wager_area_is_short(ui: UI, session: Sessi
     ui.pump(0.1)
     pad = modal(ui, "AmountPad")
     assert pad.title == "Area 5: the player/banker's wager in R"
+    from tests.ui.test_refusals import dialog_says
+
+    assert dialog_says(ui, pad, pad.ok) == "Key in the wager first"
     for k in ("2", "0", "0", "OK"):
         ui.tap(next(b for b in pad.ids.pad.children if b.key == k))
     ui.pump(frames=2)
