@@ -501,3 +501,50 @@ def test_a_banker_who_does_not_cover_the_wagers_falls_to_a_co_bank(
     assert [b.disabled for b in pad.ids.settings.children].count(False) == 1  # 13.3.4
     ui.screenshot("paigow-dealer-co-bank-tiles-800x480")
     pad.dismiss()
+
+
+LANGUAGES_AT_800 = [((800, 480), code) for code in ("en", "af", "pt", "zu")]
+
+
+@pytest.mark.parametrize(("size", "language"), LANGUAGES_AT_800, indirect=["language"],
+                         ids=[_case(c) for c in LANGUAGES_AT_800])
+def test_the_bank_chooser_its_pad_and_the_longest_refusal_fit(
+        ui: UI, tmp_path: Path, size: tuple[int, int], language: str) -> None:
+    """The longest of the screen's refusals (a player/banker under 50% of the wagers, rule
+    13.3.1, at R10,000,000 amounts) in the alert over eight areas; the bank chooser and the
+    banker's wager pad over the screen."""
+    from kiosk.ui.dealer.paigow_app import PaiGowDealerApp
+    from tests.ui.layout import problems
+    from tests.ui.test_refusals import tap_greyed
+
+    session = open_session(tmp_path / "b.db", BIG)
+    session.perform(pg.shuffle)
+    session.perform(lambda s: pg.take_bank(s, pg.Bank.COBANK, 8, 1_000_000))
+    for area in range(1, 8):
+        session.perform(lambda s, a=area: pg.place_bet(s, a, TEN_MILLION))
+    app = start_app(ui, PaiGowDealerApp(session, table_name=LONGEST_NAME))
+    screen = app.screen
+    ui.pump(0.2)
+    tap_greyed(ui, screen.ids.primary)
+    assert "13.3.1" in screen.alert_text
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-paigow-refusal-{_case((size, language))}")
+    laid_out(ui, screen, size, frame=ui.shot)
+    ui.tap(screen.card(4))
+    ui.tap(screen.ids.bank)
+    picker = modal(ui, "ReasonPicker")
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-paigow-bank-chooser-{_case((size, language))}")
+    assert problems(picker) == []
+    ui.tap(next(b for b in picker.ids.reasons.children if b.reason == pg_bank_words()[2]))
+    ui.pump(0.2)
+    pad = modal(ui, "AmountPad")
+    assert problems(pad) == []
+    pad.dismiss()
+    session.journal.close()
+
+
+def pg_bank_words() -> tuple[str, ...]:
+    from kiosk.ui.dealer.paigow import BANKS
+
+    return BANKS
