@@ -156,3 +156,13 @@ def test_tile_codes_for_the_keypad_and_the_reader() -> None:
     for frame in (b"\xff\xfe", b"6\r\n", b"AB\r\n", b"123\r\n"):
         with pytest.raises(UnreadableInput, match="not a tile code"):
             read_tile(frame)
+
+
+@pytest.mark.parametrize("module", ["tiles", "hands", "houseway"])
+def test_the_modules_examples_work(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"kiosk.rules.paigow.{module}"),
+                             report=True)
+    assert result.attempted >= 3 and result.failed == 0
