@@ -216,8 +216,10 @@ def test_the_words_that_replace_the_call_fit(ui: UI, tmp_path: Path, size: tuple
     from kiosk.ui.signage.blackjack_view import BlackjackSignage
     from kiosk.ui.signage.interruptions import CLOSED, INSPECTOR, PAUSED, RECONNECTING
     from kiosk.ui.signage.link import Link
+    from kiosk.ui.signage.paigow_view import PaiGowSignage
     from kiosk.ui.signage.punto_banco_view import PuntoBancoSignage
     from kiosk.ui.signage.roulette_view import RouletteSignage
+    from tests.ui.test_signage_paigow import worst
 
     session = _pb_journal(tmp_path / "t.db")
     rules, bj_state = _bj_state()
@@ -227,6 +229,7 @@ def test_the_words_that_replace_the_call_fit(ui: UI, tmp_path: Path, size: tuple
         (BlackjackSignage(table_name=LONGEST_NAME), lambda v, link: v.show(rules, bj_state,
                                                                            link)),
         (RouletteSignage(table_name=LONGEST_NAME), lambda v, link: v.show(_rl_state(), link)),
+        (PaiGowSignage(table_name=LONGEST_NAME), lambda v, link: v.show_words(worst(), link)),
     )
     for view, show in signs:
         ui.window.add_widget(view)
