@@ -303,6 +303,7 @@ _BUILT_IN = (  # one line a game: the module whose SPEC (or SPECS) registers it
     "kiosk.rules.blackjack.spec",
     "kiosk.rules.roulette.spec",
     "kiosk.rules.arizona.spec",
+    "kiosk.rules.mini_baccarat.spec",
 )
 
 

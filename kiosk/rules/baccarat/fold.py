@@ -72,10 +72,17 @@ def _next_coup(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
         cut_card_out=False, **changes)
 
 
+def next_coup(state: PuntoBancoState) -> PuntoBancoState:
+    """The table after a coup that ended with every bet handed back (a void, or mini
+    baccarat's terminated coup of rule 12.4): the next coup, the shoe as it was."""
+    return _next_coup(state)
+
+
 def _replace(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
     """`dataclasses.replace` without re-running `__init__` (the fold's hot path); the
-    fields are the same, already checked, so copying them is enough."""
-    new = object.__new__(PuntoBancoState)
+    fields are the same, already checked, so copying them is enough. A variant's state (mini
+    baccarat's, a subclass with its own fields) stays of its own class."""
+    new = object.__new__(type(state))
     fields = state.__dict__.copy()  # one C-level copy, not a key-by-key update
     fields.update(changes)
     object.__setattr__(new, "__dict__", fields)  # frozen: bypass the refusing __setattr__
