@@ -24,6 +24,10 @@ A coup dealt from the shuffler; the shuffler jams after three cards (rule 12.1.2
 Shuffler malfunction: are any cards in it damaged? (rule 12.3)
 >>> mb.can_shoe_card(state, Card.parse("2C"))
 False
+>>> mb.void_round(state, "jam")
+Traceback (most recent call last):
+    ...
+kiosk.rules.errors.NotAllowed: The shuffler malfunction stops the coup (rule 12.1)
 
 The facts, each with who established it: no damage, nobody disadvantaged (the inspector's
 call), no spare device: rule 12.5.
@@ -42,4 +46,23 @@ Seat 1: offer the player the wagers back (rule 12.5.1)
 >>> state = mb.apply(state, mb.reshuffle_cards(state, mb.DEALER))
 >>> print(mb.next_step(state))
 Offer the cut to seat 4, as under rule 4 (rule 12.5.3)
+>>> sorted(mb.legal_actions(state))
+['cut_cards', 'refuse_cut']
+>>> state = mb.apply(state, mb.cut_cards(state, 4, 200, 60))
+>>> state = mb.apply(state, mb.continue_coup(state, mb.DEALER))
+>>> state.device.value, state.stopped
+('shoe', False)
+
+The coup is completed from the dealing shoe for seat 4 alone (rule 12.5.4), settled by punto
+banco's code (rule 5.7):
+
+>>> state = mb.apply(state, mb.shoe_card(state, Card.parse("2C")))
+>>> print(mb.next_step(state))
+Coup complete: Player wins 9 to 7. Pay and confirm
+>>> settled = mb.confirm_payouts(state)
+>>> [(s.area, s.kind.value, s.outcome.value, s.returned) for s in settled.settlements]
+[('4', 'player', 'win', 10000)]
+>>> state = mb.apply(state, settled)
+>>> state.coup, state.malfunction is None
+(2, True)
 """

@@ -6,15 +6,13 @@ from __future__ import annotations
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed, allowed
-from kiosk.rules.mini_baccarat.malfunction import procedure_words
 from kiosk.rules.mini_baccarat.state import MiniBaccaratState
 
 
 def verify_running(state: pb.PuntoBancoState) -> None:
     """Rule 12.1: nothing is dealt, voided or settled while the malfunction stops the coup."""
     if isinstance(state, MiniBaccaratState) and state.stopped:
-        raise NotAllowed.of("The shuffler malfunction stops the coup: %(step)s", clause="12.1",
-                            step=procedure_words(state))
+        raise NotAllowed.of("The shuffler malfunction stops the coup", clause="12.1")
 
 
 def verify_deal_card(state: MiniBaccaratState, card: Card,

@@ -3,12 +3,14 @@ the coup voided on a restart only when no malfunction is in hand."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kiosk.rules.baccarat import demo as pb_demo
 from kiosk.rules.mini_baccarat import engine as mb
+from kiosk.rules.operations import Operation
 
-Action = pb_demo.Action
+Action = Callable[[mb.MiniBaccaratState], Operation]
 
 
 def card_due(state: mb.MiniBaccaratState) -> bool:
@@ -34,7 +36,7 @@ def reshuffle(state: mb.MiniBaccaratState) -> Action | None:
     return lambda s: mb.shuffle(s, "shuffler" if s.device is mb.Device.SHUFFLER else "hand")
 
 
-def bets(rules: mb.MiniBaccaratRules, rng: Any) -> list[Action]:
+def bets(rules: mb.MiniBaccaratRules, rng: Any) -> list[pb_demo.Action]:
     return pb_demo.bets(rules, rng)
 
 

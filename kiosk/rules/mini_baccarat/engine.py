@@ -84,7 +84,6 @@ from kiosk.rules.mini_baccarat.dealing import (
     verify_accept_queried_card as verify_accept_queried_card,
     verify_confirm_payouts as verify_confirm_payouts,
     verify_deal_card as verify_deal_card,
-    verify_running as verify_running,
     verify_shoe_card as verify_shoe_card,
     verify_unread_card as verify_unread_card,
     verify_void_round as verify_void_round,

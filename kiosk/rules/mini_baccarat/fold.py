@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from kiosk.rules import cut
 from kiosk.rules.baccarat.fold import apply as pb_apply, next_coup
 from kiosk.rules.baccarat.house import Bet
 from kiosk.rules.baccarat.operations import (
@@ -101,7 +102,7 @@ def _procedure(state: MiniBaccaratState, op: Operation) -> MiniBaccaratState:
         return rep(state, malfunction=rep(m, prep=prep))
     if isinstance(op, CardsCut):
         assert m.prep is not None
-        prep = mf.cut.after_cut(m.prep, op.cut_at, op.cutting_card_from_back)
+        prep = cut.after_cut(m.prep, op.cut_at, op.cutting_card_from_back)
         return rep(state, malfunction=rep(m, prep=prep))
     if isinstance(op, CoupContinued):
         return rep(state, device=op.device, malfunction=rep(m, continued=op.device))

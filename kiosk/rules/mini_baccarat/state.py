@@ -59,7 +59,7 @@ class Malfunction:
 
 @dataclass(frozen=True)  # no slots: punto banco's fold copies __dict__ (its hot path)
 class MiniBaccaratState(PuntoBancoState):
-    rules: MiniBaccaratRules  # type: ignore[assignment]  # a PuntoBancoRules, narrowed
+    rules: MiniBaccaratRules  # a PuntoBancoRules, narrowed
     device: Device = Device.SHUFFLER  # what the coup's cards come from
     malfunction: Malfunction | None = None
 

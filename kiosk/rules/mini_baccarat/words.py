@@ -4,10 +4,10 @@ steps, and the malfunction procedure's while it stops the coup (rules 12.1-12.5)
 from __future__ import annotations
 
 from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.errors import Said
 from kiosk.rules.mini_baccarat import malfunction as mf
 from kiosk.rules.mini_baccarat.house import DEALER, Fact
 from kiosk.rules.mini_baccarat.state import MiniBaccaratState
-from kiosk.rules.errors import Said
 
 _STEP_ACT = {
     mf.Step.REMOVE: "remove_damaged_cards",

@@ -129,8 +129,7 @@ async def play_procedure(screen: Any, session: Any, out: Path, report: list[str]
     tap = headless.tap
     screen.inspector_badge = "4411"  # the badge the inspector gave (the badge pad's digits)
     answers = {mb.Fact.DAMAGED: False, mb.Fact.DISADVANTAGED: False, mb.Fact.SPARE: False}
-    shot = 0
-    for _ in range(30):
+    for shot in range(1, 31):
         state = session.state
         now = mb.where(state)
         if now is None or now.step is mb.Step.DONE:
@@ -139,12 +138,11 @@ async def play_procedure(screen: Any, session: Any, out: Path, report: list[str]
             assert now.fact is not None
             await tap(screen.ids.proc_yes if answers[now.fact] else screen.ids.proc_no)
         elif now.step is mb.Step.OFFER:
-            first = now.area == mb.seated(state)[0] if mb.seated(state) else False
+            first = now.area == session.state.rules.area_ids()[0]
             await tap(screen.ids.proc_yes if first else screen.ids.proc_no)
         else:
             await tap(screen.ids.proc_go)
         await asyncio.sleep(0.1)
-        shot += 1
         save_png(render(screen), out / f"dealer-procedure-{shot:02d}-800x480.png")
         report.append(f"procedure: {screen.step}")
 
@@ -231,18 +229,18 @@ def _procedure(verb: str, args: list[str]) -> Callable[[Any], Operation] | None:
         return lambda s: act(s, who)
     if verb == "offer" and len(args) >= 2:
         rest, who = _who(args)
-        seat, back = rest[0], _yes(rest[1], "return", "stay")
-        return lambda s: mb.offer_wager_back(s, seat, back, who)
+        area, back = rest[0], _yes(rest[1], "return", "stay")
+        return lambda s: mb.offer_wager_back(s, area, back, who)
     if verb == "refuse" and len(args) == 1:
         seat_no = int(args[0])
         return lambda s: mb.refuse_cut(s, seat_no)
     if verb == "cut" and len(args) == 3:
-        who_cut, at, back = args[0], int(args[1]), int(args[2])
+        who_cut, at, from_back = args[0], int(args[1]), int(args[2])
         if who_cut.startswith("supervisor:"):
             name = who_cut.split(":", 1)[1]
-            return lambda s: mb.cut_cards(s, None, at, back, name)
-        seat = int(who_cut)
-        return lambda s: mb.cut_cards(s, seat, at, back)
+            return lambda s: mb.cut_cards(s, None, at, from_back, name)
+        cutter = int(who_cut)
+        return lambda s: mb.cut_cards(s, cutter, at, from_back)
     return None
 
 
