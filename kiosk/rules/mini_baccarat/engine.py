@@ -198,8 +198,9 @@ class MiniBaccarat(PuntoBanco):
         verify_shoe_card(state, card)
 
     def holds_cards(self, state: Any) -> bool:
-        """A card read while the malfunction stops the coup waits, as a queried one does."""
-        return state.pending is not None or bool(getattr(state, "stopped", False))
+        """A queried card waits for the dealer. A card read while the malfunction stops the
+        coup is not held for later: it is refused on record (rule 12.1), never dealt."""
+        return state.pending is not None
 
     def unread_card(self, state: Any) -> Operation:
         return unread_card(state)

@@ -58,7 +58,8 @@ class Who:
 
     def __str__(self) -> str:
         if self.role is Role.INSPECTOR:
-            return f"inspector {self.name} (badge {self.badge})".replace(" ()", "")
+            name = f"inspector {self.name}" if self.name else "the inspector"
+            return f"{name} (badge {self.badge})" if self.badge else name
         if self.role is Role.DEVICE:
             return self.name or "the shuffler"
         return f"dealer {self.name}" if self.name else "the dealer"

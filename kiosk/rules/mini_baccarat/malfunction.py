@@ -113,13 +113,13 @@ def cards_dealt(state: MiniBaccaratState) -> int:
 
 
 def verify_who(who: Who, fact: Fact | None = None) -> None:
-    """A decision is the dealer's or an inspector's, named with the badge; whether the
+    """A decision is the dealer's or an inspector's, known by the badge; whether the
     casino or a player was disadvantaged (rule 12.4) is the inspector's to say."""
     if who.role is Role.DEVICE:
         raise NotAllowed.of("Only the dealer or the inspector decides in the malfunction "
                             "procedure", clause="12.1")
-    if who.role is Role.INSPECTOR and not (who.name.strip() and who.badge.strip()):
-        raise NotAllowed.of("The inspector gives a name and badge number")
+    if who.role is Role.INSPECTOR and not who.badge.strip():
+        raise NotAllowed.of("The inspector gives a badge number")
     if fact is Fact.DISADVANTAGED and who.role is not Role.INSPECTOR:
         raise NotAllowed.of("Whether anyone was disadvantaged is for the inspector to decide",
                             clause="12.4")
