@@ -42,6 +42,7 @@ class MalfunctionPanel(BoxLayout):  # type: ignore[misc]
 
     title = StringProperty("")
     detail = StringProperty("")
+    detail_more = StringProperty("")  # a second column, for a list too long for one
     yes_text = StringProperty("")
     yes_enabled = BooleanProperty(True)
     no_text = StringProperty("")
@@ -219,6 +220,7 @@ class MiniBaccaratDealer(PuntoBancoDealer):
         p.yes_text = p.no_text = p.go_text = ""
         p.yes_enabled = True
         p.detail = self._decided(m)
+        p.detail_more = ""
         step = now.step
         if step is mb.Step.FACT:
             p.yes_text, p.no_text = _("Yes"), _("No")
@@ -233,7 +235,10 @@ class MiniBaccaratDealer(PuntoBancoDealer):
                 "seat": now.area, "wagers": self._wagers(state, now.area)}
         elif step is mb.Step.TERMINATE:
             p.go_text = _("Wagers returned: end the coup")
-            p.detail = self._returned_list(state)
+            lines = self._returned_list(state)
+            half = (len(lines) + 1) // 2 if len(lines) > 4 else len(lines)
+            p.detail = "\n".join(lines[:half]) or _("No wager is on the layout")
+            p.detail_more = "\n".join(lines[half:])
         elif step is mb.Step.REMOVE:
             p.go_text = _("Key a damaged card")
             p.yes_text = _("Remove %(n)s cards") % {"n": len(self._damaged)}
@@ -274,12 +279,11 @@ class MiniBaccaratDealer(PuntoBancoDealer):
         return ", ".join(f"{_(KIND_WORDS[b.kind])} {money(b.amount, state.rules.currency)}"
                          for b in mb.returned_per_area(state) if b.area == area)
 
-    def _returned_list(self, state: mb.MiniBaccaratState) -> str:
-        """Rule 12.4: every wager returned, seat by seat."""
+    def _returned_list(self, state: mb.MiniBaccaratState) -> list[str]:
+        """Rule 12.4: every wager returned, seat by seat, a line a seat."""
         areas: list[str] = []
         for b in mb.returned_per_area(state):
             if b.area not in areas:
                 areas.append(b.area)
-        lines = [_("Seat %(seat)s: %(wagers)s") % {"seat": a, "wagers": self._wagers(state, a)}
-                 for a in areas]
-        return "\n".join(lines) or _("No wager is on the layout")
+        return [_("%(seat)s: %(wagers)s") % {"seat": a, "wagers": self._wagers(state, a)}
+                for a in areas]
