@@ -100,7 +100,7 @@ def test_a_sign_of_a_table_with_a_pit_says_when_its_sync_never_ran(ui: UI,
     session.journal.close()
 
 
-GAMES_ON_SCREEN = ("punto-banco", "blackjack", "touch-21", "roulette")
+GAMES_ON_SCREEN = ("punto-banco", "blackjack", "touch-21", "roulette", "mini-baccarat")
 ACKED = re.compile(r" · row 1 acknowledged (\d{4}-\d\d-\d\d )?10:02:03 UTC · ")
 """Today's time (with the date after midnight UTC)."""
 

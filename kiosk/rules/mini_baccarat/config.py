@@ -14,7 +14,7 @@ SECTION = "mini_baccarat"
 EXAMPLE = """\
 [mini_baccarat]
 decks = 8                   # rule 5.4: 1 to 16 (eight, or as the house has approved)
-seats = 7                   # one dealer and 7 or 9 seats
+seats = 7                   # 7 to 9: seven or nine seats, never eight (one dealer)
 dealt_from = "shuffler"     # "shuffler" (rules 12.1-12.5 if it fails) or "shoe"
 commission_mode = "net"     # rule 5.7: "net" pays 19:20; "commission" pays 1:1, 5% owed
 
