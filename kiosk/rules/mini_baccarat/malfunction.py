@@ -130,8 +130,7 @@ def _verify_at(state: MiniBaccaratState, step: Step) -> Malfunction:
     if now is None or state.malfunction is None:
         raise NotAllowed.of("No shuffler malfunction is in hand", clause="12.1")
     if now.step is not step:
-        raise NotAllowed(f"The malfunction procedure is not at this step: "
-                         f"{procedure_words(state)}")
+        raise NotAllowed.of("Not yet: %(step)s", step=procedure_words(state))
     return state.malfunction
 
 
@@ -170,7 +169,7 @@ def verify_establish_fact(state: MiniBaccaratState, fact: Fact, answer: bool, by
     _verify_at(state, Step.FACT)
     assert now is not None
     if fact is not now.fact:
-        raise NotAllowed(f"First establish the fact asked now: {procedure_words(state)}")
+        raise NotAllowed.of("Not yet: %(step)s", step=procedure_words(state))
     verify_who(by, fact)
 
 
