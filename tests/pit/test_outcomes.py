@@ -23,7 +23,8 @@ JOURNALS = {"pb": "punto-banco", "bj": "blackjack", "t21": "touch-21", "roulette
             "az": "arizona", "mb_transfer": "mini-baccarat", "mb_replace": "mini-baccarat",
             "mb_terminate": "mini-baccarat", "mb_shoe": "mini-baccarat",
             "mixed": "blackjack"}
-FIRST = {"pb": "player 7-0", "mb_shoe": "player 9-7", "roulette": "number 15", "az": "box 4 ace high -R100"}
+FIRST = {"pb": "player 7-0", "mb_shoe": "player 9-7", "roulette": "number 15",
+         "az": "box 4 ace high -R100"}
 
 
 def test_every_game_has_a_golden_journal_here() -> None:

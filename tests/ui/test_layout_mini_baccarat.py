@@ -6,11 +6,13 @@ smallest (the sign: as tests/ui/test_layout_signs.py lays out every sign)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kiosk import i18n
 from kiosk.i18n import SignLanguages
 from kiosk.rules.cards import Card
 from kiosk.rules.mini_baccarat import engine as mb
@@ -19,15 +21,18 @@ from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from tests.ui.conftest import UI, start_app
 from tests.ui.layout import problems
-from tests.ui.test_layout_dealers import (  # noqa: F401  (the language fixture)
-    SIZES_AND_LANGUAGES,
-    _case,
-    check,
-    language,
-    laid_out,
-)
+from tests.ui.test_layout_dealers import SIZES_AND_LANGUAGES, _case, check, laid_out
 from tests.ui.test_layout_signs import CASE_IDS, CASES, LONGEST_NAME, TEN_MILLION, shortened
 from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
+
+
+@pytest.fixture
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The screens' language for one test (English again after it)."""
+    code: str = request.param
+    with i18n.using(code):
+        yield code
+
 
 RULES = mb.MiniBaccaratRules(
     chips=ChipRule(500), areas=9,

@@ -140,6 +140,8 @@ async def play_procedure(screen: Any, session: Any, out: Path, report: list[str]
         elif now.step is mb.Step.OFFER:
             first = now.area == session.state.rules.area_ids()[0]
             await tap(screen.ids.proc_yes if first else screen.ids.proc_no)
+        elif now.step is mb.Step.CUT:
+            await tap(screen.ids.proc_yes)  # the seat offered the cut cuts (rule 4.2)
         else:
             await tap(screen.ids.proc_go)
         await asyncio.sleep(0.1)

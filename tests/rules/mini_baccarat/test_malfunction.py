@@ -353,3 +353,22 @@ def test_the_state_is_a_fold_of_the_records(coup: Any) -> None:
     for op in ops:
         again = mb.apply(again, op)
     assert again == s
+
+
+@pytest.mark.parametrize(("journal", "outcome"), [
+    ("mb_transfer", "player 7-5 (shuffler fault, rule 12.2)"),
+    ("mb_replace", "player 7-5 (shuffler fault, rule 12.3)"),
+    ("mb_terminate", "terminated: shuffler fault, rule 12.4; 4 wager(s) returned (R240)"),
+    ("mb_shoe", "player 7-5 (shuffler fault, rule 12.5, 1 wager(s) returned)"),
+])
+def test_the_pit_reads_each_branch_in_the_coups_one_line(journal: str, outcome: str) -> None:
+    """Replay re-derives the coup the shuffler stopped: its outcome says the branch and
+    the wagers returned (the pit's rounds list shows it as it is)."""
+    from pathlib import Path
+
+    from kiosk.replay import load_entries, replay
+
+    golden = Path(__file__).parents[2] / "golden_journals" / f"{journal}.jsonl"
+    report = replay(load_entries(golden), journal)
+    assert report.ok
+    assert [c.outcome for c in report.coups][1] == outcome
