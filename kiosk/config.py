@@ -109,6 +109,8 @@ def _device_example(role: str) -> str:
              "or simulated"]
     if len(dialects) > 1:
         lines.append(f'dialect = "{dialects[0]}"            # {" | ".join(dialects)}')
+    if role == "shuffler":
+        lines.append("deals = true                # it deals the cards, in the shoe's place")
     lines.append(f"baudrate = 9600             # {BAUDRATES[0]} to {BAUDRATES[1]:_}")
     return "\n".join(lines) + "\n"
 
@@ -148,6 +150,7 @@ class DeviceConfig:
     port: str = "simulated"
     dialect: str = "line"  # the shoe's dialect (spec: line or plain)
     baudrate: int = 9600
+    deals: bool = False  # a shuffler that deals the cards, in the shoe's place (`deals = true`)
 
     @property
     def protocol(self) -> str:
@@ -241,6 +244,13 @@ class TableConfig:
     def shoe(self) -> DeviceConfig:
         """The card shoe (a simulated one when none is configured)."""
         return self.device("shoe") or DeviceConfig()
+
+    @property
+    def dealer(self) -> DeviceConfig:
+        """The device that deals the cards: a shuffler whose section says `deals = true`,
+        else the card shoe (a simulated one when none is configured)."""
+        shuffler = self.device("shuffler")
+        return shuffler if shuffler is not None and shuffler.deals else self.shoe
 
 
 @dataclass(frozen=True, slots=True)
@@ -593,9 +603,15 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
     as `tableside demo`'s configuration does)."""
     devices = reader.section("devices", required=False)
     out = []
+    # A shuffler that deals (`deals = true`) takes the card shoe's place: no shoe is needed.
+    # It deals by default for a game that needs a shuffler and no shoe.
+    deals_default = "shuffler" in spec.devices and "shoe" not in spec.devices
+    shuffler_deals = reader.table(devices, "devices", "shuffler").get(
+        "deals", deals_default) is True
     for role, dialects in DEVICE_ROLES.items():
         sec = reader.table(devices, "devices", role)
-        if not sec and role not in spec.devices:
+        needed = role in spec.devices and not (role == "shoe" and shuffler_deals)
+        if not sec and not needed:
             continue
         where = f"devices.{role}"
         if "port" not in sec:
@@ -616,6 +632,8 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
             dialect=reader.choice(sec, where, "dialect", list(dialects), dialects[0]),
             baudrate=reader.integer(sec, where, "baudrate", 9600, lo=BAUDRATES[0],
                                     hi=BAUDRATES[1]),
+            deals=(reader.boolean(sec, where, "deals", deals_default) if role == "shuffler"
+                   else False),
         ))
     return tuple(out)
 

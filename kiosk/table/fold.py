@@ -26,6 +26,8 @@ from kiosk.rules.operations import (
 )
 from kiosk.rules.registry import GAMES, GameSpec, Registry
 from kiosk.table.records import (
+    COUNT_WRONG,
+    COUNTED,
     HELD,
     RELEASED,
     SET_ASIDE,
@@ -45,6 +47,9 @@ class TableFacts:
     inspector_called: bool = False
     held: tuple[Card, ...] = ()
     pit_config: int = 0  # the row of the pit's configuration in force (0: the table's file)
+    out_of_play: tuple[tuple[str, str], ...] = ()
+    """(device, why) for each device whose cards are out of play: a shuffler whose count was
+    not the decks in play (`count_wrong`), until it counts right (`count`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +100,10 @@ def facts_after(facts: TableFacts, op: Operation) -> TableFacts:
             return dataclasses.replace(facts, held=facts.held[1:])
         if op.event == SET_ASIDE:
             return dataclasses.replace(facts, held=())
+        if op.event in (COUNT_WRONG, COUNTED):
+            others = tuple(o for o in facts.out_of_play if o[0] != op.device)
+            out = (*others, (op.device, op.detail)) if op.event == COUNT_WRONG else others
+            return dataclasses.replace(facts, out_of_play=out)
     if isinstance(op, RoundVoid) and facts.held:
         return dataclasses.replace(facts, held=())
     return facts

@@ -12,6 +12,8 @@ from kiosk.rules.operations import TableRecord
 HELD = "card_held"  # a shoe card waits for a step on the screen (DeviceReport.event)
 RELEASED = "card_released"  # ... and goes to the game now, on record with its own row
 SET_ASIDE = "held_set_aside"  # held cards the table can no longer deal (another game)
+COUNT_WRONG = "count_wrong"  # a shuffler's count is not the decks in play: its cards are out
+COUNTED = "count"  # ... and its count matches them (again): its cards are in play
 
 
 @dataclass(frozen=True, slots=True)
