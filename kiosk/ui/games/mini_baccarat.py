@@ -205,10 +205,14 @@ def command(line: str) -> Callable[[Any], Operation] | None:
         return mb.confirm_payouts
     if verb == "accept" and args:
         return lambda s: mb.accept_queried_card(s, " ".join(args))
-    if verb in ("bet", "remove") and len(args) == 3 and verb == "bet":
+    if verb in ("bet", "remove") and len(args) == 3 and args[1].lower() in _KINDS:
         area, kind, amount = args[0], mb.BetKind(args[1].lower()), typed_amount(args[2])
-        return lambda s: mb.place_bet(s, area, kind, amount)
+        act = mb.place_bet if verb == "bet" else mb.remove_bet
+        return lambda s: act(s, area, kind, amount)
     return _procedure(verb, args) or punto_banco.command(line)
+
+
+_KINDS = frozenset(k.value for k in mb.BetKind)
 
 
 def _procedure(verb: str, args: list[str]) -> Callable[[Any], Operation] | None:
@@ -219,7 +223,7 @@ def _procedure(verb: str, args: list[str]) -> Callable[[Any], Operation] | None:
         rest, who = _who(args)
         fact, answer = mb.Fact(rest[0].lower()), _yes(rest[1], "yes", "no")
         return lambda s: mb.establish_fact(s, fact, answer, who)
-    if verb == "remove" and args and not (len(args) == 3 and args[1].lower() in mb.BetKind):
+    if verb == "remove" and args:  # "remove AREA KIND AMOUNT" took a bet back above
         rest, who = _who(args)
         cards = tuple(Card.parse(c) for c in rest)
         return lambda s: mb.remove_damaged_cards(s, cards, who)
