@@ -18,6 +18,7 @@ from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from kiosk.ui import theme
 from tests.ui.conftest import UI, start_app
+from tests.ui.test_dealer_arizona import modal
 
 RULES = mb.MiniBaccaratRules(chips=ChipRule(500))
 Session = TableSession[mb.MiniBaccaratState]
@@ -64,12 +65,16 @@ def bet(ui: UI, dealer: Any, area: str, kind: str, chips: tuple[int, ...]) -> No
 
 
 def test_seven_seats_and_no_standing_area(dealer: Any) -> None:
+
     assert sorted(int(t.area) for t in dealer.ids.areas.children) == list(range(1, 8))
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_rule_12_5_by_touch_from_the_fault_to_the_coup_settled(
         ui: UI, session: Session, dealer: Any, size: tuple[int, int]) -> None:
+    from kiosk.ui.dealer.choices import BadgePad
+    from kiosk.ui.dealer.mini_baccarat import DamagedCardKeypad
+
     ui.resize(*size)
     w, h = size
     bet(ui, dealer, "1", "banker", (2500, 2500, 2500, 2500))  # R100 banker, seat 1
@@ -93,8 +98,14 @@ def test_rule_12_5_by_touch_from_the_fault_to_the_coup_settled(
     assert len(session.state.player_cards) + len(session.state.banker_cards) == 3
     assert list(session.journal.entries())[-1].payload.get("detail", "").startswith("9C")
     ui.tap(dealer.ids.proc_yes)  # damaged: yes (the dealer's)
-    dealer.inspector_badge = "4411"  # the inspector keyed the badge on the badge pad
-    ui.tap(dealer.ids.proc_no)  # disadvantaged: no (the inspector's)
+    assert "The inspector answers: badge number next" in dealer.procedure.detail
+    ui.tap(dealer.ids.proc_no)  # disadvantaged: no (the inspector's): the badge pad opens
+    pad = modal(ui, BadgePad)
+    for key in "4411":
+        ui.tap(next(b for b in pad.ids.pad.children if getattr(b, "key", "") == key))
+    ui.tap(pad.ok)
+    ui.pump(frames=2)
+    assert dealer.inspector_badge == "4411"  # asked once: the next answer is the inspector's
     ui.tap(dealer.ids.proc_no)  # spare device: no (the inspector's) -> rule 12.5
     assert dealer.step == "Seat 1: offer the player the wagers back (rule 12.5.1)"
     assert "Seat 1: Banker R100" in dealer.procedure.detail
@@ -103,7 +114,15 @@ def test_rule_12_5_by_touch_from_the_fault_to_the_coup_settled(
     ui.tap(dealer.ids.proc_no)  # seat 3 stays
     ui.tap(dealer.ids.proc_no)  # seat 5 stays
     assert dealer.step == "Remove the damaged cards from play: key each one in (rule 12.3.1)"
-    dealer._damaged_card(Card.parse("QS"))  # keyed on the card keypad
+    assert dealer.ids.proc_yes.disabled  # no card keyed yet
+    ui.tap(dealer.ids.proc_go)  # key a damaged card
+    keypad = modal(ui, DamagedCardKeypad)
+    assert keypad.title == "Key in a damaged card (rule 12.3.1)"
+    ui.tap(next(b for b in keypad.ids.ranks.children if b.text == "Q"))
+    ui.tap(next(b for b in keypad.ids.suits.children if b.text == "Spades"))
+    ui.tap(keypad.ids.deal)
+    ui.pump(frames=2)
+    assert dealer.procedure.detail == "QS"
     ui.tap(dealer.ids.proc_yes)  # remove 1 card
     ui.tap(dealer.ids.proc_go)  # replaced from a new deck (rule 12.5.2)
     ui.tap(dealer.ids.proc_go)  # shuffled (rule 12.5.3)

@@ -34,6 +34,15 @@ from kiosk.ui.widgets import TableButton
 
 Builder.load_file(str(Path(__file__).with_name("mini_baccarat.kv")))
 
+class DamagedCardKeypad(CardKeypad):
+    """The card keypad for rule 12.3.1's damaged cards: any card the device can still hold,
+    one at a time, each added to the list the dealer then removes from play."""
+
+    def refresh(self) -> None:
+        super().refresh()
+        self.title = _("Key in a damaged card (rule 12.3.1)")
+
+
 KIND_WORDS = {mb.BetKind.BANKER: "Banker", mb.BetKind.PLAYER: "Player", mb.BetKind.TIE: "Tie"}
 
 
@@ -138,9 +147,11 @@ class MiniBaccaratDealer(PuntoBancoDealer):
             return
         step = now.step
         if step is mb.Step.REMOVE:
-            CardKeypad(state_of=lambda: self.session.state, on_card=self._damaged_card,
-                       allowed=lambda s, c: self._could_be_damaged(c), due=lambda s: "",
-                       refused=lambda s, c: "").open()
+            DamagedCardKeypad(
+                state_of=lambda: self.session.state, on_card=self._damaged_card,
+                allowed=lambda s, c: self._could_be_damaged(c), due=lambda s: "",
+                refused=lambda s, c: "" if self._could_be_damaged(c) else _(
+                    "The shoe cannot hold another of this card")).open()
         elif step is mb.Step.CUT:
             at, back = self._cut_place()
             BadgePad(title=_("A game supervisor cuts (rule 4.3): badge number"),
