@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hardware import events as ev
 from kiosk import i18n
 from kiosk.i18n import SignLanguages
 from kiosk.rules.cards import Card
@@ -20,7 +21,7 @@ from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
 from tests.ui.conftest import UI, start_app
-from tests.ui.layout import problems
+from tests.ui.layout import LANDSCAPE, problems
 from tests.ui.test_layout_dealers import SIZES_AND_LANGUAGES, _case, check, laid_out
 from tests.ui.test_layout_signs import CASE_IDS, CASES, LONGEST_NAME, TEN_MILLION, shortened
 from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
@@ -141,4 +142,33 @@ def test_the_mini_baccarat_sign_fits(ui: UI, tmp_path: Path, size: tuple[int, in
     ui.screenshot(f"layout-sign-mini-baccarat-{stage}-{size[0]}x{size[1]}-{language}")
     assert problems(app.frame) == []
     assert shortened(app.frame) == []
+    session.journal.close()
+
+
+@pytest.mark.parametrize("stage", ("betting", "dealing", "terminate-alert", "offer-alert"))
+@pytest.mark.parametrize("size", LANDSCAPE, ids=[f"{w}x{h}" for w, h in LANDSCAPE])
+def test_mini_baccarat_while_betting_dealing_and_stopped_under_an_alert(
+        ui: UI, tmp_path: Path, size: tuple[int, int], stage: str) -> None:
+    """Betting and dealing at nine seats of the largest bets; the procedure under the alert
+    of a card the broken shuffler pushed out (the alert banner takes its height)."""
+    from kiosk.ui.dealer.mini_baccarat_app import MiniBaccaratDealerApp
+
+    if stage in ("betting", "dealing"):
+        session = _coup(tmp_path / "t.db")
+        if stage == "dealing":
+            deal(session, BANKER_7_TO_5[:3])
+        else:
+            session.perform(lambda s: mb.void_round(s, "a layout test", "dealer"))
+            for seat in range(1, 10):
+                session.perform(lambda s, a=seat: mb.place_bet(s, str(a), mb.BetKind.BANKER,
+                                                                 TEN_MILLION))
+    else:
+        session = _stopped(tmp_path / "t.db", stage.split("-")[0])
+        session.on_device_event(ev.CardRead(device="SHOE", seq=0, card=Card.parse("9C")))
+        assert session.alerts
+    app = start_app(ui, MiniBaccaratDealerApp(session, table_name=LONGEST_NAME))
+    ui.resize(*size)
+    ui.pump(0.2)
+    ui.screenshot(f"layout-dealer-mini-baccarat-{stage}-{size[0]}x{size[1]}")
+    laid_out(ui, app.screen, size, cards=stage == "dealing")
     session.journal.close()
