@@ -130,7 +130,12 @@ def test_rule_12_5_by_touch_from_the_fault_to_the_coup_settled(
     ui.screenshot(f"mb-12-5-cut-{w}x{h}")
     ui.tap(dealer.ids.proc_no)  # seat 5 refused; the cut passes clockwise (rule 4.3)
     assert dealer.step == "Offer the cut to seat 3, as under rule 4 (rule 12.5.3)"
+    ui.tap(dealer.ids.cut_more)  # the cut a half deck deeper than half-way (rule 4.4)
+    assert dealer.procedure.cut_text == "Cut: 234 in"
     ui.tap(dealer.ids.proc_yes)  # seat 3 cut
+    cut = [e.payload for e in session.journal.entries() if e.kind == "mini_baccarat.cards_cut"]
+    assert [(c["seat"], c["cut_at"], c["cutting_card_from_back"]) for c in cut] == [
+        (3, 234, 52)]
     assert "seats 3, 5" in dealer.procedure.detail
     ui.tap(dealer.ids.proc_go)  # continue from the dealing shoe (rule 12.5.4)
     state = session.state

@@ -56,6 +56,9 @@ class MalfunctionPanel(BoxLayout):  # type: ignore[misc]
     yes_enabled = BooleanProperty(True)
     no_text = StringProperty("")
     go_text = StringProperty("")
+    steps_shown = BooleanProperty(False)  # the cut's place, in half decks (rule 12.5.3)
+    cut_text = StringProperty("")
+    back_text = StringProperty("")
     unit = NumericProperty(1.0)
     touch = NumericProperty(48.0)
     screen = ObjectProperty(None, allownone=True)
@@ -70,6 +73,9 @@ class MiniBaccaratDealer(PuntoBancoDealer):
 
     def __init__(self, session: Any, **kwargs: Any) -> None:
         self._damaged: list[Card] = []
+        decks = session.state.rules.decks
+        self.cut_halves = decks  # half-way in (rule 4.4 of the shuffle and cut)
+        self.back_halves = min(2, decks)  # a deck from the back (rule 4.5)
         super().__init__(session, **kwargs)
         self.procedure = MalfunctionPanel(screen=self)
         self.bind(unit=self.procedure.setter("unit"), touch=self.procedure.setter("touch"))
@@ -77,7 +83,8 @@ class MiniBaccaratDealer(PuntoBancoDealer):
         middle = self.ids.areas.parent  # the hands and the seats
         self._middle = middle
         self.add_widget(self.procedure, index=self.children.index(middle))
-        for name in ("proc_yes", "proc_no", "proc_go"):
+        for name in ("proc_yes", "proc_no", "proc_go", "cut_less", "cut_more", "back_less",
+                     "back_more"):
             self.ids[name] = self.procedure.ids[name]
         row = self.ids.void.parent
         button = TableButton(text=_("Shuffler fault"), font_size=15 * self.unit,
@@ -176,11 +183,24 @@ class MiniBaccaratDealer(PuntoBancoDealer):
         return mb.can_remove_damaged_cards(self.session.state, (*self._damaged, card),
                                            mb.DEALER)
 
+    def step_cut(self, delta: int) -> None:
+        """Where the stack is cut, a half deck at a time (rule 4.4: a deck in from either
+        end; the engine refuses a place outside it and says why)."""
+        most = 2 * self.session.state.rules.decks - 1
+        self.cut_halves = max(1, min(most, self.cut_halves + delta))
+        self.refresh()
+
+    def step_back(self, delta: int) -> None:
+        """Where the cutting card goes from the back, a half deck at a time (rule 4.5)."""
+        most = max(1, self.session.state.rules.decks)
+        self.back_halves = max(1, min(most, self.back_halves + delta))
+        self.refresh()
+
     def _cut_place(self) -> tuple[int, int]:
-        """Where the cut is recorded: half-way, the cutting card a deck from the back
-        (rules 4.4, 4.5 of the shuffle and cut)."""
-        decks = self.session.state.rules.decks
-        return decks * DECK_SIZE // 2, min(DECK_SIZE, decks * DECK_SIZE // 2)
+        """Where the cut is recorded: the cards in from the front, and the cutting card's
+        place from the back (rules 4.4, 4.5 of the shuffle and cut), as the dealer set them."""
+        half = DECK_SIZE // 2
+        return self.cut_halves * half, self.back_halves * half
 
     def key_card(self, card: Card) -> None:
         self.act(lambda s: mb.deal_card(s, card, mb.CardSource.KEYED))
@@ -230,6 +250,7 @@ class MiniBaccaratDealer(PuntoBancoDealer):
             "n": m.cards_dealt, "detail": m.detail}
         p.yes_text = p.no_text = p.go_text = ""
         p.yes_enabled = True
+        p.steps_shown = step_is_cut = now.step is mb.Step.CUT
         p.detail = self._decided(m)
         p.detail_more = ""
         step = now.step
@@ -272,6 +293,13 @@ class MiniBaccaratDealer(PuntoBancoDealer):
             p.go_text = _("Supervisor cuts")
             p.detail = _("Cut %(at)s cards in; the cutting card %(back)s cards from the back"
                          ) % {"at": at, "back": back}
+            p.cut_text = _("Cut: %(n)s in") % {"n": at}
+            p.back_text = _("Cutting card: %(n)s") % {"n": back}
+            why = refusal(mb.verify_cut_cards, state, seat, at, back,
+                          "" if seat is not None else "supervisor")
+            if why and step_is_cut:
+                p.detail += "\n" + why
+                p.yes_enabled = False
         elif step is mb.Step.CONTINUE:
             p.go_text = _("Continue the coup")
             stayed = mb.seated(state)
