@@ -6,6 +6,7 @@ settled."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -372,3 +373,50 @@ def test_the_pit_reads_each_branch_in_the_coups_one_line(journal: str, outcome: 
     report = replay(load_entries(golden), journal)
     assert report.ok
     assert [c.outcome for c in report.coups][1] == outcome
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+@pytest.mark.parametrize("disadvantaged", [False, True])
+@pytest.mark.parametrize("spare", [False, True])
+@pytest.mark.parametrize("transferable", [False, True])
+def test_the_facts_choose_the_branch(damaged: bool, disadvantaged: bool, spare: bool,
+                                     transferable: bool) -> None:
+    """Rules 12.1.3 (nobody disadvantaged), 12.1.4 (a spare readily available) and 12.1.5
+    (the cards can be transferred) must all hold for 12.2 or 12.3, the damage choosing
+    between them; a disadvantage is 12.4 whatever else holds; otherwise 12.5. The
+    transfer is not asked when there is no spare."""
+    s = facts(stopped(), (mb.Fact.DAMAGED, damaged, mb.DEALER),
+              (mb.Fact.DISADVANTAGED, disadvantaged, THANDI))
+    if not disadvantaged:
+        s = facts(s, (mb.Fact.SPARE, spare, THANDI))
+        if spare:
+            s = facts(s, (mb.Fact.TRANSFERABLE, transferable, THANDI))
+    assert s.malfunction is not None
+    m = s.malfunction
+    if disadvantaged:  # rule 12.1.3 fails: rule 12.4
+        want = mb.Branch.TERMINATE
+    elif not spare or not transferable:  # rule 12.1.4 or 12.1.5 fails: rule 12.5
+        want = mb.Branch.DEALING_SHOE
+    else:
+        want = mb.Branch.REPLACE if damaged else mb.Branch.TRANSFER  # rules 12.3, 12.2
+    assert m.branch is want
+    assert mb.asks(s) is None  # every fact the branch needs is known
+    assert len(m.facts) == (2 if disadvantaged else 3 if not spare else 4)
+
+
+def test_every_clause_of_rule_12_is_cited_in_the_code_and_a_test() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).parents[3]
+    code = "\n".join(p.read_text() for p in (root / "kiosk/rules/mini_baccarat").glob("*.py"))
+    tests = "\n".join(p.read_text() for p in [
+        *(root / "tests/rules/mini_baccarat").glob("*.py"),
+        *(root / "tests/mini_baccarat").glob("*.py"),
+        root / "tests/ui/test_dealer_mini_baccarat.py"])
+    for clause in ("12.1", "12.1.1", "12.1.2", "12.1.3", "12.1.4", "12.1.5", "12.2", "12.3",
+                   "12.3.1", "12.3.2", "12.3.3", "12.3.4", "12.4", "12.5", "12.5.1", "12.5.2",
+                   "12.5.3", "12.5.4"):
+        cite = re.compile(r"rules? " + re.escape(clause) + r"(?![\d]|\.\d)|clause=\""
+                          + re.escape(clause) + "\"")
+        assert cite.search(code), f"rule {clause} is not cited in kiosk/rules/mini_baccarat"
+        assert re.search(re.escape(clause) + r"(?![\d]|\.\d)", tests), f"rule {clause}: no test"
