@@ -21,6 +21,7 @@ from tests.ui.conftest import UI, start_app
 from tests.ui.test_dealer_arizona import modal
 
 RULES = mb.MiniBaccaratRules(chips=ChipRule(500))
+THANDI = mb.inspector("Thandi", "4411")
 Session = TableSession[mb.MiniBaccaratState]
 
 
@@ -162,3 +163,28 @@ def test_rule_12_5_by_touch_from_the_fault_to_the_coup_settled(
     assert [(f["fact"], f["by"]["role"], f["by"]["badge"]) for f in facts] == [
         ("damaged", "dealer", ""), ("disadvantaged", "inspector", "4411"),
         ("spare", "inspector", "4411")]
+
+
+def test_a_cut_the_rules_refuse_is_grey_and_says_why(ui: UI, session: Session,
+                                                      dealer: Any) -> None:
+    """Rule 12.5.3 by rule 4.4 of the shuffle and cut: the cut a deck in from either end."""
+    bet(ui, dealer, "2", "banker", (2500, 2500))
+    ui.tap(dealer.ids.primary)
+    for code in ("4H", "2S"):
+        shoe(session, code)
+    session.perform(lambda s: mb.shuffler_malfunction(s, "JAM", mb.SHUFFLER))
+    for fact, who in ((mb.Fact.DAMAGED, mb.DEALER), (mb.Fact.DISADVANTAGED, THANDI),
+                      (mb.Fact.SPARE, THANDI)):
+        session.perform(lambda s, f=fact, w=who: mb.establish_fact(s, f, False, w))
+    session.perform(lambda s: mb.offer_wager_back(s, "2", False, mb.DEALER))
+    session.perform(lambda s: mb.reshuffle_cards(s, mb.DEALER))
+    ui.pump(frames=2)
+    for _ in range(8):
+        ui.tap(dealer.ids.cut_less)  # to half a deck in: under rule 4.4's deck
+    assert dealer.procedure.cut_text == "Cut: 26 in"
+    assert dealer.ids.proc_yes.disabled
+    assert dealer.why_not("proc_yes", dealer.ids.proc_yes) == (
+        "The cut must be at least one deck in from either end: between 52 and 364 cards, "
+        "not 26 (rule 4.4 (shuffle and cut))")
+    ui.tap(dealer.ids.cut_more)
+    assert not dealer.ids.proc_yes.disabled

@@ -211,7 +211,13 @@ class MiniBaccaratDealer(PuntoBancoDealer):
             return refusal(mb.verify_shuffler_malfunction, s, "", mb.DEALER)
         if s.stopped and name in ("void", "key_card", "primary", "accept"):
             return refusal(mb.verify_void_round, s, "a reason")
-        if name == "proc_yes" and mb.where(s) is not None:
+        now = mb.where(s)
+        if name == "proc_yes" and now is not None and now.step is mb.Step.CUT:
+            m = s.malfunction
+            seat = m.prep.offered_to() if m is not None and m.prep is not None else None
+            at, back = self._cut_place()
+            return refusal(mb.verify_cut_cards, s, seat, at, back)
+        if name == "proc_yes" and now is not None:
             return _("Key in each damaged card first")
         return super().why_not(name, widget)
 
