@@ -57,3 +57,14 @@ def test_a_mistyped_decision_says_why() -> None:
     with pytest.raises(NotAllowed, match="by inspector NAME BADGE"):
         command("transfer by inspector")
     assert "fault DETAIL" in CONSOLE_HELP and "status | help | quit" in CONSOLE_HELP
+
+
+def test_the_odds_are_punto_bancos() -> None:
+    from click.testing import CliRunner
+
+    from kiosk.cli import main
+
+    mini = CliRunner().invoke(main, ["odds", "mini-baccarat", "--decks", "1", "--json"])
+    punto = CliRunner().invoke(main, ["odds", "punto-banco", "--decks", "1", "--json"])
+    assert mini.exit_code == 0 and mini.output == punto.output
+    assert '"house_edge"' in mini.output

@@ -49,7 +49,13 @@ PLAYS = "one coup, stopped by a shuffler fault and completed from a dealing shoe
 HEADLESS_PACE = 0.6  # seconds between the simulated shoe's cards: time to see the jam
 DONE = "coup settled"  # the headless demo's report says so when it played its coup
 integrity_report = None  # no integrity figures (`tableside integrity` is the wheel's)
-odds_command = None  # the odds are punto banco's: `tableside odds punto-banco`
+# The odds are punto banco's (the same coup, drawing table and payouts): its command, by this
+# game's name.
+odds_command = click.Command(
+    "mini-baccarat", callback=punto_banco.odds_command.callback,
+    params=list(punto_banco.odds_command.params),
+    help="Mini baccarat's odds, which are punto banco's (the same drawing rules 5.2 and "
+         "payouts 5.7): every ordered 6-card deal counted, each bet's house edge.")
 
 
 async def headless_play(app: Any, session: Any, cfg: TableConfig, opts: KioskOptions,
