@@ -4,9 +4,17 @@ modules, which import the launcher, are never imported back by the package that 
 
 from __future__ import annotations
 
-from kiosk.ui.games import ScreensModule, arizona, baccarat, blackjack, roulette
+from kiosk.ui.games import (
+    ScreensModule,
+    arizona,
+    baccarat,
+    blackjack,
+    mini_baccarat,
+    roulette,
+)
 
 _arizona: ScreensModule = arizona
 _punto_banco: ScreensModule = baccarat
 _blackjack: ScreensModule = blackjack
 _roulette: ScreensModule = roulette
+_mini_baccarat: ScreensModule = mini_baccarat
