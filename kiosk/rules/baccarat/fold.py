@@ -4,6 +4,7 @@ live play and replay both fold every record through.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from kiosk.rules.baccarat.drawing import BACCARAT_VALUES, next_to_draw
@@ -148,6 +149,10 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
     if isinstance(op, TableOpened):
         if not state.table_id:
             return initial_state(op.rules, op.table_id)
+        if type(state) is not PuntoBancoState:  # a variant's table (mini baccarat) reopened
+            fields = {f.name: getattr(state, f.name) for f in dataclasses.fields(
+                PuntoBancoState)}  # as punto banco: its coup, roads and commission carry on
+            state = PuntoBancoState(**fields)
         # The configuration changed on a running table: the coup, the roads and the
         # commission owed carry on; a different number of decks needs a new shoe (rule 5.5).
         same_shoe = op.rules.decks == state.rules.decks
