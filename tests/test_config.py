@@ -158,6 +158,8 @@ def test_games_lists_every_registered_game_with_its_rule_sections() -> None:
                                "2, 5.1-5.7; [punto_banco], devices: shoe")
     assert lines[1].startswith("blackjack    Blackjack: rules 2, 4.1-4.7")
     assert lines[2].startswith("touch-21     Touch 21 (also touch21): rules 2, 7.1-7.7")
+    assert any(line.startswith("mini-baccarat Mini baccarat (also mini_baccarat, minibaccarat)"
+                               ": rules 2, 5.1-5.7, 12.1-12.5") for line in lines)
 
 
 def test_each_device_has_its_own_section_with_its_protocol() -> None:

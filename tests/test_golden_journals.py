@@ -13,7 +13,8 @@ from kiosk.replay import load_entries, replay
 from kiosk.table.fold import fold
 
 GOLDEN = Path(__file__).parent / "golden_journals"
-SAME = ["pb", "bj", "t21", "bj_rules", "roulette", "az", "pg"]
+MINI_BACCARAT = ["mb_transfer", "mb_replace", "mb_terminate", "mb_shoe"]  # rules 12.2-12.5
+SAME = ["pb", "bj", "t21", "bj_rules", "roulette", "az", "pg", *MINI_BACCARAT]
 
 
 def _report(name: str) -> dict[str, object]:

@@ -304,6 +304,7 @@ _BUILT_IN = (  # one line a game: the module whose SPEC (or SPECS) registers it
     "kiosk.rules.roulette.spec",
     "kiosk.rules.arizona.spec",
     "kiosk.rules.paigow.spec",
+    "kiosk.rules.mini_baccarat.spec",
 )
 
 

@@ -218,7 +218,9 @@ class PitConfigs:
         restart = needs_restart(self.config, new)
         session = self.session
         if GAMES.get(new.game).family == session.spec.family:
-            opening = session.game.open_table(new.rules, session.table_id)
+            # The new game's own opening: a family's games may have engines of their own
+            # (mini baccarat's beside punto banco's), each opening with its own rules.
+            opening = GAMES.get(new.game).engine.open_table(new.rules, session.table_id)
             session.perform(lambda _s: opening, before=record)
         else:  # another game: its opening comes with the restart (TableSession's start)
             session.record(record)

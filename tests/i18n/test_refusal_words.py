@@ -132,7 +132,7 @@ def rules_templates() -> dict[str, set[str]]:
     return found
 
 
-BORN_TEMPLATES = ("arizona/", "paigow/")
+BORN_TEMPLATES = ("arizona/", "paigow/", "mini_baccarat/")
 """Game packages written after the refusals were converted: their templates never were
 f-strings, so they have no old words to match (their English is `template % values`)."""
 

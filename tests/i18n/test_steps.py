@@ -15,7 +15,8 @@ from kiosk.rules.errors import Said
 from kiosk.table.fold import Folded, fold
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden_journals"
-JOURNALS = ["pb", "bj", "t21", "bj_rules", "roulette", "mixed", "pg"]
+JOURNALS = ["pb", "bj", "t21", "bj_rules", "roulette", "mixed", "pg", "mb_transfer",
+            "mb_replace", "mb_terminate", "mb_shoe"]
 TRANSLATED = ("af", "pt", "zu")
 
 

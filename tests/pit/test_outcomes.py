@@ -20,9 +20,11 @@ from pit.store import PitStore
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden_journals"
 JOURNALS = {"pb": "punto-banco", "bj": "blackjack", "t21": "touch-21", "roulette": "roulette",
-            "az": "arizona", "pg": "paigow",
-            "mixed": "blackjack"}
-FIRST = {"pb": "player 7-0", "roulette": "number 15", "az": "box 4 ace high -R100",
+            "az": "arizona", "pg": "paigow", "mb_transfer": "mini-baccarat",
+            "mb_replace": "mini-baccarat", "mb_terminate": "mini-baccarat",
+            "mb_shoe": "mini-baccarat", "mixed": "blackjack"}
+FIRST = {"pb": "player 7-0", "mb_shoe": "player 9-7", "roulette": "number 15",
+         "az": "box 4 ace high -R100",
          "pg": "house area 1 7 (foo) / 5 (chop bot): area 2 win +R45; area 3 lose -R100; "
                "area 4 stand-off +R0"}
 

@@ -116,3 +116,38 @@ def test_pai_gow_legal_actions_agree_with_the_queries() -> None:
         assert ("confirm_house_way" in legal) == pg.can_confirm_house_way(state, "Thandi")
     assert {"shuffle", "take_bank", "place_bet", "remove_bet", "close_betting", "set_hand",
             "set_bank", "confirm_house_way", "confirm_payouts", "void_round"} <= seen
+
+
+@pytest.mark.parametrize("name", ["mb_transfer", "mb_replace", "mb_terminate", "mb_shoe"])
+def test_mini_baccarat_legal_actions_agree_with_the_queries(name: str) -> None:
+    """While the shuffler malfunction stops the coup, only the procedure's step (rules
+    12.1-12.5); otherwise punto banco's acts and the malfunction button while dealing."""
+    from kiosk.rules.mini_baccarat import engine as mb
+
+    someone = mb.inspector("", "1")
+    seen: set[str] = set()
+    for state in states(name):
+        if not isinstance(state, mb.MiniBaccaratState):
+            continue
+        legal = mb.legal_actions(state)
+        seen |= legal
+        assert ("deal_card" in legal) == any(
+            mb.can_deal_card(state, c, mb.CardSource.KEYED) for c in CARDS)
+        assert ("void_round" in legal) == mb.can_void_round(state, "a reason")
+        assert ("confirm_payouts" in legal) == mb.can_confirm_payouts(state)
+        assert ("shuffler_malfunction" in legal) == mb.can_shuffler_malfunction(
+            state, "", mb.DEALER)
+        assert ("establish_fact" in legal) == any(
+            mb.can_establish_fact(state, f, a, someone) for f in mb.Fact for a in (True, False))
+        for act, can in (("transfer_cards", mb.can_transfer_cards),
+                         ("replace_damaged_cards", mb.can_replace_damaged_cards),
+                         ("terminate_coup", mb.can_terminate_coup),
+                         ("reshuffle_cards", mb.can_reshuffle_cards),
+                         ("continue_coup", mb.can_continue_coup)):
+            assert (act in legal) == can(state, mb.DEALER), (act, mb.next_step(state))
+        assert ("offer_wager_back" in legal) == any(
+            mb.can_offer_wager_back(state, a, True, mb.DEALER) for a in state.rules.area_ids())
+        assert ("refuse_cut" in legal) == any(
+            mb.can_refuse_cut(state, n) for n in range(1, 10))
+    assert {"place_bet", "close_betting", "confirm_payouts", "shuffler_malfunction",
+            "establish_fact"} <= seen

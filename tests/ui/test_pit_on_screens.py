@@ -100,7 +100,8 @@ def test_a_sign_of_a_table_with_a_pit_says_when_its_sync_never_ran(ui: UI,
     session.journal.close()
 
 
-GAMES_ON_SCREEN = ("punto-banco", "blackjack", "touch-21", "roulette", "paigow")
+GAMES_ON_SCREEN = ("punto-banco", "blackjack", "touch-21", "roulette", "paigow",
+                   "mini-baccarat")
 ACKED = re.compile(r" · row 1 acknowledged (\d{4}-\d\d-\d\d )?10:02:03 UTC · ")
 """Today's time (with the date after midnight UTC)."""
 
@@ -208,6 +209,8 @@ CHANGES = {  # game, the pit's body, whether the running screens can take it ove
     "blackjack limits": ("blackjack", "[blackjack]\nminimum = 25\nmaximum = 5000\n", False),
     "blackjack surrender": ("blackjack", "[blackjack]\nsurrender = true\n", True),
     "blackjack to touch 21": ("blackjack", '[table]\ngame = "touch-21"\n', True),
+    # One family, an engine each: the new game's own opening, with its own rules.
+    "punto banco to mini baccarat": ("punto-banco", '[table]\ngame = "mini-baccarat"\n', True),
     "touch 21 limits": ("touch-21", "[blackjack]\nminimum = 25\nmaximum = 5000\n", False),
     "touch 21 decks": ("touch-21", "[blackjack]\ndecks = 1\n", True),
     "roulette limits": ("roulette", "[roulette.limits]\nminimum_chip = 10\n"
@@ -266,6 +269,8 @@ def test_a_change_from_the_pit_reaches_the_dealer_screen_and_the_sign(
     assert configs.version == 1
     assert bool(restarted) == restarts  # the screens cannot show it: the kiosk restarts
     new = configs.config
+    openings = [e for e in session.journal.entries() if e.kind.endswith(".table_opened")]
+    assert openings[-1].payload["game"] == new.game  # the new game's own opening
     if restarts:
         assert session.alerts[-1].way_forward == "The dealer screen restarts for it"
         # What `tableside run` does when it starts again: the version in force, new screens.

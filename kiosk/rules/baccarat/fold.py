@@ -4,6 +4,7 @@ live play and replay both fold every record through.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from kiosk.rules.baccarat.drawing import BACCARAT_VALUES, next_to_draw
@@ -72,10 +73,17 @@ def _next_coup(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
         cut_card_out=False, **changes)
 
 
+def next_coup(state: PuntoBancoState) -> PuntoBancoState:
+    """The table after a coup that ended with every bet handed back (a void, or mini
+    baccarat's terminated coup of rule 12.4): the next coup, the shoe as it was."""
+    return _next_coup(state)
+
+
 def _replace(state: PuntoBancoState, **changes: Any) -> PuntoBancoState:
     """`dataclasses.replace` without re-running `__init__` (the fold's hot path); the
-    fields are the same, already checked, so copying them is enough."""
-    new = object.__new__(PuntoBancoState)
+    fields are the same, already checked, so copying them is enough. A variant's state (mini
+    baccarat's, a subclass with its own fields) stays of its own class."""
+    new = object.__new__(type(state))
     fields = state.__dict__.copy()  # one C-level copy, not a key-by-key update
     fields.update(changes)
     object.__setattr__(new, "__dict__", fields)  # frozen: bypass the refusing __setattr__
@@ -141,6 +149,10 @@ def apply(state: PuntoBancoState, op: Operation) -> PuntoBancoState:
     if isinstance(op, TableOpened):
         if not state.table_id:
             return initial_state(op.rules, op.table_id)
+        if type(state) is not PuntoBancoState:  # a variant's table (mini baccarat) reopened
+            fields = {f.name: getattr(state, f.name) for f in dataclasses.fields(
+                PuntoBancoState)}  # as punto banco: its coup, roads and commission carry on
+            state = PuntoBancoState(**fields)
         # The configuration changed on a running table: the coup, the roads and the
         # commission owed carry on; a different number of decks needs a new shoe (rule 5.5).
         same_shoe = op.rules.decks == state.rules.decks

@@ -4,10 +4,19 @@ modules, which import the launcher, are never imported back by the package that 
 
 from __future__ import annotations
 
-from kiosk.ui.games import ScreensModule, arizona, baccarat, blackjack, paigow, roulette
+from kiosk.ui.games import (
+    ScreensModule,
+    arizona,
+    baccarat,
+    blackjack,
+    mini_baccarat,
+    paigow,
+    roulette,
+)
 
 _arizona: ScreensModule = arizona
 _punto_banco: ScreensModule = baccarat
 _blackjack: ScreensModule = blackjack
 _roulette: ScreensModule = roulette
 _paigow: ScreensModule = paigow
+_mini_baccarat: ScreensModule = mini_baccarat

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
-CODE = "\n".join(p.read_text() for p in (ROOT / "kiosk/rules/blackjack").glob("*.py"))
+# The shuffle and the cut are shared with mini baccarat's malfunction procedure (rule 12.5.3):
+# kiosk/rules/cut.py.
+CODE = "\n".join(p.read_text() for p in [*(ROOT / "kiosk/rules/blackjack").glob("*.py"),
+                                          ROOT / "kiosk/rules/cut.py"])
 TESTS = "\n".join(p.read_text() for p in [
     *(p for p in (ROOT / "tests/rules/blackjack").glob("*.py") if p.name != "test_clauses.py"),
     *(ROOT / "tests/rules/golden/blackjack").glob("*.json")])
