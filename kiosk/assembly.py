@@ -106,6 +106,7 @@ def open_session(cfg: TableConfig, *, quiet: bool = False,
     journal = Journal.open(cfg.journal, cfg.table_id)
     try:
         session: Session = TableSession(game(cfg.game), journal, cfg.rules, cfg.table_id)
+        session.hours = cfg.hours  # rule 2.4: no new round outside the approved hours
     except BaseException:
         journal.close()
         raise

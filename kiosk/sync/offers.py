@@ -109,6 +109,9 @@ def describe(before: TableConfig, after: TableConfig) -> str:
         parts.append("chip buttons changed")
     if before.name != after.name:
         parts.append(f"table name {after.name}")
+    if before.hours != after.hours:
+        parts.append(f"opening hours {after.hours.text()}" if after.hours is not None
+                     else "no opening hours")
     return "; ".join(parts) or "no change to limits or rules"
 
 
@@ -221,6 +224,7 @@ class PitConfigs:
             session.record(record)
         self.pending = None
         self.version, self.config = doc.version, new
+        session.hours = new.hours  # the approved hours it signed (rule 2.4), from now
         way = "The dealer screen restarts for it" if restart else "In force from this " \
               f"{session.spec.round_word}"
         session.alert(Severity.INFO, f"Table configuration version {doc.version} from the "

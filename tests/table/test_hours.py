@@ -1,0 +1,143 @@
+"""Opening hours (the Mpumalanga table game rules, rule 2.4), with a fake clock: the
+boundaries, a span over midnight, the inspector's override on record."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from kiosk.config import ConfigError, parse
+from kiosk.rules.baccarat import engine as pb
+from kiosk.rules.errors import NotAllowed
+from kiosk.store.journal import Journal
+from kiosk.table import acts
+from kiosk.table.hours import HoursError, OpenedOutsideHours, OpeningHours, parse_day
+from kiosk.table.session import TableSession
+from tests.table.helpers import RULES
+
+SAST = timedelta(hours=2)  # Africa/Johannesburg: UTC+2 all year
+
+
+def local(text: str) -> datetime:
+    """A local (SAST) time as the aware UTC moment: "2026-11-27 18:00" is a Friday."""
+    return (datetime.fromisoformat(text) - SAST).replace(tzinfo=UTC)
+
+
+SHOE = '[devices.shoe]\nport = "simulated"\n'
+NIGHTS = OpeningHours.from_mapping({"daily": "18:00-02:00", "sun": "closed"})
+
+
+@pytest.mark.parametrize(("when", "is_open"), [
+    ("2026-11-27 17:59:59", False),  # Friday, a second before opening
+    ("2026-11-27 18:00:00", True),  # opening: inclusive
+    ("2026-11-27 23:59:59", True),
+    ("2026-11-28 00:00:00", True),  # Friday's span runs over midnight into Saturday
+    ("2026-11-28 01:59:59", True),
+    ("2026-11-28 02:00:00", False),  # closing: exclusive
+    ("2026-11-29 01:00:00", True),  # Saturday night's span, on Sunday morning
+    ("2026-11-29 20:00:00", False),  # Sunday: closed
+    ("2026-11-30 01:00:00", False),  # ... so nothing runs into Monday morning
+    ("2026-11-30 18:00:00", True),
+])
+def test_a_span_over_midnight_at_its_boundaries(when: str, is_open: bool) -> None:
+    assert NIGHTS.is_open(local(when)) is is_open
+
+
+def test_the_next_opening_skips_a_closed_day() -> None:
+    assert NIGHTS.next_opening(local("2026-11-29 03:00")) == local("2026-11-30 18:00")
+    assert NIGHTS.next_opening(local("2026-11-27 17:00")) == local("2026-11-27 18:00")
+    closed = OpeningHours.from_mapping({"daily": "closed"})
+    assert closed.next_opening(local("2026-11-27 17:00")) is None
+
+
+def test_hours_that_do_not_read_are_refused_in_words() -> None:
+    with pytest.raises(HoursError, match="18:00-02:00"):
+        parse_day("6pm-2am")
+    assert parse_day("00:00-24:00")[0].minutes == 24 * 60
+    with pytest.raises(ConfigError, match=r"line 6: hours.daily"):
+        parse('[table]\nid = "PB-01"\n' + SHOE + '[hours]\ndaily = "25:00-02:00"\n')
+    with pytest.raises(ConfigError, match=r"hours.timezone"):
+        parse('[table]\nid = "PB-01"\n' + SHOE
+              + '[hours]\ndaily = "18:00-02:00"\ntimezone = "Mars"\n')
+    cfg = parse('[table]\nid = "PB-01"\n' + SHOE + '[hours]\ndaily = "18:00-02:00"\n')
+    assert cfg.hours == OpeningHours.from_mapping({"daily": "18:00-02:00"})
+    assert parse('[table]\nid = "PB-01"\n' + SHOE).hours is None
+
+
+class Clock:
+    def __init__(self, when: datetime) -> None:
+        self.when = when
+
+    def __call__(self) -> datetime:
+        return self.when
+
+
+def _session(path: Path, clock: Clock) -> TableSession[pb.PuntoBancoState]:
+    s = TableSession(pb.PuntoBanco(), Journal.open(path, "PB-01", clock=clock), RULES, "PB-01")
+    s.hours = NIGHTS
+    s.perform(pb.shuffle)
+    return s
+
+
+def _bet(s: TableSession[pb.PuntoBancoState], area: str = "1") -> None:
+    s.perform(lambda st: pb.place_bet(st, area, pb.BetKind.BANKER, 10_000))
+
+
+def test_no_round_opens_outside_the_hours_and_one_in_play_is_finished(tmp_path: Path) -> None:
+    clock = Clock(local("2026-11-28 01:59"))
+    s = _session(tmp_path / "j.db", clock)
+    _bet(s)  # within the hours: the coup opens
+    clock.when = local("2026-11-28 02:00")  # closing time, the coup still in play
+    _bet(s, "2")  # a round in play is finished
+    rows = s.journal.count()
+    s.perform(pb.close_betting)
+    assert s.journal.count() == rows + 1
+    # The next coup may not open: refused, nothing written.
+    s2 = _session(tmp_path / "k.db", clock)
+    before = s2.journal.count()
+    with pytest.raises(NotAllowed) as err:
+        _bet(s2)
+    assert err.value.clause == "2.4"
+    assert "opens at 18:00" in str(err.value)
+    assert s2.journal.count() == before
+    assert acts.table_closed(s2)
+
+
+def test_the_inspector_reopens_outside_hours_on_record_until_the_next_opening(
+        tmp_path: Path) -> None:
+    clock = Clock(local("2026-11-29 20:00"))  # Sunday: closed all day
+    s = _session(tmp_path / "j.db", clock)
+    with pytest.raises(NotAllowed, match="needs the inspector"):
+        acts.reopen_outside_hours(s, "Sipho", "dealer", "a private game")
+    with pytest.raises(NotAllowed, match="reason"):
+        acts.reopen_outside_hours(s, "Thandi", "inspector", " ")
+    with pytest.raises(NotAllowed):
+        _bet(s)
+    op = acts.reopen_outside_hours(s, "Thandi", "inspector", "a tournament approved by "
+                                   "the board")
+    assert op == OpenedOutsideHours("Thandi", "inspector", "a tournament approved by the "
+                                    "board", "2026-11-30T16:00:00.000Z")
+    last = s.journal.entry(s.journal.count())
+    assert last is not None and last.kind == "opened_outside_hours"
+    assert last.payload["by"] == "Thandi" and last.payload["role"] == "inspector"
+    _bet(s)  # the override holds
+    assert not acts.table_closed(s)
+    # A restart folds the override back from the journal.
+    s.journal.close()
+    again = TableSession(pb.PuntoBanco(), Journal.open(tmp_path / "j.db", "PB-01", clock=clock),
+                         RULES, "PB-01")
+    again.hours = NIGHTS
+    assert again.folded.facts.outside_hours_until == "2026-11-30T16:00:00.000Z"
+    assert not acts.table_closed(again)
+    clock.when = local("2026-11-30 02:30")  # it holds through the closed hours ...
+    assert not acts.table_closed(again)
+    clock.when = local("2026-12-01 03:00")  # ... to the next approved opening, not beyond
+    assert acts.table_closed(again)
+
+
+def test_reopening_within_the_hours_is_refused(tmp_path: Path) -> None:
+    s = _session(tmp_path / "j.db", Clock(local("2026-11-27 20:00")))
+    with pytest.raises(NotAllowed, match="within its approved hours"):
+        acts.reopen_outside_hours(s, "Thandi", "inspector", "why not")
