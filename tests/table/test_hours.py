@@ -141,3 +141,18 @@ def test_reopening_within_the_hours_is_refused(tmp_path: Path) -> None:
     s = _session(tmp_path / "j.db", Clock(local("2026-11-27 20:00")))
     with pytest.raises(NotAllowed, match="within its approved hours"):
         acts.reopen_outside_hours(s, "Thandi", "inspector", "why not")
+
+
+def test_the_pit_signs_hours_like_the_limits() -> None:
+    cfg = parse('[table]\nid = "PB-01"\n' + SHOE)
+    from kiosk.config import with_pit
+    from kiosk.signed_config import check_body
+    from kiosk.sync.offers import describe
+
+    body = '[hours]\ndaily = "12:00-04:00"\nsun = "closed"\n'
+    assert check_body(body).hours is not None  # the pit reads it before it signs
+    new = with_pit(cfg, body)
+    assert new.hours == OpeningHours.from_mapping({"daily": "12:00-04:00", "sun": "closed"})
+    assert "opening hours mon 12:00-04:00" in describe(cfg, new)
+    with pytest.raises(ConfigError, match="hours.daily"):
+        with_pit(cfg, '[hours]\ndaily = "noon"\n')
