@@ -107,6 +107,7 @@ def open_session(cfg: TableConfig, *, quiet: bool = False,
     try:
         session: Session = TableSession(game(cfg.game), journal, cfg.rules, cfg.table_id)
         session.hours = cfg.hours  # rule 2.4: no new round outside the approved hours
+        session.set_people(cfg.people)  # who may do what (kiosk/table/roles.py)
     except BaseException:
         journal.close()
         raise

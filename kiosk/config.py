@@ -28,6 +28,7 @@ from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
 from kiosk.table.hours import WEEKDAYS, HoursError, OpeningHours
+from kiosk.table.roles import NO_LIST, People, read_people
 
 MAX_AMOUNT = 1_000_000_000
 """The largest amount any setting may name, in cents (R10,000,000): the most the dealer
@@ -235,6 +236,9 @@ class TableConfig:
     """The approved opening hours (`[hours]`, rule 2.4); None: the clock never closes it."""
     data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The file as read (the pit's versions go over it: `with_pit`)."""
+    people: People = NO_LIST
+    """Who may do what at the table, with their PINs hashed (`[people]`,
+    kiosk/table/roles.py); the pit signs it with the limits."""
 
     def device(self, role: str) -> DeviceConfig | None:
         """The `[devices.<role>]` configured, or None."""
@@ -362,12 +366,12 @@ def with_pit(cfg: TableConfig, body: str, name: str = "the pit's configuration"
     body names replaces the table's own (in [table] only the game, name and currency), and
     the whole is checked as table.toml is. `ConfigError` names the body's line."""
     pit = _toml(body, name)
-    governed = {"table", "chips", "hours", *(g.config.section for g in games())}
+    governed = {"table", "chips", "hours", "people", *(g.config.section for g in games())}
     for section, value in pit.items():
         if section not in governed or not isinstance(value, dict):
             raise ConfigError(f"{name}: [{section}]: the pit sets [table] "
-                              f"{', '.join(PIT_TABLE_KEYS)}, [chips], [hours] and a game's "
-                              "section, nothing else")
+                              f"{', '.join(PIT_TABLE_KEYS)}, [chips], [hours], [people] and a "
+                              "game's section, nothing else")
     for key in pit.get("table", {}):
         if key not in PIT_TABLE_KEYS:
             raise ConfigError(f"{name}: table.{key}: the pit may not set it (only "
@@ -436,11 +440,21 @@ def _read(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tabl
     config = TableConfig(table_id=table_id, name=name,
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
-                         sync=_sync(reader, table_id, path), hours=_hours(reader), data=data)
+                         sync=_sync(reader, table_id, path), hours=_hours(reader), data=data,
+                         people=_people(reader))
     reader.check_unknown(spec)
     if reader.missing:
         raise ConfigError(reader.missing[0])
     return config
+
+
+def _people(reader: _Reader) -> People:
+    """The `[people]` section (kiosk/table/roles.py); a file without one checks no PIN."""
+    if "people" not in reader.data:
+        return NO_LIST
+    section = reader.section("people")
+    reader.known("people", "*")  # read_people checks its own keys
+    return read_people(section, reader.fail)
 
 
 MAX_NAME = 32

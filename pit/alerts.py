@@ -13,6 +13,7 @@ from kiosk.rules.operations import CardQuery, LateBet, RoundVoid, operation_from
 from kiosk.rules.registry import GAMES  # noqa: F401  (importing it registers the games' records)
 from kiosk.table.disputes import RoundDisputed
 from kiosk.table.records import DeviceReport, InspectorCalled, PitConfigRefused
+from kiosk.table.roles import PinLockedOut
 
 DEVICE_OFFLINE = "device_offline"
 DEVICE_FAULT = "device_fault"
@@ -26,10 +27,12 @@ ANCHOR_BROKEN = "anchor_broken"
 """STOP: the table's journal no longer extends a head it anchored at the pit."""
 UNREADABLE_ROW = "unreadable_row"
 CONFIG_REFUSED = "config_refused"
+PIN_LOCKOUT = "pin_lockout"
+"""Too many wrong PINs for one id at a table (kiosk/table/roles.py)."""
 TABLE_SILENT = "table_silent"
+"""The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
 ROUND_DISPUTED = "round_disputed"
 """A round flagged as disputed at the table (rule 2.8): an inspector acknowledges it."""
-"""The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",
@@ -45,6 +48,7 @@ TITLES = {
     CONFIG_REFUSED: "Configuration refused",
     TABLE_SILENT: "Table silent",
     ROUND_DISPUTED: "Round disputed",
+    PIN_LOCKOUT: "PIN lockout",
 }
 
 _DEVICE_EVENTS = {
@@ -83,6 +87,9 @@ def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
         return INSPECTOR_CALLED, f"the dealer called the inspector ({op.source})"
     if isinstance(op, RoundDisputed):  # rule 2.8
         return ROUND_DISPUTED, op.line()
+    if isinstance(op, PinLockedOut):
+        return PIN_LOCKOUT, (f"{op.person} locked out for {op.seconds // 60} minute(s) after "
+                             f"{op.attempts} wrong PINs")
     if isinstance(op, PitConfigRefused):
         return CONFIG_REFUSED, f"the table refused the pit's configuration: {op.reason}"
     return None

@@ -3,17 +3,15 @@ session that every form must send back."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from kiosk.store.canonical import format_wall_time
+from kiosk.table.roles import check_pin, hash_pin
 from pit.store import PitStore
 
-_N, _R, _P = 2**14, 8, 1  # scrypt's cost: about 50 ms and 16 MiB a check on a small server
 SESSION_HOURS = 12  # one shift
 MIN_PASSWORD = 10
 
@@ -22,24 +20,9 @@ class LoginError(ValueError):
     """A name or password that cannot be used; the message says why."""
 
 
-def hash_password(password: str, salt: bytes | None = None) -> str:
-    salt = salt or secrets.token_bytes(16)
-    key = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_N, r=_R, p=_P, dklen=32)
-    salt_text, key_text = base64.b64encode(salt).decode(), base64.b64encode(key).decode()
-    return f"scrypt${_N}${_R}${_P}${salt_text}${key_text}"
-
-
-def check_password(password: str, stored: str) -> bool:
-    try:
-        scheme, n, r, p, salt_text, key_text = stored.split("$")
-        if scheme != "scrypt":
-            return False
-        salt, key = base64.b64decode(salt_text), base64.b64decode(key_text)
-        got = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=int(n), r=int(r),
-                             p=int(p), dklen=len(key))
-    except (ValueError, TypeError):
-        return False
-    return hmac.compare_digest(got, key)
+# One scrypt hashing for the pit's passwords and the tables' PINs (kiosk/table/roles.py).
+hash_password = hash_pin
+check_password = check_pin
 
 
 def _digest(token: str) -> str:

@@ -25,7 +25,7 @@ from kiosk.rules.operations import (
     operation_from_record,
 )
 from kiosk.rules.registry import GAMES, GameSpec, Registry
-from kiosk.table import cash as cash, disputes as disputes
+from kiosk.table import cash as cash, disputes as disputes  # their records, for every fold
 from kiosk.table.hours import OpenedOutsideHours
 from kiosk.table.records import (
     HELD,
@@ -36,6 +36,7 @@ from kiosk.table.records import (
     InspectorCalled,
     PitConfigApplied,
 )
+from kiosk.table.roles import DealerSignedIn, DealerSignedOut, RoundDealer
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,8 @@ class TableFacts:
     held: tuple[Card, ...] = ()
     pit_config: int = 0  # the row of the pit's configuration in force (0: the table's file)
     outside_hours_until: str = ""  # the inspector's reopening outside hours holds until then
+    dealer: str = ""  # the id of the dealer signed in ("": none; kiosk/table/roles.py)
+    dealer_round: int = 0  # the last round whose dealer is on record (`RoundDealer`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,12 @@ def facts_after(facts: TableFacts, op: Operation) -> TableFacts:
         return dataclasses.replace(facts, inspector_called=False)
     if isinstance(op, OpenedOutsideHours):  # rule 2.4
         return dataclasses.replace(facts, outside_hours_until=op.until)
+    if isinstance(op, DealerSignedIn):
+        return dataclasses.replace(facts, dealer=op.dealer)
+    if isinstance(op, DealerSignedOut):
+        return dataclasses.replace(facts, dealer="")
+    if isinstance(op, RoundDealer):
+        return dataclasses.replace(facts, dealer_round=op.round)
     if isinstance(op, DeviceReport):
         if op.event == HELD:
             return dataclasses.replace(facts, held=(*facts.held, Card.parse(op.detail)))

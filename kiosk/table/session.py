@@ -17,7 +17,7 @@ import importlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
@@ -39,6 +39,23 @@ from kiosk.table.records import (
     DeviceReport,
     InspectorAttended,
     InspectorCalled,
+)
+from kiosk.table.roles import (
+    NEEDS,
+    NO_LIST,
+    ROLE_WORDS,
+    DealerSignedIn,
+    DealerSignedOut,
+    Gate,
+    LockedOut,
+    Override,
+    OverrideApproved,
+    People,
+    Person,
+    PinLockedOut,
+    Role,
+    RoleRefused,
+    RoundDealer,
 )
 from kiosk.table.snapshot import SNAPSHOT_EVERY, fold_journal, take
 
@@ -103,6 +120,10 @@ class TableSession(Generic[S]):
         # The approved opening hours (rule 2.4; None: the clock never closes the table):
         # outside them no new round opens unless the inspector's override holds.
         self.hours: OpeningHours | None = None
+        # Who may do what (kiosk/table/roles.py): the people list in force and its PIN
+        # check; the launcher and the pit's configurations set it (`set_people`).
+        self.people: People = NO_LIST
+        self.gate = Gate(NO_LIST, clock)
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
         self._rejects: dict[tuple[str, str], int] = {}  # (device, kind) -> bad inputs seen
@@ -180,8 +201,8 @@ class TableSession(Generic[S]):
 
     # --- Actions ----------------------------------------------------------------------
 
-    def perform(self, action: Callable[[S], Operation], before: Operation | None = None
-                ) -> Operation:
+    def perform(self, action: Callable[[S], Operation],
+                before: Operation | Sequence[Operation] | None = None) -> Operation:
         """Run one dealer or device action: the game builds the Operation (raising
         `NotAllowed` with the reason), the journal stores it durably, then state moves.
         `before`, a table-level record (a held card's release), is stored with it in one
@@ -196,7 +217,9 @@ class TableSession(Generic[S]):
         if self.halted and not self._retrying:
             self.retry_journal(now=True)
         op = action(self.state)
-        rows = [op] if before is None else [before, op]
+        rows = ([] if before is None else [before] if isinstance(before, Operation)
+                else list(before))
+        rows = [*self._round_dealer(op), *rows, op]
         folded = self.folded
         try:
             for r in rows:
@@ -325,6 +348,103 @@ class TableSession(Generic[S]):
             self.alert(Severity.STOP, f"Not recorded: {exc}",
                        "Call a technician; nothing was changed")
             return None
+
+    # --- People, sign-in and overrides (kiosk/table/roles.py) ---------------------------
+
+    def set_people(self, people: People) -> None:
+        """The people list in force (the table's file, or the pit's signed one between
+        rounds). Wrong PINs counted and lockouts running carry over."""
+        self.people = people
+        self.gate.people = people
+
+    @property
+    def dealer(self) -> Person | None:
+        """The dealer signed in (None: nobody, or not on the list in force)."""
+        pid = self.folded.facts.dealer
+        found = self.people.get(pid) if pid else None
+        return found if found is not None else (Person(pid, pid, Role.DEALER, "")
+                                                if pid else None)
+
+    def _round_dealer(self, op: Operation) -> list[Operation]:
+        """The round's dealer on record with its first act, while a dealer is signed in."""
+        facts = self.folded.facts
+        if not facts.dealer or isinstance(op, TableRecord | TableOpening) \
+                or self.folded.game is None:
+            return []
+        rnd = self.game.round_number(self.state)
+        if rnd == facts.dealer_round:
+            return []
+        dealer = self.dealer
+        return [RoundDealer(rnd, facts.dealer, dealer.name if dealer else facts.dealer)]
+
+    def check_pin(self, person_id: str, pin: str) -> Person:
+        """The person whose id and PIN these are. A wrong one raises `RoleRefused`; the one
+        that locks the id out is journaled (`PinLockedOut`, an alert at the pit too) and
+        raised at the table as a STOP alert and `LockedOut`."""
+        person_id = person_id.strip()
+        person, locked = self.gate.check(person_id, pin)
+        if not locked:
+            return person
+        minutes = self.people.lockout_seconds // 60
+        self.record(PinLockedOut(person_id, self.people.lockout_after,
+                                 self.people.lockout_seconds))
+        self.alert(Severity.STOP, Said.words(
+            "%(who)s locked out for %(minutes)s minute(s) after %(n)s wrong PINs",
+            who=person_id, minutes=minutes, n=self.people.lockout_after),
+            Said.words("The pit is told; call the inspector"))
+        err = LockedOut.of("%(who)s is locked out after too many wrong PINs: %(minutes)s "
+                           "minute(s) left", who=person_id, minutes=minutes)
+        err.seconds = float(self.people.lockout_seconds)
+        raise err
+
+    def sign_in(self, person_id: str, pin: str) -> Person:
+        """A dealer signs in with their id and PIN (the dealer before them is signed out
+        by it); on record (`DealerSignedIn`)."""
+        person = self.check_pin(person_id, pin)
+        if person.role is not Role.DEALER:
+            raise RoleRefused.of("%(who)s is not on this table's list as a dealer",
+                                 who=person.id)
+        if self.folded.facts.dealer == person.id:
+            return person
+        self.record(DealerSignedIn(person.id, person.name))
+        return person
+
+    def sign_out(self) -> None:
+        """The dealer signed in signs out (on record: `DealerSignedOut`)."""
+        dealer = self.dealer
+        if dealer is not None:
+            self.record(DealerSignedOut(dealer.id, dealer.name))
+
+    def may(self, action: Override, allowed: bool = True) -> bool:
+        """The screens' `can_` for an override: the game allows it (`allowed`) and someone
+        on the list in force holds the role it needs (a table with no list checks none)."""
+        return allowed and (not self.people.checked or self.people.holds(NEEDS[action]))
+
+    def override(self, action: Override, person_id: str, pin: str, reason: str,
+                 act: Callable[[S], Operation] | None = None, detail: str = ""
+                 ) -> Operation:
+        """An override by the role it needs (`NEEDS`), with a reason: the `OverrideApproved`
+        record and the act (if any) in one transaction, or `RoleRefused` and nothing on
+        record. A table with no people list checks no PIN: the act alone, as before (an
+        override with no act is refused there: nobody can approve it)."""
+        reason = " ".join(reason.split())
+        if not self.people.checked:
+            if act is not None:
+                return self.perform(act)
+            raise RoleRefused.of("This table has no people list: nobody can give the "
+                                 "%(role)s's PIN", role=ROLE_WORDS[NEEDS[action]])
+        if not reason:
+            raise RoleRefused.of("Give a reason for the override")
+        person = self.check_pin(person_id, pin)
+        role = NEEDS[action]
+        if person.role is not role:
+            raise RoleRefused.of("%(who)s is not a %(role)s: this needs the %(role)s's PIN",
+                                 who=person.id, role=ROLE_WORDS[role])
+        record = OverrideApproved(str(action), str(role), person.id, person.name, reason,
+                                  detail)
+        if act is None:
+            return self.perform(lambda _s: record)
+        return self.perform(act, before=record)
 
     def call_inspector(self, source: str) -> bool:
         """Call the inspector once; calling again while the call stands does nothing."""

@@ -1,0 +1,325 @@
+"""Who may do what at the table: people, PINs, roles, sign-in, lockout and overrides (the
+Mpumalanga table game rules, section 2; docs/roles.md has the table of who may do what).
+
+People
+    A table knows three roles (`Role`): the dealer, the inspector and the technician. Its
+    people come in the `[people]` section of its configuration, one sub-table each, with
+    the PIN stored hashed with scrypt (`hash_pin`; the pit's inspector passwords use the
+    same functions)::
+
+        [people]
+        lockout_after = 5          # wrong PINs in a row that lock an id out
+        lockout_minutes = 15       # for this long
+        [people.D101]
+        name = "Thandi M."
+        role = "dealer"
+        pin = "scrypt$16384$8$1$...$..."   # tableside pit pin
+
+    The pit signs `[people]` with the limits (kiosk/signed_config.py): the same document,
+    taken up between rounds, kept in the journal once applied, so a table that cannot reach
+    the pit keeps the last signed list. A table with no pit reads its own file. A table with
+    no `[people]` at all checks no PIN (as before this module): every override is allowed
+    as the game allows it and none is journaled.
+
+The role check (the API other parts of the table use)
+    `NEEDS[action]` is the role an `Override` needs. `TableSession.override(action,
+    person, pin, reason, act=None)` checks the PIN (locking the id out after
+    `lockout_after` wrong ones), the role and the reason, then journals an `OverrideApproved`
+    record in one transaction with the act (`act(state) -> Operation`, or nothing: an
+    override of something that is not a game's act, like reopening outside hours, journals
+    the record alone). It raises `RoleRefused` (a `NotAllowed`: a ValueError) with the
+    reason in words, and journals nothing, when any of that fails.
+    `TableSession.may(action, allowed)` is the screens' `can_` for an override: the game
+    allows it (`allowed`) and somebody on the list holds the role; `needs_words(action)`
+    says which role a greyed control needs.
+
+Records (all `TableRecord`s: no game's, every game leaves its state as it is)
+    `OverrideApproved(action, role, person, name, reason, detail)` kind "override";
+    `DealerSignedIn(dealer, name)`, `DealerSignedOut(dealer, name)`;
+    `RoundDealer(round, dealer, name)`, journaled with the first act of each round while a
+    dealer is signed in (a journal with no sign-in has none: older journals read as
+    before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from kiosk.rules.errors import NotAllowed, Said
+from kiosk.rules.operations import TableRecord
+
+_N, _R, _P = 2**14, 8, 1  # scrypt's cost: about 50 ms and 16 MiB a check on a small server
+PIN_DIGITS = (4, 8)
+"""A PIN is 4 to 8 digits."""
+LOCKOUT_AFTER = 5
+LOCKOUT_MINUTES = 15
+_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+
+
+class Role(StrEnum):
+    DEALER = "dealer"
+    INSPECTOR = "inspector"
+    TECHNICIAN = "technician"
+
+
+class Override(StrEnum):
+    """An act that needs a role's PIN and a reason."""
+
+    VOID = "void_round"
+    CARD_CORRECTION = "card_correction"
+    ACCEPT_QUERIED = "accept_queried_card"
+    MANUAL_CARD = "manual_card"
+    LIMIT_CHANGE = "limit_change"
+    REOPEN_HOURS = "reopen_outside_hours"
+    DEVICE_SETUP = "device_setup"
+    SELF_TEST = "self_test"
+
+
+NEEDS: dict[Override, Role] = {
+    Override.VOID: Role.INSPECTOR,
+    Override.CARD_CORRECTION: Role.INSPECTOR,
+    Override.ACCEPT_QUERIED: Role.INSPECTOR,
+    Override.MANUAL_CARD: Role.INSPECTOR,
+    Override.LIMIT_CHANGE: Role.INSPECTOR,
+    Override.REOPEN_HOURS: Role.INSPECTOR,
+    Override.DEVICE_SETUP: Role.TECHNICIAN,
+    Override.SELF_TEST: Role.TECHNICIAN,
+}
+"""The role each override needs (docs/roles.md)."""
+
+ROLE_WORDS = {Role.DEALER: Said.words("dealer"), Role.INSPECTOR: Said.words("inspector"),
+              Role.TECHNICIAN: Said.words("technician")}
+"""Each role as the screens say it (a `Said`: translated on the screen)."""
+
+
+class RoleRefused(NotAllowed):
+    """An override or a sign-in refused: a wrong PIN, a locked-out id, the wrong role, no
+    reason. The message says which, for the dealer."""
+
+
+class LockedOut(RoleRefused):
+    """An id locked out after too many wrong PINs; `seconds` left."""
+
+    seconds: float = 0.0
+
+
+# --- PINs ---------------------------------------------------------------------------------
+
+
+def hash_pin(secret: str, salt: bytes | None = None) -> str:
+    """A PIN (or the pit's password) hashed with scrypt, as stored: scheme, cost, salt, key."""
+    salt = salt or secrets.token_bytes(16)
+    key = hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=_N, r=_R, p=_P, dklen=32)
+    salt_text, key_text = base64.b64encode(salt).decode(), base64.b64encode(key).decode()
+    return f"scrypt${_N}${_R}${_P}${salt_text}${key_text}"
+
+
+def check_pin(secret: str, stored: str) -> bool:
+    """Whether `secret` is the one `stored` was hashed from (False for a malformed hash)."""
+    try:
+        scheme, n, r, p, salt_text, key_text = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        salt, key = base64.b64decode(salt_text), base64.b64decode(key_text)
+        got = hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=int(n), r=int(r),
+                             p=int(p), dklen=len(key))
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, key)
+
+
+_NO_ONE = hash_pin("not a real pin", b"0" * 16)  # checked for an unknown id: same timing
+
+
+def pin_refusal(pin: str) -> str:
+    """Why `pin` cannot be a PIN ("" when it can)."""
+    lo, hi = PIN_DIGITS
+    if not (pin.isascii() and pin.isdigit() and lo <= len(pin) <= hi):
+        return f"a PIN is {lo} to {hi} digits"
+    return ""
+
+
+# --- people -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    id: str
+    name: str
+    role: Role
+    pin_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class People:
+    """The people a table knows. `checked` is False for a table with no `[people]`: it
+    checks no PIN (see the module's text)."""
+
+    persons: tuple[Person, ...] = ()
+    lockout_after: int = LOCKOUT_AFTER
+    lockout_seconds: int = LOCKOUT_MINUTES * 60
+    checked: bool = False
+
+    def get(self, person_id: str) -> Person | None:
+        return next((p for p in self.persons if p.id == person_id), None)
+
+    def holds(self, role: Role) -> bool:
+        return any(p.role is role for p in self.persons)
+
+
+NO_LIST = People()
+
+
+def read_people(section: Mapping[str, Any],
+                fail: Callable[[str, str, str], Any]) -> People:
+    """The `[people]` section of a configuration; `fail(section, key, reason)` raises with
+    the file's line (kiosk/config.py's reader)."""
+    after = section.get("lockout_after", LOCKOUT_AFTER)
+    minutes = section.get("lockout_minutes", LOCKOUT_MINUTES)
+    for key, value, hi in (("lockout_after", after, 20), ("lockout_minutes", minutes, 1440)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= hi:
+            fail("people", key, f"must be a whole number from 1 to {hi}, not {value!r}")
+    persons = []
+    for pid, entry in section.items():
+        if pid in ("lockout_after", "lockout_minutes"):
+            continue
+        where = f"people.{pid}"
+        if not isinstance(entry, dict):
+            fail("people", pid, "must be a person, like [people.D101] with name, role and pin")
+        if not _ID.fullmatch(pid):
+            fail(where, "", "an id is 1-32 letters, digits, '-', '_' or '.'")
+        for key in entry:
+            if key not in ("name", "role", "pin"):
+                fail(where, key, "unknown key (known here: name, pin, role)")
+        name, role, pin = entry.get("name", pid), entry.get("role"), entry.get("pin")
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            fail(where, "name", "must be text of 1 to 40 characters")
+        if role not in [r.value for r in Role]:
+            fail(where, "role", f"must be one of {', '.join(Role)}, not {role!r}")
+        if not isinstance(pin, str) or not pin.startswith("scrypt$") or pin.count("$") != 5:
+            fail(where, "pin", "must be a PIN hashed with scrypt (tableside pit pin), "
+                               "never the PIN itself")
+        persons.append(Person(pid, str(name), Role(str(role)), str(pin)))
+    return People(tuple(persons), int(after), int(minutes) * 60, checked=True)
+
+
+def people_toml(people: list[tuple[str, str, Role, str]], lockout_after: int = LOCKOUT_AFTER,
+                lockout_minutes: int = LOCKOUT_MINUTES) -> str:
+    """A `[people]` section for (id, name, role, PIN) each, the PINs hashed."""
+    lines = ["[people]", f"lockout_after = {lockout_after}",
+             f"lockout_minutes = {lockout_minutes}"]
+    for pid, name, role, pin in people:
+        why = pin_refusal(pin)
+        if why:
+            raise RoleRefused(f"{pid}: {why}")
+        quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+        lines += [f"[people.{pid}]", f'name = "{quoted}"', f'role = "{role}"',
+                  f'pin = "{hash_pin(pin)}"']
+    return "\n".join(lines) + "\n"
+
+
+# --- the journal's records ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideApproved(TableRecord):
+    """An override with the PIN of the role it needs and a reason (module text)."""
+
+    kind = "override"
+    action: str
+    role: str
+    person: str
+    name: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedIn(TableRecord):
+    kind = "dealer_signed_in"
+    dealer: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedOut(TableRecord):
+    kind = "dealer_signed_out"
+    dealer: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDealer(TableRecord):
+    """Who dealt round `round` (with the round's first act)."""
+
+    kind = "round_dealer"
+    round: int
+    dealer: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PinLockedOut(TableRecord):
+    """`attempts` wrong PINs in a row for the id `person`: locked out for `seconds`."""
+
+    kind = "pin_locked_out"
+    person: str
+    attempts: int
+    seconds: int
+
+
+# --- the PIN check with its lockout --------------------------------------------------------
+
+
+@dataclass
+class Gate:
+    """Checks PINs against the people list, counting wrong ones per id on `clock`
+    (monotonic seconds). `locked(id)` is the seconds left of a lockout (0: none)."""
+
+    people: People
+    clock: Callable[[], float]
+    wrong: dict[str, int] = field(default_factory=dict)
+    until: dict[str, float] = field(default_factory=dict)
+
+    def locked(self, person_id: str) -> float:
+        left = self.until.get(person_id, 0.0) - self.clock()
+        if left <= 0 and person_id in self.until:
+            del self.until[person_id]
+            self.wrong.pop(person_id, None)
+        return max(0.0, left)
+
+    def check(self, person_id: str, pin: str) -> tuple[Person, bool]:
+        """The person whose PIN this is. Raises `LockedOut` while the id is locked out,
+        `RoleRefused` for a wrong id or PIN; the bool is True when this wrong PIN just
+        locked the id out (the caller journals it: `lockout`)."""
+        left = self.locked(person_id)
+        if left:
+            err = LockedOut.of("%(who)s is locked out after too many wrong PINs: "
+                               "%(minutes)s minute(s) left", who=person_id,
+                               minutes=int(-(-left // 60)))
+            err.seconds = left
+            raise err
+        person = self.people.get(person_id)
+        good = check_pin(pin, person.pin_hash if person is not None else _NO_ONE)
+        if person is not None and good:
+            self.wrong.pop(person_id, None)
+            return person, False
+        count = self.wrong[person_id] = self.wrong.get(person_id, 0) + 1
+        if count >= self.people.lockout_after:
+            self.until[person_id] = self.clock() + self.people.lockout_seconds
+            return Person(person_id, "", Role.DEALER, ""), True
+        raise RoleRefused.of("Wrong id or PIN (%(left)s more wrong before a lockout)",
+                             left=self.people.lockout_after - count)
+
+
+def needs_words(action: Override) -> Said:
+    """What a greyed control says about who may do it ("Needs the inspector's PIN")."""
+    return Said.words("Needs the %(role)s's PIN", role=ROLE_WORDS[NEEDS[action]])
