@@ -3,33 +3,34 @@ outside the approved hours (rule 2.4), flagging a disputed round (rule 2.8), a c
 a chip change and a colour-up (rule 2.1). Each checks who asks, builds its record and puts it
 on record through the session, like any other act: nothing counts that is not on record.
 
-Who may do what is asked of `allowed_role`, the one place the people at the table and their
-roles are checked: today the role the screen was given; the sign-in with PINs answers it."""
+Who may do what is the people list's (kiosk/table/roles.py): reopening outside the hours is
+an inspector's override, with the inspector's PIN and a reason, on record with its act; a
+dispute is flagged by the dealer signed in, or by the inspector with a PIN. A table with no
+people list checks no PIN (as roles.py says): the screen's word for who acts is recorded."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.operations import Operation
 from kiosk.table import cash, disputes, hours
+from kiosk.table.roles import Override, Role, RoleRefused
 from kiosk.table.session import Severity, TableSession
 
 
-def allowed_role(session: TableSession[Any], role: str, needed: tuple[str, ...],
-                 what: str) -> None:
-    """Refuses `what` to anyone not in one of the `needed` roles."""
-    if role not in needed:
-        raise NotAllowed.of("%(what)s needs the %(role)s", what=what,
-                            role=" or the ".join(needed))
-
-
-def reopen_outside_hours(session: TableSession[Any], by: str, role: str,
+def reopen_outside_hours(session: TableSession[Any], person_id: str, pin: str,
                          reason: str) -> hours.OpenedOutsideHours:
-    """The inspector reopens the table outside its approved hours (rule 2.4): on record
-    with who, the role and the reason; it holds until the next approved opening."""
-    allowed_role(session, role, ("inspector",), "Reopening outside the approved hours")
-    op = hours.reopening(session.hours, session.journal.now(), by, role, reason)
-    session.record(op)
+    """The inspector reopens the table outside its approved hours (rule 2.4): the
+    inspector's override (PIN and reason) and the reopening on record in one transaction;
+    it holds until the next approved opening."""
+    now = session.journal.now()
+
+    def act(_state: Any) -> Operation:
+        return hours.reopening(session.hours, now, person_id, "inspector", reason)
+
+    op = session.override(Override.REOPEN_HOURS, person_id, pin, reason, act=act,
+                          detail="rule 2.4")
+    assert isinstance(op, hours.OpenedOutsideHours)
     session.alert(Severity.INFO, "The inspector reopened the table outside its hours",
                   "Rounds may open until the next approved opening")
     return op
@@ -44,10 +45,24 @@ def table_closed(session: TableSession[Any]) -> bool:
         session.folded.facts.outside_hours_until, now))
 
 
-def flag_dispute(session: TableSession[Any], round_number: int, by: str, role: str,
-                 note: str) -> disputes.RoundDisputed:
-    """The dealer or the inspector flags a round as disputed, with a note (rule 2.8)."""
-    allowed_role(session, role, disputes.ROLES, "Flagging a dispute")
+def flag_dispute(session: TableSession[Any], round_number: int, note: str, *,
+                 person_id: str = "", pin: str = "", role: str = "dealer"
+                 ) -> disputes.RoundDisputed:
+    """A round flagged as disputed, with a note (rule 2.8): by the inspector or a dealer
+    who gives an id and PIN, else by the dealer signed in. With no people list, by
+    `person_id` in the `role` the screen gives."""
+    if session.people.checked:
+        if person_id.strip():
+            person = session.check_pin(person_id, pin)
+            by, role = person.id, str(person.role)
+        elif session.dealer is not None:
+            by, role = session.dealer.id, str(Role.DEALER)
+        else:
+            raise RoleRefused.of("Sign in as the dealer, or give the inspector's id and PIN")
+    else:
+        by = person_id.strip() or role
+    if role not in disputes.ROLES:
+        raise RoleRefused.of("Only the dealer or the inspector may flag a dispute", "2.8")
     last = session.game.round_number(session.state)
     op = disputes.dispute(round_number, last, by, role, note)
     session.record(op)

@@ -17,7 +17,9 @@ from kiosk.rules.errors import NotAllowed
 from kiosk.store.export import export_jsonl_file
 from kiosk.table import acts
 from kiosk.table.disputes import RoundDisputed
+from kiosk.table.roles import RoleRefused
 from tests.table.helpers import Session, cards, open_session
+from tests.table.test_roles import PEOPLE, PINS
 
 
 def _coup(s: Session) -> None:
@@ -32,25 +34,33 @@ def _disputed(path: Path) -> Session:
     s = open_session(path)
     s.perform(pb.shuffle)
     _coup(s)
-    acts.flag_dispute(s, 1, "Sipho", "dealer", "the player says the 2C was dealt late")
+    acts.flag_dispute(s, 1, "the player says the 2C was dealt late", person_id="Sipho")
     return s
 
 
 def test_only_the_dealer_or_the_inspector_flags_a_round_with_a_note(tmp_path: Path) -> None:
     s = open_session(tmp_path / "j.db")
+    s.set_people(PEOPLE)
     s.perform(pb.shuffle)
     _coup(s)
     rows = s.journal.count()
-    with pytest.raises(NotAllowed, match="needs the dealer or the inspector"):
-        acts.flag_dispute(s, 1, "Bob", "technician", "a note")
+    with pytest.raises(RoleRefused, match="Sign in as the dealer"):
+        acts.flag_dispute(s, 1, "a note")  # nobody signed in, no PIN
+    with pytest.raises(RoleRefused, match="Only the dealer or the inspector"):
+        acts.flag_dispute(s, 1, "a note", person_id="T1", pin=PINS["T1"])  # a technician
+    with pytest.raises(RoleRefused, match="Wrong id or PIN"):
+        acts.flag_dispute(s, 1, "a note", person_id="I1", pin="0000")
     with pytest.raises(NotAllowed, match="note"):
-        acts.flag_dispute(s, 1, "Sipho", "dealer", "  ")
+        acts.flag_dispute(s, 1, "  ", person_id="I1", pin=PINS["I1"])
     with pytest.raises(NotAllowed, match="no round 7"):
-        acts.flag_dispute(s, 7, "Sipho", "dealer", "which one?")
+        acts.flag_dispute(s, 7, "which one?", person_id="I1", pin=PINS["I1"])
     assert s.journal.count() == rows  # nothing refused is on record
-    op = acts.flag_dispute(s, 1, "Thandi", "inspector", "payout queried")
-    assert op == RoundDisputed(1, "Thandi", "inspector", "payout queried")
+    op = acts.flag_dispute(s, 1, "payout queried", person_id="I1", pin=PINS["I1"])
+    assert op == RoundDisputed(1, "I1", "inspector", "payout queried")
     assert s.alerts[-1].message == "Round 1 flagged as disputed"
+    s.sign_in("D1", PINS["D1"])
+    assert acts.flag_dispute(s, 1, "the player asks again") == RoundDisputed(
+        1, "D1", "dealer", "the player asks again")
 
 
 def test_a_dispute_round_trips_through_export_and_replay(tmp_path: Path) -> None:

@@ -14,8 +14,10 @@ from kiosk.rules.errors import NotAllowed
 from kiosk.store.journal import Journal
 from kiosk.table import acts
 from kiosk.table.hours import HoursError, OpenedOutsideHours, OpeningHours, parse_day
+from kiosk.table.roles import RoleRefused
 from kiosk.table.session import TableSession
 from tests.table.helpers import RULES
+from tests.table.test_roles import PEOPLE, PINS
 
 SAST = timedelta(hours=2)  # Africa/Johannesburg: UTC+2 all year
 
@@ -109,19 +111,24 @@ def test_the_inspector_reopens_outside_hours_on_record_until_the_next_opening(
         tmp_path: Path) -> None:
     clock = Clock(local("2026-11-29 20:00"))  # Sunday: closed all day
     s = _session(tmp_path / "j.db", clock)
-    with pytest.raises(NotAllowed, match="needs the inspector"):
-        acts.reopen_outside_hours(s, "Sipho", "dealer", "a private game")
-    with pytest.raises(NotAllowed, match="reason"):
-        acts.reopen_outside_hours(s, "Thandi", "inspector", " ")
+    s.set_people(PEOPLE)
+    rows = s.journal.count()
+    with pytest.raises(RoleRefused, match="needs the inspector's PIN"):
+        acts.reopen_outside_hours(s, "D1", PINS["D1"], "a private game")  # a dealer's PIN
+    with pytest.raises(RoleRefused, match="reason"):
+        acts.reopen_outside_hours(s, "I1", PINS["I1"], " ")
+    with pytest.raises(RoleRefused, match="Wrong id or PIN"):
+        acts.reopen_outside_hours(s, "I1", "9999", "a tournament")
+    assert s.journal.count() == rows  # nothing refused is on record
     with pytest.raises(NotAllowed):
         _bet(s)
-    op = acts.reopen_outside_hours(s, "Thandi", "inspector", "a tournament approved by "
-                                   "the board")
-    assert op == OpenedOutsideHours("Thandi", "inspector", "a tournament approved by the "
-                                    "board", "2026-11-30T16:00:00.000Z")
-    last = s.journal.entry(s.journal.count())
-    assert last is not None and last.kind == "opened_outside_hours"
-    assert last.payload["by"] == "Thandi" and last.payload["role"] == "inspector"
+    op = acts.reopen_outside_hours(s, "I1", PINS["I1"], "a tournament approved by the board")
+    assert op == OpenedOutsideHours("I1", "inspector", "a tournament approved by the board",
+                                    "2026-11-30T16:00:00.000Z")
+    override, reopened = s.journal.entries(rows)
+    assert override.kind == "override" and override.payload["action"] == \
+        "reopen_outside_hours" and override.payload["person"] == "I1"
+    assert reopened.kind == "opened_outside_hours" and reopened.payload["by"] == "I1"
     _bet(s)  # the override holds
     assert not acts.table_closed(s)
     # A restart folds the override back from the journal.
@@ -137,10 +144,17 @@ def test_the_inspector_reopens_outside_hours_on_record_until_the_next_opening(
     assert acts.table_closed(again)
 
 
+def test_a_table_with_no_people_list_records_who_the_screen_names(tmp_path: Path) -> None:
+    s = _session(tmp_path / "j.db", Clock(local("2026-11-29 20:00")))
+    op = acts.reopen_outside_hours(s, "Thandi", "", "a tournament")
+    assert (op.by, op.role, op.reason) == ("Thandi", "inspector", "a tournament")
+
+
 def test_reopening_within_the_hours_is_refused(tmp_path: Path) -> None:
     s = _session(tmp_path / "j.db", Clock(local("2026-11-27 20:00")))
+    s.set_people(PEOPLE)
     with pytest.raises(NotAllowed, match="within its approved hours"):
-        acts.reopen_outside_hours(s, "Thandi", "inspector", "why not")
+        acts.reopen_outside_hours(s, "I1", PINS["I1"], "why not")
 
 
 def test_the_pit_signs_hours_like_the_limits() -> None:
