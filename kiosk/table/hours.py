@@ -12,6 +12,7 @@ before its start runs over midnight and belongs to the day it starts on.
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -231,3 +232,14 @@ def reopening(hours: OpeningHours | None, now: datetime, by: str, role: str,
     nxt = hours.next_opening(now)
     return OpenedOutsideHours(by.strip(), role, reason.strip(),
                               stamp(nxt) if nxt is not None else "open")
+
+
+def hours_in_body(body: str, otherwise: OpeningHours | None) -> OpeningHours | None:
+    """The hours a configuration's body from the pit sets (`[hours]`), else `otherwise`
+    (the table's own file's): the sign follows the version in force, which the table
+    checked before it took it up."""
+    try:
+        section = tomllib.loads(body).get("hours")
+        return OpeningHours.from_mapping(section) if isinstance(section, dict) else otherwise
+    except (tomllib.TOMLDecodeError, HoursError):
+        return otherwise

@@ -32,7 +32,7 @@ from kiosk.ui import theme
 from kiosk.ui.dealer.choices import BadgePad
 from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.text_label import TextLabel
-from kiosk.ui.widgets import ChipButton
+from kiosk.ui.widgets import ChipButton, TableButton
 
 SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
                  Severity.STOP: theme.STOP}
@@ -157,6 +157,37 @@ class DealerScreen(BoxLayout):
         self._undo = []
         self._alerts_seen = 0
         self._shown_alert = None
+
+    # --- the general rules: cash and chips, disputes, hours (kiosk/ui/dealer/floor.py) ----
+
+    def on_session(self, *_args: Any) -> None:
+        self._floor_button()
+
+    def _floor_button(self) -> None:
+        """The panel of the table's own acts under the general rules (rules 2.1, 2.4, 2.8),
+        beside the inspector's button in the header of every game's screen that has one."""
+        inspector = self.ids.get("inspector")
+        if inspector is None or getattr(self, "floor_button", None) is not None:
+            return
+        # TRANSLATORS: the header's button that opens cash and chips, disputes and hours:
+        # keep it short, the header is narrow on the 7" panel.
+        button = TableButton(text=_("More"), size_hint_x=None, tone=theme.RAIL)
+
+        def fit(*_args: Any) -> None:
+            button.width = inspector.width * 0.5
+            button.font_size = inspector.font_size
+
+        inspector.bind(width=fit, font_size=fit)
+        fit()
+        button.bind(on_release=lambda *_: self.open_floor())
+        header = inspector.parent
+        header.add_widget(button, index=header.children.index(inspector) + 1)
+        self.floor_button = button
+
+    def open_floor(self) -> None:
+        from kiosk.ui.dealer.floor import FloorPanel
+
+        FloorPanel(self.session).open()
 
     # --- acts -----------------------------------------------------------------------------
 
