@@ -477,11 +477,17 @@ def _start_again(roles: list[str], layout: Layout) -> None:
               envvar="TABLESIDE_DEALER_AT",
               help="--screen: the window's top-left corner on a desktop of several screens, "
                    "borderless [default: $TABLESIDE_DEALER_AT, as the dealer app's]")
+@click.option("--technician", default=None, metavar="ID",
+              help="a table with [people]: the technician's id (asked for when not given); "
+                   "the PIN is asked for (docs/roles.md)")
+@click.option("--reason", default="routine self-test", show_default=True,
+              help="why the self-test is run, on record with the technician's id")
 def selftest(config_path: str, wait: float, buttons: float | None, screen: bool,
-             position: tuple[int, int] | None) -> None:
+             position: tuple[int, int] | None, technician: str | None, reason: str) -> None:
     """The technician's self-test: devices answer, panel lamps and display, buttons, free
     disk, the clock, file modes, the pit; each result on record in the journal. Exit status
-    1 if any check fails."""
+    1 if any check fails. A table with [people] asks for a technician's id and PIN first,
+    and puts their approval on record before the results (docs/roles.md)."""
     from kiosk.config import load
     from kiosk.selftest import run_selftest
 
@@ -489,6 +495,8 @@ def selftest(config_path: str, wait: float, buttons: float | None, screen: bool,
         cfg = load(config_path)
     except TablesideError as exc:
         _fail(exc)
+    if cfg.people.checked:
+        _technician_approves(cfg, technician, reason)
     if buttons is not None:
         click.echo(f"Press each of the table's two buttons within {buttons:g} s")
     if screen:
@@ -510,6 +518,27 @@ def selftest(config_path: str, wait: float, buttons: float | None, screen: bool,
     failed = sum(not r.ok for r in results)
     click.echo(f"{len(results) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def _technician_approves(cfg: Any, technician: str | None, reason: str) -> None:
+    """The technician's id and PIN checked against the table's people list, and their
+    approval of the self-test on record (`override`, kiosk/table/roles.py); a wrong one is
+    refused in one line and nothing runs."""
+    from kiosk.store.journal import Journal
+    from kiosk.table.roles import Override, RoleRefused, approval, check_pin
+
+    pid = (technician or click.prompt("Technician's id")).strip()
+    secret = click.prompt("PIN", hide_input=True)
+    person = cfg.people.get(pid)
+    try:
+        if person is None or not check_pin(secret, person.pin_hash):
+            raise RoleRefused("Wrong id or PIN: the self-test does not run")
+        record = approval(person, Override.SELF_TEST, reason)
+    except RoleRefused as exc:
+        _fail(exc)
+    cfg.journal.parent.mkdir(parents=True, exist_ok=True)
+    with Journal.open(cfg.journal, cfg.table_id) as journal:
+        journal.append(record.kind, record.to_payload())
 
 
 def _attach_optional() -> None:

@@ -10,6 +10,7 @@ cannot follow.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from kiosk.store.source import load_entries, verify_source
 from kiosk.table.disputes import RoundDisputed
 from kiosk.table.fold import EMPTY, Folded, FoldError, fold
 from kiosk.table.records import Snapshot
+from kiosk.table.roles import OverrideApproved, RoundDealer
 from kiosk.table.snapshot import restore
 
 __all__ = ["CoupReplay", "Replay", "ReplayReport", "load_entries", "replay",
@@ -71,6 +73,8 @@ class Replay:
         self._folded: Folded = start
         self._head: tuple[int, str] = head
         self._table: str | None = table_id
+        self._dealer = ""  # the round's dealer on record (`RoundDealer`), for its report
+        self._overrides: list[dict[str, str]] = []  # since the last round reported
 
     @property
     def seq(self) -> int:
@@ -99,8 +103,21 @@ class Replay:
             _check_snapshot(folded, op, row, report)
         elif isinstance(op, RoundDisputed):  # rule 2.8
             report.disputes.append(f"row {row.seq} ({row.wall_time}): {op.line()}")
+        elif isinstance(op, RoundDealer):
+            self._dealer = f"{op.dealer} {op.name}".strip() if op.name != op.dealer \
+                else op.dealer
+        elif isinstance(op, OverrideApproved):
+            self._overrides.append({k: str(v) for k, v in op.to_payload().items()})
         elif folded.game is not None and folded.game.audit is not None:
+            before = len(report.coups)
             folded.game.audit(folded.state, op, row, report)
+            for coup in report.coups[before:]:  # who dealt it, who approved what in it
+                coup.dealer, coup.overrides = self._dealer, self._overrides
+                self._dealer, self._overrides = "", []  # the next round journals its own
+                drawn = getattr(coup, "drawing", None)  # the pit's drawing of the round
+                if drawn is not None and hasattr(drawn, "by") and coup.who():
+                    drawing_of: Any = coup
+                    drawing_of.drawing = dataclasses.replace(drawn, by=coup.who())
 
     def _problem(self, exc: FoldError) -> None:
         self.report.problems.append(str(exc))

@@ -258,6 +258,28 @@ def inspector(name: str, db_url: str, pit_config: str | None, password_stdin: bo
     click.echo(f"Inspector {name} can log in to the dashboard")
 
 
+@pit.command("pin")
+@click.argument("person_id")
+@click.option("--name", default="", help="the person's name as the table shows it")
+@click.option("--role", type=click.Choice(["dealer", "inspector", "technician"]),
+              default="dealer", show_default=True)
+@click.option("--pin-stdin", is_flag=True, help="read the PIN from stdin")
+def pin(person_id: str, name: str, role: str, pin_stdin: bool) -> None:
+    """Print a person's [people] entry for a table's configuration, the PIN hashed with
+    scrypt (docs/roles.md); the pit signs it with the limits (pit config)."""
+    from kiosk.table.roles import Role, RoleRefused, people_toml
+
+    if pin_stdin:
+        secret = sys.stdin.readline().rstrip("\n")
+    else:
+        secret = click.prompt("PIN", hide_input=True, confirmation_prompt=True)
+    try:
+        text = people_toml([(person_id, name or person_id, Role(role), secret)])
+    except RoleRefused as exc:
+        _fail(str(exc))
+    click.echo(text.split("\n", 3)[3], nl=False)  # the person's sub-table alone
+
+
 @pit.command("key")
 @_db_option
 @_key_option

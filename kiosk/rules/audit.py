@@ -39,6 +39,10 @@ class CoupReplay:
     differences: list[str] = field(default_factory=list)
     reason: str = ""
     hands: dict[str, list[str]] | None = None  # blackjack: "dealer", "box 3/1", ...
+    dealer: str = ""
+    """Who dealt the round ("4471 Thandi M."), when a dealer was signed in (docs/roles.md)."""
+    overrides: list[dict[str, str]] = field(default_factory=list)
+    """The overrides on record since the round before, each as journaled (who, role, why)."""
     outcome: str = ""
     """The round's outcome in one line, in its game's words ("banker 7-6", "number 17"):
     filled in by the game's audit, shown as it is by the pit's rounds list (which names no
@@ -56,11 +60,28 @@ class CoupReplay:
             out["hands"] = self.hands
         if self.reason:
             out["reason"] = self.reason
+        if self.dealer:  # journals with no sign-in read as before
+            out["dealer"] = self.dealer
+        if self.overrides:
+            out["overrides"] = self.overrides
         return out
+
+    def who(self) -> tuple[tuple[str, str], ...]:
+        """Who did what in the round, as (role, words) pairs: its dealer, then each override
+        with its act and reason (the pit's round page shows them)."""
+        out = [("dealer", self.dealer)] if self.dealer else []
+        for o in self.overrides:
+            name = f"{o['person']} {o['name']}".strip()
+            out.append((o["role"], f"{name}: {o['action'].replace('_', ' ')} ({o['reason']})"))
+        return tuple(out)
 
     def line(self) -> str:
         """One line of `tableside replay`'s report."""
         differs = "" if not self.differences else "  DIFFERS: " + "; ".join(self.differences)
+        if self.dealer:
+            differs = f"  dealer {self.dealer}{differs}"
+        for o in self.overrides:
+            differs += f"  {o['action']} by {o['role']} {o['person']}: {o['reason']}"
         if self.hands is not None:
             hands = "  ".join(f"{k} {' '.join(v)}" for k, v in self.hands.items())
             return f"round {self.coup:>4} {self.status:<8} {hands}{differs}"

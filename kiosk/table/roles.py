@@ -320,6 +320,20 @@ class Gate:
                              left=self.people.lockout_after - count)
 
 
+def approval(person: Person, action: Override, reason: str, detail: str = ""
+             ) -> OverrideApproved:
+    """The record of `person` approving `action` (their PIN already checked): `RoleRefused`
+    unless they hold the role it needs and there is a reason."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise RoleRefused.of("Give a reason for the override")
+    role = NEEDS[action]
+    if person.role is not role:
+        raise RoleRefused.of("%(who)s may not do this: it needs the %(role)s's PIN",
+                             who=person.id, role=ROLE_WORDS[role])
+    return OverrideApproved(str(action), str(role), person.id, person.name, reason, detail)
+
+
 def needs_words(action: Override) -> Said:
     """What a greyed control says about who may do it ("Needs the inspector's PIN")."""
     return Said.words("Needs the %(role)s's PIN", role=ROLE_WORDS[NEEDS[action]])

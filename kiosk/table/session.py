@@ -49,13 +49,13 @@ from kiosk.table.roles import (
     Gate,
     LockedOut,
     Override,
-    OverrideApproved,
     People,
     Person,
     PinLockedOut,
     Role,
     RoleRefused,
     RoundDealer,
+    approval,
 )
 from kiosk.table.snapshot import SNAPSHOT_EVERY, fold_journal, take
 
@@ -435,13 +435,7 @@ class TableSession(Generic[S]):
                                  "%(role)s's PIN", role=ROLE_WORDS[NEEDS[action]])
         if not reason:
             raise RoleRefused.of("Give a reason for the override")
-        person = self.check_pin(person_id, pin)
-        role = NEEDS[action]
-        if person.role is not role:
-            raise RoleRefused.of("%(who)s is not a %(role)s: this needs the %(role)s's PIN",
-                                 who=person.id, role=ROLE_WORDS[role])
-        record = OverrideApproved(str(action), str(role), person.id, person.name, reason,
-                                  detail)
+        record = approval(self.check_pin(person_id, pin), action, reason, detail)
         if act is None:
             return self.perform(lambda _s: record)
         return self.perform(act, before=record)

@@ -112,7 +112,8 @@ def test_each_override_is_refused_without_its_role(tmp_path: Path, action: Overr
     before = s.journal.count()
     wrong = [pid for pid in PINS if ROLES[pid] is not NEEDS[action]]
     for pid in wrong:  # the right PIN of the wrong role
-        with pytest.raises(RoleRefused, match=f"{pid} is not a {NEEDS[action]}"):
+        with pytest.raises(RoleRefused, match=f"{pid} may not do this: it needs the "
+                                              f"{NEEDS[action]}"):
             s.override(action, pid, PINS[pid], "the shoe misread it")
     right = next(pid for pid in PINS if ROLES[pid] is NEEDS[action])
     with pytest.raises(RoleRefused, match="Give a reason"):
@@ -287,3 +288,25 @@ def test_the_people_list_from_the_pit_is_taken_up_between_rounds_and_another_key
     PitConfigs(again, cfg)
     assert again.people.get("D1") is not None
     assert again.sign_in("D1", "1111").name == "Thandi"
+
+
+def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) -> None:
+    from kiosk.replay import replay
+
+    s = _session(tmp_path / "j.db")
+    s.sign_in("D1", PINS["D1"])
+    _in_play(s)
+    s.override(Override.VOID, "I1", PINS["I1"], "Card exposed or dropped",
+               lambda st: pb.void_round(st, "Card exposed or dropped", "inspector I1"))
+    report = replay(s.journal.entries())
+    assert report.ok, report.problems
+    coup = report.coups[-1].as_json()
+    assert coup["status"] == "voided" and coup["dealer"] == "D1 Thandi"
+    assert coup["overrides"] == [{"action": "void_round", "role": "inspector",
+                                  "person": "I1", "name": "Inspector Naidoo",
+                                  "reason": "Card exposed or dropped", "detail": ""}]
+    assert "dealer D1 Thandi  void_round by inspector I1: Card exposed or dropped" in (
+        report.coups[-1].line())
+    assert report.coups[-1].who() == (
+        ("dealer", "D1 Thandi"),
+        ("inspector", "I1 Inspector Naidoo: void round (Card exposed or dropped)"))

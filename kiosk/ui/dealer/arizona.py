@@ -32,6 +32,7 @@ from kiosk.rules.arizona.state import circle_in_play, deciding, next_place
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import Operation
+from kiosk.table.roles import Override
 from kiosk.table.session import TableSession
 from kiosk.ui import (
     theme,
@@ -49,6 +50,7 @@ from kiosk.ui.dealer.base import (
 from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import ReasonPicker
 from kiosk.ui.dealer.payouts import PayoutSheet
+from kiosk.ui.dealer.pin_pad import PinPad
 from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.widgets import TableButton
 
@@ -212,7 +214,12 @@ class ArizonaDealer(DealerScreen):
         return pad
 
     def key_card(self, card: Card) -> None:
-        self.act(lambda s: az.deal_card(s, card))
+        if not self.manual_needs_inspector():
+            self.act(lambda s: az.deal_card(s, card))
+            return
+        self.override(Override.MANUAL_CARD, _("Key in %(card)s over the shoe's read") % {
+            "card": card.code}, lambda _pid, _why: lambda s: az.deal_card(s, card),
+            lambda: None)
 
     def open_misdeal(self) -> ReasonPicker:
         picker = ReasonPicker(
@@ -222,9 +229,14 @@ class ArizonaDealer(DealerScreen):
         picker.open()
         return picker
 
-    def open_void(self) -> ReasonPicker:
-        picker = ReasonPicker(title=_("Void this hand: every bet goes back"),
-                              reasons=VOID_REASONS,
+    def open_void(self) -> ReasonPicker | PinPad:
+        title = _("Void this hand: every bet goes back")
+        pad = self.override(Override.VOID, title,
+                            lambda _pid, reason: lambda s: az.void_round(s, reason),
+                            lambda: None, reasons=VOID_REASONS)
+        if pad is not None:
+            return pad
+        picker = ReasonPicker(title=title, reasons=VOID_REASONS,
                               on_done=lambda reason: self.act(
                                   lambda s: az.void_round(s, reason)))
         picker.open()
@@ -272,7 +284,8 @@ class ArizonaDealer(DealerScreen):
                 "The cards were shuffled for this hand already"),
             "turn": lambda: refusal(az.verify_turn_community, s),
             "misdeal": lambda: refusal(az.verify_misdeal, s),
-            "void": lambda: refusal(az.verify_void_round, s, "a reason"),
+            "void": lambda: self.role_refusal(Override.VOID,
+                                              refusal(az.verify_void_round, s, "a reason")),
             "key_card": lambda: refusal(az.verify_deal_card, s, Card.parse("AS")) if (
                 s.phase is not az.Phase.DEALING or not s.shuffled) else _(
                 "No card is due now: key in a card when the screen asks for one"),
@@ -346,7 +359,7 @@ class ArizonaDealer(DealerScreen):
                 self.step_detail = said(exc.sentence, str(exc))
         legal = az.legal_actions(state)
         self.can_key_card = "deal_card" in legal
-        self.can_void = "void_round" in legal
+        self.can_void = self.may(Override.VOID, "void_round" in legal)
         self.can_misdeal = "misdeal" in legal
         self.can_turn = "turn_community" in legal
         self.turn_text = (_("Turn 2nd card") if state.turned else _("Turn 1st card"))

@@ -11,7 +11,7 @@ badge) is English whatever the screen shows (docs/dealer-screen.md, "Languages")
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.properties import (
@@ -27,10 +27,12 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.i18n import N_, _, said, say
 from kiosk.rules.errors import Said, Sentence, TablesideError
 from kiosk.rules.operations import Operation
+from kiosk.table.roles import Override, RoleRefused, needs_words
 from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.choices import BadgePad
 from kiosk.ui.dealer.payout_words import money
+from kiosk.ui.dealer.pin_pad import OVERRIDE_REASONS, PinPad
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import ChipButton, TableButton
 
@@ -48,6 +50,8 @@ _ORDER = {Severity.INFO: 0, Severity.WARNING: 1, Severity.STOP: 2}
 ALERT_LINES = 3
 """The most lines the alert banner grows to."""
 
+Act = Callable[[str, str], Callable[[Any], Operation]]
+"""An override's act, from who approved it and why: (id, reason) -> the game's action."""
 Undo = tuple[int, Callable[[Any], Operation], Callable[[Any], bool]]
 """(the round the chips went on in, the act that takes them back, whether it may now)"""
 
@@ -218,6 +222,98 @@ class DealerScreen(BoxLayout):
         top = self._undo_top()
         return top is not None and top[2](self.session.state)
 
+    # --- who may do what (kiosk/table/roles.py) ---------------------------------------------
+
+    def override(self, action: Override, title: str, act: Act,
+                 unchecked: Callable[[], Any], reasons: Sequence[str] = OVERRIDE_REASONS
+                 ) -> PinPad | None:
+        """An act that needs a role's PIN and a reason: the PIN pad with its reasons, the
+        act on record with the `OverrideApproved` record once the PIN and the role are
+        right. A table with no people list opens `unchecked` instead (its dialog of
+        before)."""
+        if not self.session.people.checked:
+            unchecked()
+            return None
+        pad = PinPad(title, say(needs_words(action)),
+                     lambda pid, pin, reason: self._override(action, pid, pin, reason, act),
+                     reasons=reasons)
+        pad.open()
+        return pad
+
+    def _override(self, action: Override, pid: str, pin: str, reason: str, act: Act) -> None:
+        try:
+            self.session.override(action, pid, pin, reason, act(pid, reason))
+        except RoleRefused as exc:  # on the pad: the PIN is keyed again
+            raise RoleRefused(said(exc.sentence, str(exc))) from exc
+        except TablesideError as exc:  # the rules refuse the act itself: the screen says
+            self.session.refused(exc)
+        except Exception as exc:  # a bug: a red alert, never a crash
+            self.session.alert(Severity.STOP, _("Not recorded: %(why)s") % {"why": exc},
+                               N_("Call a technician"))
+
+    def manual_needs_inspector(self) -> bool:
+        """A card keyed in over the shoe's read needs the inspector: while the table checks
+        PINs and its shoe is linked and answering (with the shoe away, keying in is the way
+        the cards go on record, the dealer's own act)."""
+        s = self.session
+        return bool(s.people.checked and s.has_device("shoe")
+                    and s.device_online.get("SHOE", True))
+
+    def may(self, action: Override, allowed: bool) -> bool:
+        """A control's `can_` with the role in it (`TableSession.may`)."""
+        return bool(self.session.may(action, allowed))
+
+    def role_refusal(self, action: Override, why: str = "") -> str:
+        """Why a greyed override is not possible: the game's reason, else the role it needs
+        that nobody on the table's list holds."""
+        if why or self.session.may(action):
+            return why
+        return _("%(needs)s: nobody on this table's list can give it") % {
+            "needs": say(needs_words(action))}
+
+    def dealer_button(self) -> None:
+        """Signed out: the PIN pad signs a dealer in. Signed in: signs them out."""
+        if self.session.dealer is not None:
+            self.session.sign_out()
+            self.show_dealer()
+            return
+        PinPad(_("Dealer sign-in"), "",
+               lambda pid, pin, _reason: self._sign_in(pid, pin)).open()
+
+    def _sign_in(self, pid: str, pin: str) -> None:
+        try:
+            self.session.sign_in(pid, pin)
+        except RoleRefused as exc:
+            raise RoleRefused(said(exc.sentence, str(exc))) from exc
+        self.show_dealer()
+
+    _dealer_widget: Any = None
+
+    def show_dealer(self) -> None:
+        """The dealer's button beside the inspector's, while the table checks PINs: who is
+        signed in ("Sign in" when nobody is); a tap signs in or out."""
+        if not self.session.people.checked:
+            return
+        inspector = self.ids.get("inspector")
+        if inspector is None or inspector.parent is None:
+            return
+        button = self._dealer_widget
+        if button is None:
+            button = self._dealer_widget = TableButton(size_hint_x=None, tone=theme.RAIL)
+            button.bind(on_release=lambda _w: self.dealer_button())
+
+            def follow(*_args: Any) -> None:  # the inspector's size at every screen size
+                button.width, button.font_size = inspector.width, inspector.font_size
+
+            inspector.bind(width=follow, font_size=follow)
+            follow()
+        dealer = self.session.dealer
+        button.text = (_("Sign in") if dealer is None
+                       else _("Sign out %(id)s") % {"id": dealer.id})
+        if button.parent is None:
+            row = inspector.parent
+            row.add_widget(button, index=row.children.index(inspector) + 1)
+
     # --- the inspector --------------------------------------------------------------------
 
     def call_inspector(self, source: str = "screen") -> None:
@@ -245,6 +341,7 @@ class DealerScreen(BoxLayout):
         called = self.session.inspector_called
         self.inspector_called = called
         self.inspector_text = _("Inspector here") if called else _("Call inspector")
+        self.show_dealer()
 
     # --- refusals -------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ from kiosk.rules.blackjack.cut import DECK, Stage
 from kiosk.rules.blackjack.settle import Outcome
 from kiosk.rules.cards import Card
 from kiosk.rules.operations import Operation
+from kiosk.table.roles import Override
 from kiosk.table.session import TableSession
 from kiosk.ui import (
     theme,
@@ -548,19 +549,32 @@ class BlackjackDealer(DealerScreen):
                    allowed=keyed_allowed, due=due_words, refused=keyed_refused).open()
 
     def key_card(self, card: Card) -> None:
-        self.act(lambda s: bj.deal_card(s, card, bj.CardSource.KEYED))
+        if not self.manual_needs_inspector():
+            self.act(lambda s: bj.deal_card(s, card, bj.CardSource.KEYED))
+            return
+        self.override(Override.MANUAL_CARD, _("Key in %(card)s over the shoe's read") % {
+            "card": card.code}, lambda _pid, _why: lambda s: bj.deal_card(
+                s, card, bj.CardSource.KEYED), lambda: None)
 
     def set_aside(self) -> None:
         self.act(lambda s: bj.set_aside_card(s))
 
     def open_accept(self) -> None:
-        BadgePad(title=_("Inspector accepts the queried card: badge number"),
-                 on_done=lambda badge: self.act(
-                     lambda s: bj.accept_queried_card(s, f"inspector {badge}"))).open()
+        self.override(
+            Override.ACCEPT_QUERIED, _("Inspector accepts the queried card"),
+            lambda pid, _reason: lambda s: bj.accept_queried_card(s, f"inspector {pid}"),
+            lambda: BadgePad(title=_("Inspector accepts the queried card: badge number"),
+                             on_done=lambda badge: self.act(lambda s: bj.accept_queried_card(
+                                 s, f"inspector {badge}"))).open())
 
     def open_void(self) -> None:
-        ReasonPicker(title=_("Void this round: every bet not yet settled goes back"),
-                     reasons=VOID_REASONS, on_done=self._void).open()
+        title = _("Void this round: every bet not yet settled goes back")
+        self.override(
+            Override.VOID, title, lambda pid, reason: lambda s: bj.void_round(
+                s, reason, "dealer", f"inspector {pid}"),
+            lambda: ReasonPicker(title=title, reasons=VOID_REASONS,
+                                 on_done=self._void).open(),
+            reasons=VOID_REASONS)
 
     def _void(self, reason: str) -> None:
         if not bj.void_needs_inspector(self.session.state):
@@ -632,7 +646,7 @@ class BlackjackDealer(DealerScreen):
         self._show_primary(state)
         legal = bj.legal_actions(state)
         self.can_key_card = "deal_card" in legal
-        self.can_void = "void_round" in legal
+        self.can_void = self.may(Override.VOID, "void_round" in legal)
         self.can_burn = bj.burn_due(state)
         method = "shuffler" if rules.shuffler else "hand"
         self.can_new_shoe = prep.stage is Stage.READY and bj.can_shuffle(state, method)
@@ -852,7 +866,8 @@ class BlackjackDealer(DealerScreen):
         shown = f"{p.card.name.capitalize()}: " if p.card is not None else ""
         self.query_text = f"{shown}{p.message}"
         self.can_set_aside = bj.can_set_aside_card(state)
-        self.can_accept = allowed(bj.verify_accept_queried_card, state, "inspector")[0]
+        self.can_accept = self.may(Override.ACCEPT_QUERIED, allowed(
+            bj.verify_accept_queried_card, state, "inspector")[0])
 
     def _show_primary(self, state: bj.BlackjackState) -> None:
         phase = state.phase
@@ -901,7 +916,8 @@ class BlackjackDealer(DealerScreen):
             "pay_blackjack": lambda: refusal(bj.verify_pay_blackjack, s),
             "burned": lambda: refusal(bj.verify_burn, s, None) or _("No card is to be "
                                                                   "burned now"),
-            "void": lambda: refusal(bj.verify_void_round, s, "a reason", "an inspector"),
+            "void": lambda: self.role_refusal(Override.VOID, refusal(
+                bj.verify_void_round, s, "a reason", "an inspector")),
             "primary": lambda: (refusal(primary[s.phase], s) if s.phase in primary else
                                 _("The players decide first: %(step)s") % {"step": self.step}
                                 if s.phase is bj.Phase.PLAYING else
@@ -925,7 +941,8 @@ class BlackjackDealer(DealerScreen):
             "draw": lambda: refusal(bj.verify_stand, s) or _("This hand takes no more "
                                                              "cards"),
             "set_aside": lambda: refusal(bj.verify_set_aside_card, s),
-            "accept": lambda: refusal(bj.verify_accept_queried_card, s, "inspector"),
+            "accept": lambda: self.role_refusal(Override.ACCEPT_QUERIED, refusal(
+                bj.verify_accept_queried_card, s, "inspector")),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "
                                   "for one"),
             "new_shoe": lambda: _("A new shoe is shuffled between rounds, once the cutting "

@@ -28,6 +28,7 @@ from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import Operation
+from kiosk.table.roles import Override
 from kiosk.table.session import TableSession
 from kiosk.ui import (
     theme,
@@ -174,17 +175,29 @@ class PuntoBancoDealer(DealerScreen):
                    allowed=keyed_allowed, due=due_words, refused=keyed_refused).open()
 
     def key_card(self, card: Card) -> None:
-        self.act(lambda s: pb.deal_card(s, card, pb.CardSource.KEYED))
+        if not self.manual_needs_inspector():
+            self.act(lambda s: pb.deal_card(s, card, pb.CardSource.KEYED))
+            return
+        self.override(Override.MANUAL_CARD, _("Key in %(card)s over the shoe's read") % {
+            "card": card.code}, lambda _pid, _why: lambda s: pb.deal_card(
+                s, card, pb.CardSource.KEYED), lambda: None)
 
     def open_void(self) -> None:
-        ReasonPicker(title=_("Void this coup: every bet goes back"), reasons=VOID_REASONS,
-                     on_done=lambda reason: self.act(
-                         lambda s: pb.void_round(s, reason, "dealer"))).open()
+        self.override(
+            Override.VOID, _("Void this coup: every bet goes back"),
+            lambda pid, reason: lambda s: pb.void_round(s, reason, f"inspector {pid}"),
+            lambda: ReasonPicker(title=_("Void this coup: every bet goes back"),
+                                 reasons=VOID_REASONS, on_done=lambda reason: self.act(
+                                     lambda s: pb.void_round(s, reason, "dealer"))).open(),
+            reasons=VOID_REASONS)
 
     def open_accept(self) -> None:
-        BadgePad(title=_("Inspector accepts the queried card: badge number"),
-                 on_done=lambda badge: self.act(
-                     lambda s: pb.accept_queried_card(s, f"inspector {badge}"))).open()
+        self.override(
+            Override.ACCEPT_QUERIED, _("Inspector accepts the queried card"),
+            lambda pid, _reason: lambda s: pb.accept_queried_card(s, f"inspector {pid}"),
+            lambda: BadgePad(title=_("Inspector accepts the queried card: badge number"),
+                             on_done=lambda badge: self.act(lambda s: pb.accept_queried_card(
+                                 s, f"inspector {badge}"))).open())
 
     def collect(self) -> None:
         area = self.selected_area
@@ -210,11 +223,13 @@ class PuntoBancoDealer(DealerScreen):
                 "A new shoe starts before the first coup, once the cutting card is out, or "
                 "between coups with no bets down")
         words: dict[str, Callable[[], str]] = {
-            "void": lambda: refusal(pb.verify_void_round, s, "a reason"),
+            "void": lambda: self.role_refusal(Override.VOID,
+                                              refusal(pb.verify_void_round, s, "a reason")),
             "collect": lambda: refusal(pb.verify_collect_commission, s, area),
             "key_card": lambda: _("No card is due now: key in a card when the screen asks "
                                   "for one"),
-            "accept": lambda: _("No queried card waits for the inspector"),
+            "accept": lambda: self.role_refusal(Override.ACCEPT_QUERIED) or _(
+                "No queried card waits for the inspector"),
             "undo": lambda: _("Nothing to take back: Undo takes back chips placed in this "
                               "coup"),
         }
@@ -304,11 +319,12 @@ class PuntoBancoDealer(DealerScreen):
                 self.step_detail = said(exc.sentence, str(exc))
         legal = pb.legal_actions(state)
         self.can_key_card = "deal_card" in legal
-        self.can_void = "void_round" in legal
+        self.can_void = self.may(Override.VOID, "void_round" in legal)
         self.can_shuffle = pb.can_shuffle(state) and (state.shoe is None or state.cut_card_out
                                                       or state.coup == 1 or not state.bets)
         self.can_collect = pb.can_collect_commission(state, area)
-        self.can_accept = state.pending is not None and state.pending.reason == "impossible"
+        self.can_accept = self.may(Override.ACCEPT_QUERIED, state.pending is not None
+                                   and state.pending.reason == "impossible")
         self.show_inspector()
         self.show_alerts()
 

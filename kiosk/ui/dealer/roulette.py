@@ -33,9 +33,10 @@ from kiosk.rules.roulette import engine as rl
 from kiosk.rules.roulette.bets import BetKind, CallBet, bet_from_taps
 from kiosk.rules.roulette.engine import Direction, Phase, Source
 from kiosk.rules.roulette.wheel import Colour, Wheel, colour_of
+from kiosk.table.roles import Override
 from kiosk.table.session import Severity
 from kiosk.ui import theme
-from kiosk.ui.dealer.base import DealerScreen, refusal
+from kiosk.ui.dealer.base import VOID_REASONS, DealerScreen, refusal
 from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.dealer.roulette_words import colour_blocks, colour_name, payout_words, pocket_words
@@ -368,7 +369,10 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.act(lambda s: rl.no_spin(s, "the ball left the wheel or was stopped"))
 
     def void(self) -> None:
-        self.act(lambda s: rl.void_round(s, "voided by the dealer"))
+        self.override(Override.VOID, _("Void this spin: every bet goes back"),
+                      lambda pid, reason: lambda s: rl.void_round(s, reason),
+                      lambda: self.act(lambda s: rl.void_round(s, "voided by the dealer")),
+                      reasons=VOID_REASONS)
 
     def take_back(self) -> None:
         if self._need_colour():
@@ -449,7 +453,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.final_button.disabled = not rl.can_final_bets(state)
         self.close_button.disabled = not rl.can_close_betting(state)
         self.no_spin_button.disabled = not rl.can_no_spin(state)
-        self.void_button.disabled = not rl.can_void_round(state, "void")
+        self.void_button.disabled = not self.may(Override.VOID,
+                                                 rl.can_void_round(state, "void"))
         self.confirm_button.disabled = not rl.can_confirm_payouts(state)
         self.cash_button.disabled = not (self.colour and rl.can_cash_in(state, self.colour))
         self.back_button.disabled = not (self.colour and rl.can_take_back(state, self.colour))
@@ -464,7 +469,8 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
             (self.final_button, lambda: refusal(rl.verify_final_bets, s)),
             (self.close_button, lambda: refusal(rl.verify_close_betting, s)),
             (self.no_spin_button, lambda: refusal(rl.verify_no_spin, s)),
-            (self.void_button, lambda: refusal(rl.verify_void_round, s, "a reason")),
+            (self.void_button, lambda: self.role_refusal(
+                Override.VOID, refusal(rl.verify_void_round, s, "a reason"))),
             (self.confirm_button, lambda: refusal(rl.verify_confirm_payouts, s)),
             (self.cash_button, lambda: refusal(rl.verify_cash_in, s, colour) if colour
              else N_("Choose the player's colour first")),

@@ -1,0 +1,153 @@
+"""Who may do what, on the dealer's screen (docs/roles.md): a dealer signs in by touch on
+the PIN pad, a void needs the inspector's PIN and a reason keyed there, a wrong role is said
+on the pad and nothing goes on record, a greyed control says which role it needs; the PIN
+pad and the header with the dealer's button fit at every dealer size and language.
+Screenshots of each step are kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kiosk.rules.baccarat import engine as pb
+from kiosk.table.roles import People, Person, Role, hash_pin
+from tests.ui.conftest import UI, start_app
+from tests.ui.test_layout_dealers import SIZES_AND_LANGUAGES, _case, laid_out, language
+from tests.ui.test_layout_dialogs import dialog_fits, the_dialog
+from tests.ui.test_layout_signs import LONGEST_NAME
+
+__all__ = ["language"]  # the fixture, used by name
+
+PINS = {"4471": "1111", "5002": "2222", "9001": "3333"}
+PEOPLE = People((Person("4471", "Thandi", Role.DEALER, hash_pin("1111", b"s" * 16)),
+                 Person("5002", "Pieter", Role.DEALER, hash_pin("2222", b"s" * 16)),
+                 Person("9001", "Naidoo", Role.INSPECTOR, hash_pin("3333", b"s" * 16))),
+                checked=True)
+
+
+def _table(path: Path, people: People = PEOPLE) -> Any:
+    from tests.ui.test_layout_dealer_states import _pb
+
+    session = _pb(path)
+    session.set_people(people)
+    return session
+
+
+def _key(ui: UI, pad: Any, digits: str) -> None:
+    """Tap each digit on the pad, then OK, by touch."""
+    keys = {b.key: b for b in pad.keys}
+    for d in digits:
+        ui.tap(keys[d])
+    ui.tap(keys["OK"])
+
+
+def _rows(session: Any, kind: str) -> list[dict[str, Any]]:
+    return [dict(e.payload) for e in session.journal.entries() if e.kind == kind]
+
+
+def test_a_dealer_signs_in_and_an_inspector_voids_by_touch(ui: UI, tmp_path: Path) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    screen = app.screen
+    sign_in = screen._dealer_widget
+    assert sign_in is not None and sign_in.text == "Sign in"
+    ui.tap(sign_in)
+    pad = the_dialog(ui, "PinPad")
+    assert pad.stage == "id"
+    _key(ui, pad, "4471")
+    assert pad.stage == "pin" and pad.field == "4471, PIN: —"
+    for d in "1112":
+        ui.tap(next(b for b in pad.keys if b.key == d))
+    assert pad.field == "4471, PIN: ••••"  # the PIN is never shown
+    ui.screenshot("roles-pin-pad-sign-in")
+    ui.tap(pad.ok)
+    assert "Wrong id or PIN" in pad.refusal_text and pad.stage == "pin"
+    ui.screenshot("roles-pin-pad-wrong-pin")
+    assert _rows(session, "dealer_signed_in") == []
+    _key(ui, pad, "1111")
+    ui.pump(0.2)
+    assert _rows(session, "dealer_signed_in") == [{"dealer": "4471", "name": "Thandi"}]
+    assert screen._dealer_widget.text == "Sign out 4471"
+    ui.screenshot("roles-signed-in")
+    # The void: the reason, then a dealer's PIN is refused on the pad, the inspector's taken.
+    ui.tap(screen.ids.void)
+    pad = the_dialog(ui, "PinPad")
+    assert pad.stage == "reason" and "inspector" in pad.needs
+    ui.screenshot("roles-void-reasons")
+    ui.tap(next(b for b in pad.reason_buttons if b.reason == "Card exposed or dropped"))
+    _key(ui, pad, "5002")
+    _key(ui, pad, "2222")
+    assert pad.refusal_text == "5002 may not do this: it needs the inspector's PIN"
+    ui.screenshot("roles-void-wrong-role")
+    assert _rows(session, "override") == [] and session.state.bets
+    ui.tap(pad.ids.cancel)
+    ui.tap(screen.ids.void)
+    pad = the_dialog(ui, "PinPad")
+    ui.tap(pad.reason_buttons[0])
+    _key(ui, pad, "9001")
+    _key(ui, pad, "3333")
+    ui.pump(0.2)
+    assert _rows(session, "override") == [{
+        "action": "void_round", "role": "inspector", "person": "9001", "name": "Naidoo",
+        "reason": "Misdeal: cards out of order", "detail": ""}]
+    assert not session.state.bets
+    voided = [e for e in session.journal.entries() if e.kind == "punto_banco.coup_voided"]
+    assert voided[0].payload["by"] == "inspector 9001"
+    ui.screenshot("roles-voided")
+    session.journal.close()
+
+
+def test_a_greyed_void_says_which_role_it_needs(ui: UI, tmp_path: Path) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    dealers_only = People(tuple(p for p in PEOPLE.persons if p.role is Role.DEALER),
+                          checked=True)
+    session = _table(tmp_path / "t.db", dealers_only)
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    screen = app.screen
+    assert pb.can_void_round(session.state, "x") and screen.ids.void.disabled
+    screen.explain_refusal(screen.ids.void.__self__)
+    assert session.alerts[-1].message == ("Needs the inspector's PIN: nobody on this "
+                                          "table's list can give it")
+    session.journal.close()
+
+
+@pytest.mark.parametrize(("size", "language"), SIZES_AND_LANGUAGES, indirect=["language"],
+                         ids=[_case(c) for c in SIZES_AND_LANGUAGES])
+def test_the_pin_pad_and_the_dealer_button_fit(ui: UI, tmp_path: Path, size: tuple[int, int],
+                                               language: str) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    session.sign_in("4471", "1111")
+    session.perform(pb.close_betting)
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name=LONGEST_NAME))
+    ui.resize_window(*size)
+    ui.pump(0.2)
+    screen, case = app.screen, (size, language)
+    assert screen._dealer_widget.parent is screen.ids.inspector.parent
+    ui.screenshot(f"roles-dealer-button-{_case(case)}")
+    laid_out(ui, screen, size, frame=ui.shot)
+    for stage in ("reason", "id", "pin", "refused"):
+        screen.open_void()
+        pad = the_dialog(ui, "PinPad")
+        if stage != "reason":
+            pad.choose(pad.reasons[1])
+        if stage in ("pin", "refused"):
+            for key in "88888888":
+                pad.press(key)
+            pad.press("OK")
+            for key in "88888888":
+                pad.press(key)
+        if stage == "refused":
+            pad.press("OK")
+            assert pad.refusal_text
+        ui.pump(0.1)
+        dialog_fits(ui, pad, case, f"pin-pad-{stage}")
+    session.journal.close()
