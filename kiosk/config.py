@@ -70,6 +70,11 @@ values = [5, 10, 25, 50, 100]   # the chip buttons (1 to 6): each 5 to 10_000_00
 
 {DEVICES}
 {GPIO}
+# [hours]                   # approved opening hours (rule 2.4), local time; none: always open
+# daily = "18:00-02:00"     # a span over midnight belongs to the day it starts; or "closed"
+# sun = "closed"            # a weekday's own hours (mon .. sun) over daily
+# timezone = "Africa/Johannesburg"
+
 [display]
 width = 800                 # the dealer touchscreen: 800 to 1920 wide (the Pi display: 800x480)
 height = 480                # 480 to 1080, landscape, 16:10 to 16:9

@@ -104,14 +104,50 @@ def test_the_floor_dialogs_fit_and_record(ui: UI, tmp_path: Path, size: tuple[in
     assert any("4H KD 2C" in t for t in texts)
     dialog_fits(ui, replay, case, "floor-replay")
 
-    # The PIN pad and the reasons to reopen outside hours.
-    from kiosk.ui.dealer.floor import ask_pin, ask_reason
+    # The reasons to reopen outside hours (no people list: no PIN asked), recorded by touch.
+    from kiosk.ui.dealer.floor import ask_reason
 
-    ask_pin("Inspector: id", "Inspector: PIN", lambda pid, pin: None)
-    pin = the_dialog(ui, "PinPad")
-    for key in "12345678":
-        pin.press(key)
-    dialog_fits(ui, pin, case, "floor-pin")
     ask_reason(session)
     dialog_fits(ui, the_dialog(ui, "ReasonList"), case, "floor-reopen-reasons")
+    ask_reason(session)
+    reasons = the_dialog(ui, "ReasonList")
+    _tap(ui, reasons.ids.rows.children[-1])  # the first reason
+    row = session.journal.entry(session.journal.count())
+    assert row is not None and row.kind == "opened_outside_hours"
+    assert row.payload["reason"] == "Approved by the casino management"
+    session.journal.close()
+
+
+@pytest.mark.parametrize(("size", "language"), SIZES_AND_LANGUAGES[:1], indirect=["language"],
+                         ids=[_case(c) for c in SIZES_AND_LANGUAGES[:1]])
+def test_with_a_people_list_the_inspector_flags_and_reopens_by_pin(
+        ui: UI, tmp_path: Path, size: tuple[int, int], language: str) -> None:
+    from kiosk.table.hours import OpeningHours
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+    from tests.table.test_roles import PEOPLE, PINS
+
+    session = _table(tmp_path / "t.db")
+    session.set_people(PEOPLE)
+    session.hours = OpeningHours.from_mapping({"daily": "closed"})
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name=LONGEST_NAME))
+    ui.resize_window(*size)
+    screen = app.screen
+    screen.open_floor()
+    _tap(ui, the_dialog(ui, "FloorPanel").dispute)
+    _tap(ui, the_dialog(ui, "DisputeDialog").by_inspector)
+    (pad,) = [d for d in dialogs(ui) if type(d).__name__ == "PinPad"]
+    rows = session.journal.count()
+    pad.person = "I1"  # the people list's ids here are letters; the pad keys digits
+    pad.go("pin")
+    for key in ["0", "0", "0", "0", "OK"]:
+        pad.press(key)
+    ui.pump(0.1)
+    assert pad.refusal_text and session.journal.count() == rows  # said on the pad only
+    for key in [*PINS["I1"], "OK"]:
+        pad.press(key)
+    ui.pump(0.2)
+    row = session.journal.entry(rows + 1)
+    assert row is not None and row.kind == "round_disputed"
+    assert (row.payload["by"], row.payload["role"]) == ("I1", "inspector")
+    assert [type(d).__name__ for d in dialogs(ui)] == ["ReplayView"]
     session.journal.close()

@@ -5,8 +5,8 @@ panel of the table's own acts, each a small dialog that needs no keyboard.
   lay the cash or chips out on the table for verification first; *Record* stays grey until
   the dealer confirms they are laid out, and says why when tapped.
 - **Dispute a round** (rule 2.8): the round, a note from a short list, flagged by the dealer
-  signed in or by the inspector with a PIN; then the replay's recomputation of that round,
-  on this screen, for the inspector.
+  signed in or by the inspector with a PIN (the roles' PIN pad); then the replay's
+  recomputation of that round, on this screen, for the inspector.
 - **Reopen outside hours** (rule 2.4): the inspector's override, with a reason and a PIN.
 
 The dialogs collect the dealer's entries; `kiosk.table.acts` decides and puts them on record.
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from kivy.lang import Builder
 from kivy.properties import NumericProperty, StringProperty
@@ -26,17 +26,20 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
-from kiosk.i18n import N_, _
+from kiosk.i18n import N_, _, say
 from kiosk.replay import replay_round
 from kiosk.rules.errors import Said, TablesideError
 from kiosk.table import acts
 from kiosk.table.cash import Exchange
+from kiosk.table.disputes import RoundDisputed
+from kiosk.table.roles import Override, RoleRefused, needs_words
 from kiosk.table.session import TableSession
 from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
 from kiosk.ui.dealer.payout_words import money
+from kiosk.ui.dealer.pin_pad import PinPad
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import SaysWhyHere, TableButton, refusal_words
 
@@ -48,6 +51,7 @@ DISPUTE_NOTES = (N_("The payout is queried"), N_("A card is queried"),
 REOPEN_REASONS = (N_("Approved by the casino management"), N_("A tournament"),
                   N_("A private game"))
 """Why the inspector reopens the table outside its approved hours."""
+T = TypeVar("T")
 MAX_UNITS = 10_000_000
 """The most an amount pad takes, in whole units (R10,000,000)."""
 
@@ -56,6 +60,15 @@ def _unit() -> float:
     from kivy.core.window import Window
 
     return theme.ui_unit(Window.width, Window.height)
+
+
+def on_pad(act: Callable[[], T]) -> T:
+    """An act from the roles' PIN pad: a refusal goes back to the pad in the dealer's
+    language (the pad says it there, and the PIN is keyed again)."""
+    try:
+        return act()
+    except TablesideError as exc:
+        raise RoleRefused(said(exc)) from exc
 
 
 def said(exc: TablesideError) -> str:
@@ -255,18 +268,21 @@ class DisputeDialog(FloorDialog):
         if not self.session.people.checked:
             self._flag(role="inspector", person_id="inspector")
             return
-        ask_pin(_("Inspector: id"), _("Inspector: PIN"),
-                lambda pid, pin: self._flag(role="inspector", person_id=pid, pin=pin))
+        # The roles' PIN pad: a refusal (a wrong PIN, a technician) is said on the pad.
+        PinPad(_("Dispute a round (rule 2.8)"), _("Flag as the inspector"),
+               lambda pid, pin, _reason: self._flagged(on_pad(lambda: acts.flag_dispute(
+                   self.session, self.round, self.note, person_id=pid, pin=pin)))).open()
 
-    def _flag(self, *, role: str, person_id: str = "", pin: str = "") -> None:
+    def _flag(self, *, role: str, person_id: str = "") -> None:
         try:
             op = acts.flag_dispute(self.session, self.round, self.note, person_id=person_id,
-                                   pin=pin, role=role)
+                                   role=role)
         except TablesideError as exc:
             self.refuse(exc)
-            if not self.parent:  # the PIN pad had it: say it on the table's screen too
-                self.session.refused(exc)
             return
+        self._flagged(op)
+
+    def _flagged(self, op: RoundDisputed) -> None:
         self.dismiss(animation=False)
         ReplayView(self.session, op.round).open()
 
@@ -299,52 +315,6 @@ class ReplayView(FloorDialog):
                       else theme.WARNING_TEXT, size=15)
 
 
-class PinPad(FloorDialog):
-    """An id or a PIN keyed on a pad (a PIN shown as dots)."""
-
-    digits = StringProperty("")
-
-    def __init__(self, title: str, on_done: Callable[[str], Any], *, secret: bool,
-                 **kwargs: Any) -> None:
-        super().__init__(title, **kwargs)
-        self.on_done, self.secret = on_done, secret
-        self.shown = self.line("—", size=24)
-        self.shown.size_hint_y = 0.5
-        pad = GridLayout(cols=3, spacing=6 * self.unit, size_hint_y=2.4)
-        self.ids.rows.add_widget(pad)
-        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0"):
-            text = _("Del") if key == "⌫" else key
-            self.button(text, partial(self.press, key), parent=pad, size=20)
-        self.ok = self.button(_("OK"), self.done, parent=pad, tone=theme.GOLD, size=20)
-        self.show()
-
-    def press(self, key: str) -> None:
-        if key == "⌫":
-            self.digits = self.digits[:-1]
-        elif len(self.digits) < 8:
-            self.digits += key
-        self.show()
-
-    def show(self) -> None:
-        self.shown.text = ("•" * len(self.digits) if self.secret else self.digits) or "—"
-        self.ok.disabled = not self.digits
-        self.refusal_text = ""
-
-    def why_not(self, widget: Any) -> str:
-        return _("Key in the digits first") if widget is self.ok else ""
-
-    def done(self) -> None:
-        if self.digits:
-            self.dismiss(animation=False)
-            self.on_done(self.digits)
-
-
-def ask_pin(id_title: str, pin_title: str, on_done: Callable[[str, str], Any]) -> None:
-    """An id on one pad, then its PIN on another; `on_done(id, pin)`."""
-    PinPad(id_title, lambda pid: PinPad(pin_title, lambda pin: on_done(pid, pin),
-                                        secret=True).open(), secret=False).open()
-
-
 class ReasonList(FloorDialog):
     """A reason from a short list (the English goes on record)."""
 
@@ -360,21 +330,21 @@ class ReasonList(FloorDialog):
 
 
 def ask_reason(session: TableSession[Any]) -> None:
-    """Rule 2.4: the inspector reopens the table outside its hours: a reason, then the
-    inspector's id and PIN (a table with no people list asks none)."""
+    """Rule 2.4: the inspector reopens the table outside its hours: a reason, the
+    inspector's id and PIN on the roles' PIN pad (a table with no people list asks only the
+    reason)."""
+    title = _("Reopen outside the approved hours: why?")
+    if session.people.checked:
+        PinPad(title, say(needs_words(Override.REOPEN_HOURS)),
+               lambda pid, pin, reason: on_pad(lambda: acts.reopen_outside_hours(
+                   session, pid, pin, reason)),
+               reasons=REOPEN_REASONS).open()
+        return
 
-    def reopen(reason: str, pid: str = "inspector", pin: str = "") -> None:
+    def reopen(reason: str) -> None:
         try:
-            acts.reopen_outside_hours(session, pid, pin, reason)
+            acts.reopen_outside_hours(session, "inspector", "", reason)
         except TablesideError as exc:
             session.refused(exc)
 
-    def with_reason(reason: str) -> None:
-        if not session.people.checked:
-            reopen(reason)
-            return
-        ask_pin(_("Inspector: id"), _("Inspector: PIN"),
-                lambda pid, pin: reopen(reason, pid, pin))
-
-    ReasonList(_("Reopen outside the approved hours: why?"), REOPEN_REASONS,
-               with_reason).open()
+    ReasonList(title, REOPEN_REASONS, reopen).open()
