@@ -150,6 +150,7 @@ class PitConfigs:
         self.version = applied.version if applied is not None else 0
         self.config, _problem = effective(base, session.journal)
         session.set_people(self.config.people)  # the last signed list the journal holds
+        session.hours = self.config.hours  # ... and the approved hours (rule 2.4)
         self.pending: Pending | None = None
         self._seen: tuple[int, str] | None = None
         self._refused: tuple[str, str] | None = None

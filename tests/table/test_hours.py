@@ -170,3 +170,35 @@ def test_the_pit_signs_hours_like_the_limits() -> None:
     assert "opening hours mon 12:00-04:00" in describe(cfg, new)
     with pytest.raises(ConfigError, match="hours.daily"):
         with_pit(cfg, '[hours]\ndaily = "noon"\n')
+
+
+def test_the_hours_from_the_pit_are_taken_up_between_rounds_and_kept(tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from kiosk.sync.offers import PitConfigs
+    from kiosk.sync.pit_config import SignedConfig, public_key_hex, write_offer
+    from tests.table.test_roles import _toml
+
+    key = Ed25519PrivateKey.generate()
+    cfg = parse(_toml(tmp_path, key=public_key_hex(key)), tmp_path / "table.toml")
+    clock = Clock(local("2026-11-29 20:00"))  # Sunday
+    s = TableSession(pb.PuntoBanco(), Journal.open(cfg.journal, "T1", clock=clock), cfg.rules,
+                     "T1")
+    configs = PitConfigs(s, cfg)
+    assert s.hours is None
+    body = '[hours]\ndaily = "18:00-02:00"\nsun = "closed"\n'
+    write_offer(cfg.journal, SignedConfig("T1", 1, body, "2026-11-28T10:00:00.000Z",
+                                          "Thandi").signed(key))
+    configs.poll()
+    assert s.hours == NIGHTS
+    applied = s.journal.last_of_kind("pit_config_applied")
+    assert applied is not None and "opening hours" in str(applied.payload["summary"])
+    with pytest.raises(NotAllowed) as err:
+        s.perform(pb.shuffle)
+        s.perform(lambda st: pb.place_bet(st, "1", pb.BetKind.BANKER, 10_000))
+    assert err.value.clause == "2.4"
+    s.journal.close()  # a restart keeps the signed hours (from the journal)
+    again = TableSession(pb.PuntoBanco(), Journal.open(cfg.journal, "T1", clock=clock),
+                         cfg.rules, "T1")
+    PitConfigs(again, cfg)
+    assert again.hours == NIGHTS
