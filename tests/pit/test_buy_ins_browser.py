@@ -1,6 +1,7 @@
 """Cash buy-ins (the Mpumalanga table game rules, rule 2.1) summed per shift on the table's
-page at the pit, read in a real headless browser; the shifts' boundaries in the casino's zone.
-Screenshot: artifacts/screenshots/pit-buy-ins.png."""
+page at the pit, read in a real headless browser, and a round disputed at the table (rule
+2.8) acknowledged there; the shifts' boundaries in the casino's zone. Screenshot:
+artifacts/screenshots/pit-buy-ins.png."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from kiosk.store.journal import Journal
 from kiosk.table.cash import CashBuyIn
+from kiosk.table.disputes import RoundDisputed
 from pit.app import open_pit
 from pit.cash import shift_of
 from pit.floor import FloorTimes
@@ -68,6 +70,8 @@ def test_the_tables_page_sums_buy_ins_per_shift(browser: WebDriver, tmp_path: Pa
     buy_in(start - timedelta(minutes=1), 25_000)  # the shift before
     buy_in(start, 50_000, bet=10_000)  # the shift's first minute
     buy_in(start + timedelta(hours=7, minutes=59), 100_000)  # its last
+    disputed = RoundDisputed(1, "D101", "dealer", "The payout is queried")
+    journal.append(disputed.kind, disputed.to_payload())  # rule 2.8: an alert at the pit
     rows = wire_rows(journal.path)
     assert state.store.ingest("PB-01", rows).stored == len(rows)
     server = PitServer(state).start()
@@ -88,6 +92,15 @@ def test_the_tables_page_sums_buy_ins_per_shift(browser: WebDriver, tmp_path: Pa
              "R1,500", "R1,400"],
             [f"{before:%Y-%m-%d %H:%M}–{start:%H:%M} SAST", "1", "R250", "R250"]]
         shot(browser, "buy-ins")
+        # The dispute is an alert on the table's page, acknowledged by name.
+        row = browser.find_element(By.CSS_SELECTOR, "#alerts tr[id^=alert-]")
+        assert "Round disputed" in row.text
+        assert "round 1 disputed by the dealer D101: The payout is queried" in row.text
+        browser.find_element(By.ID, "ack-" + row.get_attribute("id").removeprefix("alert-")
+                             ).click()
+        wait.until(lambda d: d.find_elements(By.ID, "no-alerts"))
+        (acked,) = state.store.alerts(open_only=False, table_id="PB-01")
+        assert (acked.kind, acked.acked_by) == ("round_disputed", "Thandi")
     finally:
         journal.close()
         server.stop()
