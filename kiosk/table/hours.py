@@ -25,6 +25,9 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DEFAULT_TIMEZONE = "Africa/Johannesburg"
 _SPAN = re.compile(r"([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-4]):([0-5]\d)")
 _DAY = 24 * 60
+NO_OPENING_HOLDS = timedelta(hours=12)
+"""How long a reopening holds at a table whose hours name no opening at all (every day
+closed): half a day, then the inspector reopens it again."""
 
 
 class HoursError(UnreadableInput):
@@ -161,7 +164,8 @@ class OpeningHours:
 @dataclass(frozen=True, slots=True)
 class OpenedOutsideHours(TableRecord):
     """The inspector reopened the table outside its approved hours (rule 2.4): who, in which
-    role, why, and until when (UTC, ISO 8601: the next approved opening; "" when none)."""
+    role, why, and until when (UTC, ISO 8601: the next approved opening, or
+    `NO_OPENING_HOLDS` on when the hours name none)."""
 
     kind = "opened_outside_hours"
     by: str
@@ -187,8 +191,6 @@ def override_in_force(until: str, now: datetime) -> bool:
     """Whether an override on record (its `until`) still holds at `now`."""
     if not until:
         return False
-    if until == "open":  # no approved opening to run to: until the next override's end
-        return True
     end = read_stamp(until)
     return end is not None and now < end
 
@@ -231,7 +233,7 @@ def reopening(hours: OpeningHours | None, now: datetime, by: str, role: str,
         raise NotAllowed.of("The table is within its approved hours: nothing to reopen")
     nxt = hours.next_opening(now)
     return OpenedOutsideHours(by.strip(), role, reason.strip(),
-                              stamp(nxt) if nxt is not None else "open")
+                              stamp(nxt if nxt is not None else now + NO_OPENING_HOLDS))
 
 
 def hours_in_body(body: str, otherwise: OpeningHours | None) -> OpeningHours | None:

@@ -202,3 +202,15 @@ def test_the_hours_from_the_pit_are_taken_up_between_rounds_and_kept(tmp_path: P
                          cfg.rules, "T1")
     PitConfigs(again, cfg)
     assert again.hours == NIGHTS
+
+
+def test_a_reopening_of_a_table_with_no_opening_holds_half_a_day(tmp_path: Path) -> None:
+    clock = Clock(local("2026-11-29 20:00"))
+    s = _session(tmp_path / "j.db", clock)
+    s.hours = OpeningHours.from_mapping({"daily": "closed"})
+    op = acts.reopen_outside_hours(s, "Thandi", "", "a private game")
+    assert op.until == "2026-11-30T06:00:00.000Z"  # 20:00 SAST + 12 h, in UTC
+    clock.when = local("2026-11-30 07:59")
+    assert not acts.table_closed(s)
+    clock.when = local("2026-11-30 08:00")
+    assert acts.table_closed(s)
