@@ -214,3 +214,17 @@ def test_a_reopening_of_a_table_with_no_opening_holds_half_a_day(tmp_path: Path)
     assert not acts.table_closed(s)
     clock.when = local("2026-11-30 08:00")
     assert acts.table_closed(s)
+
+
+def test_a_table_started_outside_its_hours_says_so_at_once(tmp_path: Path) -> None:
+    from kiosk.assembly import open_session
+
+    cfg = parse(f'[table]\nid = "PB-01"\njournal = "{tmp_path / "j.db"}"\n' + SHOE
+                + '[hours]\ndaily = "closed"\n')
+    session, journal = open_session(cfg, quiet=True)
+    try:
+        assert session.hours == cfg.hours
+        assert session.alerts[-1].message.startswith("The table is closed: it has no "
+                                                      "approved hours")
+    finally:
+        journal.close()
