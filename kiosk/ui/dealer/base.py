@@ -173,15 +173,21 @@ class DealerScreen(BoxLayout):
         inspector = self.ids.get("inspector")
         if inspector is None or getattr(self, "floor_button", None) is not None:
             return
+        # A narrow button ("More", or three dots beside the dealer's button when the table
+        # checks PINs): the header keeps the table's name readable on the 7" panel.
         # TRANSLATORS: the header's button that opens cash and chips, disputes and hours:
         # keep it short, the header is narrow on the 7" panel.
         button = TableButton(text=_("More"), size_hint_x=None, tone=theme.RAIL)
 
         def fit(*_args: Any) -> None:
-            button.width = inspector.width * 0.5
+            narrow = self._dealer_widget is not None
+            button.text = "•••" if narrow else _("More")
+            button.width = self.touch if narrow else inspector.width * 0.5
             button.font_size = inspector.font_size
 
         inspector.bind(width=fit, font_size=fit)
+        self.bind(touch=fit)
+        self._fit_floor = fit
         fit()
         button.bind(on_release=lambda *_: self.open_floor())
         header = inspector.parent
@@ -307,6 +313,9 @@ class DealerScreen(BoxLayout):
 
             inspector.bind(width=follow, font_size=follow)
             follow()
+        fit_floor = getattr(self, "_fit_floor", None)
+        if fit_floor is not None:  # the general rules' button narrows beside it
+            fit_floor()
         dealer = self.session.dealer
         button.text = (_("Sign in") if dealer is None
                        else _("Sign out %(id)s") % {"id": dealer.id})
