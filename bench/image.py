@@ -3,7 +3,7 @@
     .venv/bin/python bench/image.py [OUT] [--build] [--no-boot]    (as root; OUT: build/image)
 
 - the build's times (wheels, root filesystem under qemu-user, assembly) and the image's size
-  raw and compressed; with --build it runs image-build/build OUT and times each of its
+  raw and compressed; with --build it runs image-build/build --trial OUT and times each of its
   steps from the lines it prints (kept in OUT/figures.json for later runs);
 - a boot of the image in qemu-system-aarch64 (machine virt, TCG: an emulated Cortex-A72 on
   this machine's x86 cores): from QEMU's start to the test agent
@@ -41,7 +41,8 @@ def build(out: Path) -> None:
     top = Path(__file__).resolve().parents[1]
     started = time.monotonic()
     marks: list[tuple[str, float]] = []
-    with subprocess.Popen([str(top / "image-build" / "build"), str(out)], text=True,
+    # --trial: a throwaway update key (the boot test signs its updates with it)
+    with subprocess.Popen([str(top / "image-build" / "build"), "--trial", str(out)], text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as proc:
         assert proc.stdout is not None
         for line in proc.stdout:

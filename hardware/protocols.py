@@ -39,8 +39,9 @@ class DeviceProtocol:
     spoken: Said | None = None  # the device as the dealer calls it ("roulette wheel")
     by_hand: Said | None = None  # what the dealer does while it is away
     table_side: str = ""
-    """The module that records the device's events at the table (its `on_event(session,
-    event)`); "" for the card devices, whose events the session gives the game itself."""
+    """The module that records the device's own events at the table (its `on_event(session,
+    event)`: kiosk/table/shoe.py, shuffler.py, wheel.py); the link's reports (`LINK_EVENTS`)
+    the session handles itself, the same for every device."""
     simulator: Callable[[int, float], Any] | None = None
     """(seed, seconds between reports) -> the device's simulator on a pseudo-terminal (its
     `path` is the port, `run()` serves it): the demo's, and `tableside simulate <role>`'s."""
@@ -91,6 +92,18 @@ def _hello(seq: int) -> bytes:
     return encode_frame(KIOSK, seq, "HELLO?")
 
 
+def _pty_shoe(seed: int, period: float) -> Any:
+    from hardware.simulators.shuffler import PtyDevice
+
+    return PtyDevice.shoe(seed=seed, period=period)
+
+
+def _pty_shuffler(seed: int, period: float) -> Any:
+    from hardware.simulators.shuffler import PtyDevice
+
+    return PtyDevice.shuffler(seed=seed, period=period)
+
+
 def _pty_wheel(seed: int, period: float) -> Any:
     from hardware.simulators.wheel import PtyWheel
 
@@ -99,12 +112,15 @@ def _pty_wheel(seed: int, period: float) -> Any:
 
 # The shoe: the line dialect (the spec) or plain card codes, one a line.
 register_protocol(DeviceProtocol("shoe-line", "shoe", SHOE, LineParser, greeting=_hello,
-                                 spoken=Said.words("card shoe")))
+                                 spoken=Said.words("card shoe"), table_side="kiosk.table.shoe",
+                                 simulator=_pty_shoe))
 register_protocol(DeviceProtocol("shoe-plain", "shoe", SHOE, PlainParser,
-                                 spoken=Said.words("card shoe")))
-# The shuffler speaks the same line protocol as device SHUF (spec: "Shuffler to kiosk").
+                                 spoken=Said.words("card shoe"), table_side="kiosk.table.shoe"))
+# The shuffler speaks the same line protocol as device SHUF (spec: "Shuffler to kiosk"); one
+# that deals sends the shoe's card frames too.
 register_protocol(DeviceProtocol("shuffler-line", "shuffler", SHUFFLER, LineParser,
-                                 greeting=_hello, spoken=Said.words("shuffler")))
+                                 greeting=_hello, spoken=Said.words("shuffler"),
+                                 table_side="kiosk.table.shuffler", simulator=_pty_shuffler))
 # The SS2 roulette wheel (docs/protocols/wheel-ss2.md): run in the maker's integration mode 1159,
 # which reports status every 500 ms by itself (bit 128), so no poll; the greeting asks only
 # for the firmware version (harmless in any state; `*K` would start a game).

@@ -25,7 +25,8 @@ import click
 from hardware.link import SerialLink
 from hardware.protocols import protocol, simulator_of
 from hardware.simulators.shoe import ShoeSimulator
-from kiosk.config import TableConfig, parse
+from hardware.simulators.shuffler import ShufflerSimulator
+from kiosk.config import DeviceConfig, TableConfig, parse
 from kiosk.rules.cards import Card
 from kiosk.rules.operations import Operation
 from kiosk.rules.registry import GAMES
@@ -37,24 +38,28 @@ Session = TableSession[Any]
 
 
 class SimulatedShoe:
-    """A shoe simulator on a pseudo-terminal whose cards the dealer pulls one at a time."""
+    """A card device's simulator on a pseudo-terminal whose cards the dealer pulls one at a
+    time: the card shoe's, or with `role="shuffler"` a shuffler that deals (device SHUF)."""
 
-    def __init__(self, decks: int, seed: int) -> None:
+    def __init__(self, decks: int, seed: int, role: str = "shoe") -> None:
         self.master, slave = os.openpty()
         tty.setraw(self.master)
         self.path = os.ttyname(slave)
         self._slave = slave  # kept open so the pty stays up between reader reconnects
-        self.decks, self.seed = decks, seed
+        self.decks, self.seed, self.role = decks, seed, role
         self.sim = self._new_sim()
 
     def _new_sim(self) -> ShoeSimulator:
+        if self.role == "shuffler":  # no cutting card: the shuffler shuffles again
+            return ShufflerSimulator(decks=self.decks, seed=self.seed)
         # The cutting card sits about 14 cards from the back, as a dealer places it.
         return ShoeSimulator(decks=self.decks, seed=self.seed, cut_at=52 * self.decks - 14)
 
     def place_cutting_card(self, from_back: int) -> None:
         """The dealer put the cutting card `from_back` cards from the back (blackjack's rule
         4.5, shuffle and cut): the simulator sends CUT when it is reached."""
-        self.sim.cut_at = 52 * self.decks - from_back
+        if self.role != "shuffler":
+            self.sim.cut_at = 52 * self.decks - from_back
 
     def new_shoe(self) -> None:
         self.seed += 1
@@ -62,6 +67,8 @@ class SimulatedShoe:
         self.sim = self._new_sim()
         self.sim.next_seq = seq  # the link's sequence carries on across shoes
         self.sim.opened = True
+        if isinstance(self.sim, ShufflerSimulator):  # it shuffles and counts again
+            self.send(self.sim.shuffled())
 
     def send(self, data: bytes) -> None:
         os.write(self.master, data)
@@ -186,27 +193,52 @@ async def take_up(configs: PitConfigs, every: float = POLL_EVERY) -> None:
 
 
 def simulated_devices(cfg: TableConfig, seed: int, period: float = 0.5) -> dict[str, Any]:
-    """A simulator on a pseudo-terminal for each device besides the card shoe whose
-    `[devices.<role>]` says "simulated" and whose protocol registers one (the roulette
-    wheel); the shoe's is the demo's own (`SimulatedShoe`)."""
+    """A simulator on a pseudo-terminal for each device besides the dealing one (the card
+    shoe, or a shuffler that deals) whose `[devices.<role>]` says "simulated" and whose
+    protocol registers one (the roulette wheel, a shuffler that only shuffles); the dealing
+    device's is the demo's own (`SimulatedShoe`, `dealing_link`)."""
     sims: dict[str, Any] = {}
     for device in cfg.devices:
         make = simulator_of(device.role)
-        if device.role != "shoe" and device.port == "simulated" and make is not None:
+        if not _deals(cfg, device) and device.port == "simulated" and make is not None:
             sims[device.role] = make(seed, period)
     return sims
 
 
+def _deals(cfg: TableConfig, device: DeviceConfig) -> bool:
+    return device.role == cfg.dealer.role
+
+
+def dealing_link(cfg: TableConfig, session: Any, seed: int, *, simulate: bool = False,
+                 simulator: Callable[[int, int, str], SimulatedShoe] | None = None
+                 ) -> tuple[SerialLink, SimulatedShoe | None]:
+    """The serial link to the device that deals the cards (`TableConfig.dealer`: the card
+    shoe, or a shuffler that deals), with its protocol; to its simulator when its section
+    says "simulated" (then its cards go on record as the simulator's). The session then
+    names it in the records of cards it holds, releases or sets aside. `simulate`: the
+    simulator whatever the file says (the scripted demo's)."""
+    device = cfg.dealer
+    url, dialect = device.port, device.dialect
+    shoe: SimulatedShoe | None = None
+    if url == "simulated" or simulate:  # only when the file (or the demo) says so
+        shoe = (simulator or SimulatedShoe)(cfg.rules.decks, seed, device.role)
+        url, dialect = shoe.path, "line"
+        session.simulated.add(device.role)
+    found = protocol(f"{device.role}-{dialect}")
+    session.dealing_device = found.label
+    return SerialLink(url, found, session.on_device_event, baudrate=device.baudrate), shoe
+
+
 def other_links(cfg: TableConfig, session: Any, simulators: dict[str, Any] | None = None
                 ) -> list[SerialLink]:
-    """A serial link for each configured device besides the card shoe (a shuffler, a
+    """A serial link for each configured device besides the dealing one (a shuffler, a
     wheel), with the protocol its `[devices.<role>]` names, to its simulator when it is
     simulated (a simulated device with no simulator is not started). The session may then
     command each device by its role."""
     links = []
     sims = simulators or {}
     for device in cfg.devices:
-        if device.role == "shoe":
+        if _deals(cfg, device):
             continue
         url = device.port
         if url == "simulated":

@@ -360,7 +360,8 @@ def games_command(as_json: bool) -> None:
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               default=Path("/data"), show_default=True, help="the data partition")
 @click.option("--etc", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="where to write the hostname (the image: /etc)")
+              help="where to write the hostname, the network, the time servers, the "
+                   "technicians' SSH keys and the devices' names (the image: /data/etc)")
 @click.option("--owner", default=None, metavar="USER",
               help="who the applied configuration belongs to (the image: kiosk)")
 def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> None:
@@ -386,7 +387,8 @@ def provision(boot: Path, data: Path, etc: Path | None, owner: str | None) -> No
         click.echo("No new table.toml on the boot partition: nothing to do")
         return
     kept = f"; the journal of the table before kept as {done.archived}" if done.archived else ""
-    click.echo(f"Applied: table {done.applied}, hostname {done.hostname}{kept}")
+    host = f"; {done.host}" if done.host else ""
+    click.echo(f"Applied: table {done.applied}, hostname {done.hostname}{host}{kept}")
 
 
 @main.command()
@@ -539,6 +541,54 @@ def _technician_approves(cfg: Any, technician: str | None, reason: str) -> None:
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     with Journal.open(cfg.journal, cfg.table_id) as journal:
         journal.append(record.kind, record.to_payload())
+
+
+@main.command()
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="write it to this file (agetty's /etc/issue.d) instead of printing it")
+def banner(config_path: str, out: Path | None) -> None:
+    """The console's banner on the SD image: the version, the table, its address and the
+    last self-test (and TRIAL UPDATE KEY on a trial image)."""
+    import importlib.metadata
+    import socket
+
+    from kiosk.config import load
+    from kiosk.selftest import banner as words
+
+    try:
+        cfg, why = load(config_path), ""
+    except TablesideError as exc:
+        cfg, why = None, str(exc)
+    text = words(cfg, importlib.metadata.version("tableside"), why_not=why,
+                 hostname=socket.gethostname())
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    tmp = out.with_name(f".{out.name}.new")
+    try:
+        tmp.write_text(text.replace("\\", "\\\\"), encoding="utf-8")  # agetty's escapes
+        tmp.replace(out)
+    except OSError as exc:  # could not do its job: exit status 1
+        raise TablesideError(f"cannot write the banner to {out}: {exc.strerror or exc}"
+                             ) from exc
+
+
+@main.command("technician-login")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), required=True)
+@click.option("--user", default="", help="who logged in (PAM_USER)")
+@click.option("--from", "remote", default="", help="from where (PAM_RHOST)")
+def technician_login(config_path: str, user: str, remote: str) -> None:
+    """Put a technician's SSH login on record in the table's journal (a device report, which
+    the sync takes to the pit); run by PAM on the SD image."""
+    from kiosk.config import load
+    from kiosk.selftest import technician_login as record
+
+    try:  # a mistake in table.toml: exit status 2; the journal not written: 1
+        record(load(config_path), user, remote)
+    except OSError as exc:
+        raise TablesideError(f"cannot put the login on record: {exc.strerror or exc}"
+                             ) from exc
 
 
 def _attach_optional() -> None:

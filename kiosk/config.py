@@ -24,6 +24,7 @@ from hardware.gpio.pinmap import PinMap
 from hardware.protocols import roles
 from kiosk import i18n
 from kiosk.floor_care import SignCare, parse_night
+from kiosk.host import HostConfig, read_host
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
@@ -116,6 +117,8 @@ def _device_example(role: str) -> str:
              "or simulated"]
     if len(dialects) > 1:
         lines.append(f'dialect = "{dialects[0]}"            # {" | ".join(dialects)}')
+    if role == "shuffler":
+        lines.append("deals = true                # it deals the cards, in the shoe's place")
     lines.append(f"baudrate = 9600             # {BAUDRATES[0]} to {BAUDRATES[1]:_}")
     return "\n".join(lines) + "\n"
 
@@ -155,6 +158,7 @@ class DeviceConfig:
     port: str = "simulated"
     dialect: str = "line"  # the shoe's dialect (spec: line or plain)
     baudrate: int = 9600
+    deals: bool = False  # a shuffler that deals the cards, in the shoe's place (`deals = true`)
 
     @property
     def protocol(self) -> str:
@@ -244,6 +248,8 @@ class TableConfig:
     people: People = NO_LIST
     """Who may do what at the table, with their PINs hashed (`[people]`,
     kiosk/table/roles.py); the pit signs it with the limits."""
+    host: HostConfig = field(default_factory=HostConfig)
+    """The table's computer: network, technicians' keys, device names (kiosk/host.py)."""
 
     def device(self, role: str) -> DeviceConfig | None:
         """The `[devices.<role>]` configured, or None."""
@@ -253,6 +259,13 @@ class TableConfig:
     def shoe(self) -> DeviceConfig:
         """The card shoe (a simulated one when none is configured)."""
         return self.device("shoe") or DeviceConfig()
+
+    @property
+    def dealer(self) -> DeviceConfig:
+        """The device that deals the cards: a shuffler whose section says `deals = true`,
+        else the card shoe (a simulated one when none is configured)."""
+        shuffler = self.device("shuffler")
+        return shuffler if shuffler is not None and shuffler.deals else self.shoe
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,7 +459,7 @@ def _read(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tabl
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
                          sync=_sync(reader, table_id, path), hours=_hours(reader), data=data,
-                         people=_people(reader))
+                         host=read_host(reader), people=_people(reader))
     reader.check_unknown(spec)
     if reader.missing:
         raise ConfigError(reader.missing[0])
@@ -629,9 +642,15 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
     as `tableside demo`'s configuration does)."""
     devices = reader.section("devices", required=False)
     out = []
+    # A shuffler that deals (`deals = true`) takes the card shoe's place: no shoe is needed.
+    # It deals by default for a game that needs a shuffler and no shoe.
+    deals_default = "shuffler" in spec.devices and "shoe" not in spec.devices
+    shuffler_deals = reader.table(devices, "devices", "shuffler").get(
+        "deals", deals_default) is True
     for role, dialects in DEVICE_ROLES.items():
         sec = reader.table(devices, "devices", role)
-        if not sec and role not in spec.devices:
+        needed = role in spec.devices and not (role == "shoe" and shuffler_deals)
+        if not sec and not needed:
             continue
         where = f"devices.{role}"
         if "port" not in sec:
@@ -652,6 +671,8 @@ def _devices(reader: _Reader, spec: GameSpec) -> tuple[DeviceConfig, ...]:
             dialect=reader.choice(sec, where, "dialect", list(dialects), dialects[0]),
             baudrate=reader.integer(sec, where, "baudrate", 9600, lo=BAUDRATES[0],
                                     hi=BAUDRATES[1]),
+            deals=(reader.boolean(sec, where, "deals", deals_default) if role == "shuffler"
+                   else False),
         ))
     return tuple(out)
 

@@ -19,11 +19,11 @@ from collections.abc import AsyncIterator
 
 import click
 
-from hardware.shoe.reader import ShoeReader
 from kiosk.assembly import (
     GameConsole,
     Session,
     SimulatedShoe,
+    dealing_link,
     demo_play,
     open_table,
     other_links,
@@ -32,6 +32,7 @@ from kiosk.assembly import (
 )
 from kiosk.config import TableConfig
 from kiosk.rules.errors import TablesideError
+from kiosk.table.roles import RoleRefused, needs_words
 
 
 async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Session:
@@ -39,9 +40,11 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
     console = game_console(cfg)
     table = open_table(cfg, describe=console.describe)
     session, journal, cfg = table.session, table.journal, table.config
-    shoe = SimulatedShoe(cfg.rules.decks, seed)
-    session.simulated.add("shoe")  # the demo's cards are the simulator's, and say so
-    reader = ShoeReader(shoe.path, "line", session.on_device_event)
+    # The demo's cards are the simulator's, and say so.
+    reader, simulated = dealing_link(cfg, session, seed, simulate=True,
+                                     simulator=SimulatedShoe)
+    assert simulated is not None
+    shoe = simulated
     reader_task = asyncio.create_task(reader.run())
     beat = asyncio.create_task(shoe.heartbeat())
     rng = random.Random(seed)
@@ -92,13 +95,9 @@ async def run_console(cfg: TableConfig) -> int:
     restart = asyncio.Event()
     table = open_table(cfg, describe=console.describe, restart=lambda _new: restart.set())
     session, journal, cfg = table.session, table.journal, table.config
-    shoe: SimulatedShoe | None = None
-    url, dialect = cfg.shoe.port, cfg.shoe.dialect
-    if url == "simulated":  # only when the file says so (kiosk/config.py)
-        shoe = SimulatedShoe(cfg.rules.decks, seed=int.from_bytes(os.urandom(4), "big"))
-        url, dialect = shoe.path, "line"
-        session.simulated.add("shoe")
-    reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
+    reader, shoe = dealing_link(cfg, session, int.from_bytes(os.urandom(4), "big"),
+                                simulator=SimulatedShoe)
+    url = cfg.dealer.port
     others = other_links(cfg, session)
     reader_task = asyncio.create_task(reader.run())
     other_tasks = [asyncio.create_task(link.run()) for link in others]
@@ -109,8 +108,9 @@ async def run_console(cfg: TableConfig) -> int:
         if shoe:
             await reader.wait_connected(5)
             shoe.open()
-        where = "SIMULATED SHOE" if shoe else url
-        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, shoe {where}")
+        role = cfg.dealer.role
+        where = f"SIMULATED {role.upper()}" if shoe else url
+        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, {role} {where}")
         click.echo(console.status(session))
         async for line in _until(restart, typed_lines()):
             if line.strip().lower() in ("quit", "exit"):
@@ -131,6 +131,10 @@ async def run_console(cfg: TableConfig) -> int:
                     if (text.startswith("shuffle") and shoe
                             and demo_play(session.spec).new_shoe_wanted(session.state)):
                         shoe.new_shoe()
+                    needed = session.override_needed(action)
+                    if needed is not None:  # who may do what: docs/roles.md
+                        raise RoleRefused(f"{needs_words(needed)}: on the dealer "
+                                          "screen's PIN pad, with a reason")
                     session.perform(action)
                 await _deal_on(session, console, shoe)
             except (TablesideError, click.BadParameter, ValueError) as exc:

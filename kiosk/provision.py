@@ -10,6 +10,14 @@ left where it is, and the reason, in words, goes to `provision-error.txt` beside
 configuration, which the dealer screen shows. Re-provisioning is the same: a new `table.toml`
 on the boot partition. A journal left by another table is kept for audit under a new name,
 never overwritten and never continued.
+
+With `etc` (the image's /data/etc) the table's computer is set up from the same file
+(kiosk/host.py): the network (`network/`, systemd-networkd's: DHCP unless `[network]` gives
+a static address), the time servers (`timesyncd/`), the technicians' SSH keys (`ssh/`, from
+`[technicians] ssh_keys` and a `technicians.pub` beside table.toml on the boot partition;
+none: no SSH server runs) and the serial devices' names (`udev/`, from `[devices.<role>]`
+usb_port or usb_serial). The root is read-only: the image binds these folders where each
+program reads them (image-build/build).
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from kiosk import host
 from kiosk.config import TableConfig, load, parse
 from kiosk.rules.errors import TablesideError
 
@@ -32,6 +41,9 @@ BOOT_CREDENTIAL = "table.credential"
 """The table's pit credential (`tableside pit enroll --credential-out`), put beside
 table.toml on the boot partition: moved to the data partition's `[sync] credential_file`
 (0600, the kiosk user's) and removed from the boot partition, which anyone can read."""
+BOOT_KEYS = "technicians.pub"
+"""The technicians' SSH public keys (one a line, as in a .pub file), beside table.toml on the
+boot partition: added to `[technicians] ssh_keys`, then renamed `technicians.pub.applied`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +54,7 @@ class Provisioned:
     error: str = ""
     hostname: str = ""
     archived: Path | None = None  # another table's journal, kept under this name
+    host: str = ""  # with `etc`: the network, time servers and SSH keys written, in words
 
 
 def hostname_for(table_id: str) -> str:
@@ -72,6 +85,18 @@ def provision(boot: Path, data: Path, etc: Path | None = None,
                            f"Correct {BOOT_FILE} on the boot partition and restart.\n",
                owner=owner)
         return Provisioned(error=why)
+    keys_source = boot / BOOT_KEYS
+    try:
+        boot_keys = (host.keys_from_file(keys_source.read_text(encoding="utf-8"),
+                                         f"{BOOT_KEYS} on the boot partition")
+                     if keys_source.exists() else ())
+    except (OSError, UnicodeDecodeError, host.SshKeyError) as exc:
+        why = (str(exc) if isinstance(exc, host.SshKeyError)
+               else f"{BOOT_KEYS} on the boot partition cannot be read: {exc}")
+        _write(error_file, f"The table was not set up: {why}\n"
+                           f"Correct {BOOT_KEYS} on the boot partition and restart.\n",
+               owner=owner)
+        return Provisioned(error=why)
     credential = boot / BOOT_CREDENTIAL
     if credential.exists():
         if cfg.sync.credential_file is None or not cfg.sync.enabled:
@@ -91,12 +116,41 @@ def provision(boot: Path, data: Path, etc: Path | None = None,
     archived = _archive_other_journal(cfg, now or datetime.now(UTC))
     _write(target, text, owner=owner)
     hostname = hostname_for(cfg.table_id)
+    host_words = ""
     if etc is not None:
         _write(etc / "hostname", hostname + "\n", mode=0o644)
+        write_host(etc, cfg.host, boot_keys)
+        keys = len(dict.fromkeys((*cfg.host.ssh_keys, *boot_keys)))
+        net = cfg.host.network
+        host_words = (("network by DHCP" if net.dhcp else f"network {net.address} via "
+                       f"{net.gateway}")
+                      + (f", time from {', '.join(net.ntp)}" if net.ntp else "")
+                      + (f", {keys} technician key(s) for SSH" if keys
+                         else ", no technician keys: no SSH server"))
     with contextlib.suppress(FileNotFoundError):
         error_file.unlink()
     source.replace(boot / APPLIED)
-    return Provisioned(applied=cfg.table_id, hostname=hostname, archived=archived)
+    if keys_source.exists():
+        keys_source.replace(boot / f"{BOOT_KEYS}.applied")
+    return Provisioned(applied=cfg.table_id, hostname=hostname, archived=archived,
+                       host=host_words)
+
+
+def write_host(etc: Path, cfg: host.HostConfig, more_keys: tuple[str, ...] = ()) -> None:
+    """The table's computer's files under `etc` (root's, 0644; a file for a setting
+    table.toml no longer has is removed: the file on the boot partition says it all)."""
+    files = {
+        etc / "network" / host.NETWORK_FILE: host.network_file(cfg.network),
+        etc / "timesyncd" / host.TIMESYNC_FILE: host.timesync_file(cfg.network),
+        etc / "ssh" / host.KEYS_FILE: host.keys_file((*cfg.ssh_keys, *more_keys)),
+        etc / "udev" / host.DEVICES_RULES: host.devices_rules(cfg.device_names),
+    }
+    for path, text in files.items():
+        if text:
+            _write(path, text, mode=0o644)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
 
 
 def _shred(path: Path) -> None:

@@ -14,7 +14,14 @@ table was last checked and what was found. Checks:
 - the journal, the configuration, the pit credential and the sync's files are the kiosk
   user's alone (mode 0600, one owner);
 - the pit server, when `[sync]` names one: it answers, it knows this table's credential, and
-  how far behind it the journal is.
+  how far behind it the journal is;
+- on the SD image: the boot partition's build id and that its files match the checksums the
+  build wrote there, and the update key ("TRIAL UPDATE KEY" fails it: image-build/build
+  --trial).
+
+The console's banner (`tableside banner`: the version, the table, its address, the last
+self-test) and the technicians' logins on record (`tableside technician-login`, from PAM)
+are here too: the SD image's parts.
 
 Both screens and the touch are checked on the self-test screen (`--screen`,
 kiosk/ui/selftest_screen.py).
@@ -44,6 +51,12 @@ from kiosk.store.journal import Journal
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 BUILT = 2026  # a clock showing an earlier year is wrong
+BUILD_FILE = "tableside-build.txt"
+"""On the boot partition: `build <id>` and the version and flavour (image-build/build)."""
+SUMS_FILE = "tableside-sums.sha256"
+"""On the boot partition: sha256sum's lines for each file the build put there."""
+TRIAL_MARK = "TRIAL UPDATE KEY"
+"""In /etc/tableside/update-keys of an image built with --trial (a throwaway key)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,14 +175,20 @@ def check_disk(folder: Path) -> SelfTestResult:
 
 def check_clock(now: datetime, ntp: Callable[[], str | None] | None = None,
                 rtc: Path = Path("/dev/rtc0")) -> SelfTestResult:
+    """Every journal row carries the time: the clock must be synchronised with the time
+    servers (`[network] ntp`, or DHCP's); a real-time clock alone drifts, so it fails too."""
     synced = (ntp or _ntp)()
     if now.year < BUILT:
         return SelfTestResult("clock", False, f"the clock says {now:%Y-%m-%d %H:%M} UTC: "
                               f"wrong; set it or connect the network for NTP")
-    source = ("NTP synchronised" if synced == "yes" else "a real-time clock" if rtc.exists()
-              else "neither NTP nor a real-time clock: the time may drift")
-    return SelfTestResult("clock", synced == "yes" or rtc.exists(),
-                          f"{now:%Y-%m-%d %H:%M} UTC, {source}")
+    source = ("NTP synchronised" if synced == "yes"
+              else "not synchronised with a time server (only a real-time clock: it drifts)"
+              if rtc.exists()
+              else "not synchronised with a time server and no real-time clock")
+    advice = "" if synced == "yes" else ("; check the network and [network] ntp in "
+                                         "table.toml (timedatectl timesync-status)")
+    return SelfTestResult("clock", synced == "yes",
+                          f"{now:%Y-%m-%d %H:%M} UTC, {source}{advice}")
 
 
 def _ntp() -> str | None:
@@ -265,15 +284,104 @@ def check_modes(paths: list[Path]) -> SelfTestResult:
                           "sync state are the kiosk user's alone")
 
 
+@dataclass(frozen=True, slots=True)
+class ImageFiles:
+    """Where the SD image keeps what the self-test reads about itself (a test's folders)."""
+
+    boot: Path = Path("/boot/firmware")
+    etc: Path = Path("/etc/tableside")
+
+    @property
+    def on_image(self) -> bool:
+        """The SD image (image-build/build writes its flavour), not a developer's machine."""
+        return (self.etc / "flavour").exists()
+
+    def build_id(self) -> str:
+        try:
+            text = (self.boot / BUILD_FILE).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+        return next((line.split(None, 1)[1].strip() for line in text.splitlines()
+                     if line.startswith("build ") and len(line.split()) > 1), "")
+
+    def trial_key(self) -> bool:
+        try:
+            return TRIAL_MARK in (self.etc / "update-keys").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return False
+
+
+def check_image(files: ImageFiles | None = None) -> list[SelfTestResult]:
+    """On the SD image: the boot partition and the update key; elsewhere nothing."""
+    files = files or ImageFiles()
+    if not files.on_image:
+        return []
+    return [check_boot(files), check_update_key(files)]
+
+
+def check_boot(files: ImageFiles) -> SelfTestResult:
+    """The boot partition is the build it says: each file the build listed with its SHA-256
+    is there and unchanged (files added since, like table.toml.applied, are not its own)."""
+    import hashlib
+
+    build = files.build_id()
+    try:
+        lines = (files.boot / SUMS_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return SelfTestResult("boot partition", False, f"no {SUMS_FILE} on the boot "
+                              f"partition ({files.boot}): not a card image-build/build made")
+    changed, missing, count = [], [], 0
+    for line in lines:
+        want, _, name = line.partition("  ")
+        if not name or len(want) != 64:
+            continue
+        count += 1
+        path = files.boot / name.removeprefix("./")
+        try:
+            got = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            missing.append(name)
+            continue
+        if got != want:
+            changed.append(name)
+    label = f"build {build}" if build else f"no build id ({BUILD_FILE} missing)"
+    if changed or missing or not build:
+        words = ([f"changed: {', '.join(changed)}"] if changed else []) + (
+            [f"missing: {', '.join(missing)}"] if missing else [])
+        return SelfTestResult("boot partition", False, f"{label}; " + "; ".join(
+            words or ["its files cannot be told from another build's"]))
+    return SelfTestResult("boot partition", True, f"{label}: {count} files match their "
+                                                  "checksums")
+
+
+def check_update_key(files: ImageFiles) -> SelfTestResult:
+    """Update bundles are trusted by the casino's key (image-build/build --update-key), not a
+    throwaway one made for a trial (--trial)."""
+    try:
+        text = (files.etc / "update-keys").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    keys = [line for line in text.splitlines()
+            if len(line.strip()) == 64 and not line.startswith("#")]
+    if TRIAL_MARK in text:
+        return SelfTestResult("update key", False, f"{TRIAL_MARK}: this image trusts a key "
+                              "made to try updates with; build the table's image with the "
+                              "casino's key (image-build/build --update-key)")
+    if not keys:
+        return SelfTestResult("update key", False, f"no update key in {files.etc}/update-keys: "
+                                                   "no update can be applied")
+    return SelfTestResult("update key", True, f"{len(keys)} publisher key(s) of the casino's")
+
+
 def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = None,
                  factory: str | None = None, now: datetime | None = None,
                  ntp: Callable[[], str | None] | None = None,
-                 opened: Callable[[TablePanel], None] | None = None
-                 ) -> list[SelfTestResult]:
+                 opened: Callable[[TablePanel], None] | None = None,
+                 image: ImageFiles | None = None) -> list[SelfTestResult]:
     """Every check, each result journaled (the journal must belong to this table)."""
     results = [*check_devices(cfg, wait), *check_panel(cfg, press, factory, opened=opened),
                check_disk(cfg.journal.parent), check_clock(now or datetime.now(UTC), ntp),
-               check_pit(cfg)]
+               check_pit(cfg), *check_image(image)]
     results.append(check_modes(private_files(cfg)))
     record(cfg, results)
     return results
@@ -285,3 +393,80 @@ def record(cfg: TableConfig, results: list[SelfTestResult]) -> None:
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     with Journal.open(cfg.journal, cfg.table_id) as journal:
         journal.append_many([(r.kind, r.to_payload()) for r in results])
+
+
+# --- the console's banner and the technicians' logins (the SD image) -------------------------
+
+def last_selftest(journal: Path, table_id: str, scan: int = 2000) -> list[SelfTestResult]:
+    """The last self-test's results on record (its consecutive `selftest` rows), or []."""
+    from kiosk.store.journal import JournalError, head_of
+
+    if not journal.exists():
+        return []
+    try:
+        head = head_of(journal)[0]
+        with Journal.open(journal, table_id, read_only=True) as j:
+            block: list[SelfTestResult] = []
+            last: list[SelfTestResult] = []
+            for e in j.entries(max(0, head - scan)):
+                if e.kind != "selftest":
+                    if block:
+                        last, block = block, []
+                    continue
+                p = e.payload
+                block.append(SelfTestResult(str(p.get("check", "")), bool(p.get("ok")),
+                                            str(p.get("detail", ""))))
+            return block or last
+    except (JournalError, OSError):
+        return []
+
+
+def addresses() -> list[str]:
+    """The table's IPv4 addresses (`ip`), for the banner: what a technician connects to."""
+    try:
+        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"],
+                             capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [part.split("/")[0] for line in out.splitlines()
+            for part in line.split()[3:4]]
+
+
+def banner(cfg: TableConfig | None, version: str, *, why_not: str = "",
+           files: ImageFiles | None = None, address: list[str] | None = None,
+           hostname: str = "") -> str:
+    """The console's banner: the version and build, the table and where to reach it, the last
+    self-test; "TRIAL UPDATE KEY" when the image trusts a throwaway key."""
+    files = files or ImageFiles()
+    build = files.build_id()
+    lines = [f"Tableside {version}" + (f", build {build}" if build else "")]
+    if cfg is None:
+        lines.append(f"Table: not set up ({why_not})" if why_not else "Table: not set up")
+    else:
+        lines.append(f"Table: {cfg.table_id} ({cfg.name})")
+    where = address if address is not None else addresses()
+    lines.append(f"Address: {', '.join(where) if where else 'none (no network)'}"
+                 + (f" ({hostname})" if hostname else ""))
+    results = last_selftest(cfg.journal, cfg.table_id) if cfg is not None else []
+    if results:
+        failed = [r.check for r in results if not r.ok]
+        lines.append(f"Self-test: {len(results) - len(failed)} passed, {len(failed)} failed"
+                     + (f" ({', '.join(failed)})" if failed else ""))
+    else:
+        lines.append("Self-test: not run yet (sudo tableside selftest --config "
+                     "/data/table.toml)")
+    if files.trial_key():
+        lines.append(f"{TRIAL_MARK}: updates signed by a throwaway key are trusted")
+    return "\n".join(lines) + "\n"
+
+
+def technician_login(cfg: TableConfig, user: str, remote: str) -> None:
+    """A technician's login (PAM, image-build/system/bin/tableside-login) on record as a
+    device report: the pit sees it with the table's other rows."""
+    from kiosk.table.records import DeviceReport
+
+    report = DeviceReport("SSH", "technician_login",
+                          f"{user or 'unknown'} logged in over SSH from {remote or 'unknown'}")
+    cfg.journal.parent.mkdir(parents=True, exist_ok=True)
+    with Journal.open(cfg.journal, cfg.table_id) as journal:
+        journal.append(report.kind, report.to_payload())

@@ -53,7 +53,9 @@ SEQ_MODULUS = 1000
 # unknown for that device (a shoe never sends COUNT).
 TYPES_BY_DEVICE: dict[str, frozenset[str]] = {
     SHOE: frozenset({"HELLO", "CARD", "BURN", "UNREAD", "CUT", "STATE", "HB"}),
-    SHUFFLER: frozenset({"HELLO", "STATE", "COUNT", "FAULT", "DAMAGED", "CARD", "HB"}),
+    # BURN and UNREAD from a shuffler that deals are new in version 1.1 of the protocol.
+    SHUFFLER: frozenset({"HELLO", "STATE", "COUNT", "FAULT", "DAMAGED", "CARD", "BURN",
+                         "UNREAD", "HB"}),
 }
 
 _FRAME_END = re.compile(rb"[$\r\n]")

@@ -14,6 +14,7 @@ import click
 
 from hardware.protocols import roles, simulator_of
 from hardware.simulators.shoe import DIALECTS, FaultPlan, PtyLink, ShoeSimulator, TcpLink, run_paced
+from hardware.simulators.shuffler import ShufflerFaults, ShufflerSimulator, run_shuffler
 from kiosk.stopping import exit_status, until_signal
 
 _RATE = click.FloatRange(0.0, 1.0)
@@ -137,6 +138,60 @@ async def _serve(
         pty.close()
 
 
+_AFTER = click.IntRange(min=0)
+
+
+@simulate.command()
+@click.option("--decks", type=click.IntRange(1, 16), default=8, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Card order.")
+@click.option("--pace", type=click.FloatRange(min=0.0), default=1.5, show_default=True,
+              help="Seconds between cards.")
+@click.option("--cards", type=click.IntRange(min=1), default=6, show_default=True,
+              help="Cards to deal: a coup's worth (at most 6 in punto banco).")
+@click.option("--count", type=_AFTER, default=None, metavar="N",
+              help="COUNT says N cards, whatever it holds (a wrong count).")
+@click.option("--jam-after", type=_AFTER, default=None, metavar="N",
+              help="A jam after N cards (0: before the first): FAULT JAM, no more cards.")
+@click.option("--damaged-after", type=_AFTER, default=None, metavar="N",
+              help="A damaged card after N cards: DAMAGED 1, FAULT DAMAGE, no more cards.")
+@click.option("--power-loss-after", type=_AFTER, default=None, metavar="N",
+              help="The power goes after N cards: silence, then HELLO as restarted.")
+@click.option("--silence", type=click.FloatRange(min=0.0), default=8.0, show_default=True,
+              help="Seconds the line stays silent in a power loss.")
+@click.option("--wait", is_flag=True, help="Deal only after a reader's HELLO?.")
+@click.option("--linger", type=click.FloatRange(min=0.0), default=1.0, show_default=True,
+              help="Seconds to keep the line up after the last card.")
+def shuffler(decks: int, seed: int, pace: float, cards: int, count: int | None,
+             jam_after: int | None, damaged_after: int | None, power_loss_after: int | None,
+             silence: float, wait: bool, linger: float) -> None:
+    """Shuffle, count and deal a coup as a shuffler would, on a pseudo-terminal (spec
+    docs/protocols/shoe-shuffler.md, device SHUF), with the faults asked for."""
+    simulator = ShufflerSimulator(
+        decks=decks, seed=seed, cards=cards,
+        stops=ShufflerFaults(jam_after=jam_after, damaged_after=damaged_after,
+                             power_loss_after=power_loss_after, count=count))
+
+    async def serve() -> None:
+        pty = PtyLink()
+        try:
+            _announce(pty.url)
+            pty.answer(simulator)
+            if wait:
+                await pty.hello_requested.wait()
+            await run_shuffler(simulator, pty, pace=pace, silence=silence, linger=linger)
+        finally:
+            pty.close()
+
+    try:
+        _, stopped = asyncio.run(until_signal(serve()))
+    except KeyboardInterrupt:
+        stopped = exit_status(signal.SIGINT)
+    why = f"; stopped: {simulator.stopped}" if simulator.stopped else ""
+    click.echo(f"dealt {len(simulator.dealt)} card(s){why}", err=True)
+    if stopped:
+        sys.exit(stopped)
+
+
 def _announce(url: str) -> None:
     sys.stdout.write(url + "\n")
     sys.stdout.flush()
@@ -174,8 +229,8 @@ def _device_command(role: str) -> click.Command:
     return serve
 
 
-for _role in roles():
-    if _role != "shoe" and simulator_of(_role) is not None:
+for _role in roles():  # the shoe's and the shuffler's have their own commands, with faults
+    if _role not in simulate.commands and simulator_of(_role) is not None:
         simulate.add_command(_device_command(_role))
 
 

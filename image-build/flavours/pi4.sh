@@ -11,7 +11,8 @@ sources=("${image_sources[@]}")  # what mmdebstrap gets: the same
 packages=(systemd-sysv udev dbus kmod raspi-firmware linux-image-arm64 initramfs-tools
           e2fsprogs dosfstools ca-certificates python3 python3-venv
           libgl1 libegl1 libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10
-          systemd-timesyncd netbase iproute2 ifupdown isc-dhcp-client less
+          systemd-timesyncd systemd-resolved netbase iproute2 fdisk less
+          openssh-server sudo
           overlayroot busybox
           xserver-xorg-core x11-xserver-utils)  # both screens on one KMS device: Xorg, xrandr
 # The boot partition's files that start the Pi (raspi-firmware's names).
@@ -20,13 +21,23 @@ boot_initramfs="initrd.img-<version>"
 boot_dtb=bcm2711-rpi-4-b.dtb
 # Debian's raspi-firmware writes config.txt: ours goes after it.
 config_txt_mode=append
+# No dtoverlay line: Debian's kernel is the mainline one, whose Pi 4 device tree
+# (bcm2711-rpi-4-b.dtb) has the KMS display pipeline (vc4, both HDMI ports) in it already,
+# and Debian ships none of Raspberry Pi's overlays; a line naming one the card lacks is
+# refused by the build (image-build/check-overlays). The DSI panel needs Raspberry Pi's
+# kernel and its overlays: the pi5 flavour's (docs/technician.md, "Screens and touch").
 config_txt='
 # Tableside: a Raspberry Pi 4, 64-bit, KMS for the dealer'"'"'s and the players'"'"' screens.
 arm_64bit=1
-dtoverlay=vc4-kms-v3d
 max_framebuffers=2
 disable_overscan=1
 enable_uart=1'
+# The header's UART (GPIO 14 and 15, the mini UART while Bluetooth has the other) is ttyS1
+# under Debian's kernel (the mainline device tree's serial1): a console there too, beside
+# cmdline.txt's serial0 (Raspberry Pi's name).
+serial_console="console=ttyS1,115200"
+# Overlays the boot partition must hold besides those config.txt names: none.
+required_overlays=()
 # Nothing to check before the build, nothing more for mmdebstrap.
 flavour_hooks=()
 flavour_check() { :; }

@@ -26,7 +26,8 @@ packages=(systemd-sysv udev dbus kmod raspi-firmware linux-image-rpi-2712 initra
           raspberrypi-archive-keyring
           e2fsprogs dosfstools ca-certificates python3 python3-venv
           libgl1 libegl1 libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10
-          systemd-timesyncd netbase iproute2 ifupdown isc-dhcp-client less
+          systemd-timesyncd systemd-resolved netbase iproute2 fdisk less
+          openssh-server sudo
           overlayroot busybox
           xserver-xorg-core x11-xserver-utils)  # both screens on one KMS device: Xorg, xrandr
 # What must be in Raspberry Pi's archive, checked before anything is built.
@@ -50,6 +51,11 @@ disable_fw_kms_setup=1
 disable_overscan=1
 enable_uart=1'
 flavour_hooks=()  # set by flavour_check
+# Besides those config.txt names, the boot partition must hold the official 7" DSI touch
+# panel's overlay (Raspberry Pi's kernel ships it; docs/technician.md, "Screens and touch").
+required_overlays=(vc4-kms-dsi-7inch)
+# Raspberry Pi's kernel knows serial0 (the header's UART): no other console name needed.
+serial_console=""
 
 rpi_refuse() {
   say "pi5: $*"

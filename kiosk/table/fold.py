@@ -28,6 +28,8 @@ from kiosk.rules.registry import GAMES, GameSpec, Registry
 from kiosk.table import cash as cash, disputes as disputes  # their records, for every fold
 from kiosk.table.hours import OpenedOutsideHours
 from kiosk.table.records import (
+    COUNT_WRONG,
+    COUNTED,
     HELD,
     RELEASED,
     SET_ASIDE,
@@ -51,6 +53,9 @@ class TableFacts:
     outside_hours_until: str = ""  # the inspector's reopening outside hours holds until then
     dealer: str = ""  # the id of the dealer signed in ("": none; kiosk/table/roles.py)
     dealer_round: int = 0  # the last round whose dealer is on record (`RoundDealer`)
+    out_of_play: tuple[tuple[str, str], ...] = ()
+    """(device, why) for each device whose cards are out of play: a shuffler whose count was
+    not the decks in play (`count_wrong`), until it counts right (`count`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,10 @@ def facts_after(facts: TableFacts, op: Operation) -> TableFacts:
             return dataclasses.replace(facts, held=facts.held[1:])
         if op.event == SET_ASIDE:
             return dataclasses.replace(facts, held=())
+        if op.event in (COUNT_WRONG, COUNTED):
+            others = tuple(o for o in facts.out_of_play if o[0] != op.device)
+            out = (*others, (op.device, op.detail)) if op.event == COUNT_WRONG else others
+            return dataclasses.replace(facts, out_of_play=out)
     if isinstance(op, RoundVoid) and facts.held:
         return dataclasses.replace(facts, held=())
     return facts

@@ -12,6 +12,8 @@ from kiosk.rules.operations import TableRecord
 HELD = "card_held"  # a shoe card waits for a step on the screen (DeviceReport.event)
 RELEASED = "card_released"  # ... and goes to the game now, on record with its own row
 SET_ASIDE = "held_set_aside"  # held cards the table can no longer deal (another game)
+COUNT_WRONG = "count_wrong"  # a shuffler's count is not the decks in play: its cards are out
+COUNTED = "count"  # ... and its count matches them (again): its cards are in play
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +96,7 @@ class PitConfigRefused(TableRecord):
 
 @dataclass(frozen=True, slots=True)
 class SoftwareUpdate(TableRecord):
-    """A signed update bundle's outcome on this table (kiosk/update.py): `applied`, `rolled
+    """A signed update bundle's outcome on this table (kiosk/update/): `applied`, `rolled
     back` (the new version did not start; the version before runs again), `refused` (its
     signature, files or target did not match, in words), `not installed`, or `reverted` to
     the SD image's own version. Here, with the table's other records, so every fold knows it."""

@@ -18,6 +18,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
@@ -25,7 +26,7 @@ from hardware import events as ev
 from hardware.protocols import protocol_of_device
 from kiosk.rules.cards import Card
 from kiosk.rules.errors import NotAllowed, Said, Sentence, TablesideError
-from kiosk.rules.game import DealsFromShoe, Game, UsesShuffler
+from kiosk.rules.game import DealsFromShoe, Game
 from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening, TableRecord
 from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.store.journal import Journal, JournalError, JournalWriteError
@@ -92,7 +93,8 @@ class TableSession(Generic[S]):
     """Routes events and actions to the game, journaling every Operation before it counts."""
 
     def __init__(self, game: GameSpec | Game[S], journal: Journal, rules: Any, table_id: str,
-                 *, clock: Callable[[], float] = time.monotonic) -> None:
+                 *, clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self.spec = spec_for(game, rules, table_id)
         self.game: Game[S] = self.spec.engine
         self.journal = journal
@@ -106,14 +108,18 @@ class TableSession(Generic[S]):
         self.device_commands: dict[str, Callable[[str], bool]] = {}
         self.bad_input = 0
         # The roles whose device is the simulator (`port = "simulated"`): the launcher says
-        # so, and every card from a simulated shoe goes on record as "simulated".
+        # so, and every card from a simulated shoe (or shuffler) goes on record as "simulated".
         self.simulated: set[str] = set()
+        # The device that deals the cards (its label: "SHOE", or "SHUF" for a shuffler that
+        # deals): the one a held card's release and set-aside name. The launcher sets it from
+        # the table's file; each card a device deals sets it too.
+        self.dealing_device = "SHOE"
         # Why the journal cannot be written ("" while it can): the table stops dealing on the
         # first failed write, and what the shoe does meanwhile (a card, a burn, the cutting
         # card) waits in `unrecorded`, in order, to be recorded once it can write again
         # (`retry_journal`).
         self.halted = ""
-        self.unrecorded: list[ShoeEvent] = []
+        self.unrecorded: list[Waiting] = []
         self._retry_at = 0.0
         self._retrying = False
         self.clock = clock
@@ -124,6 +130,8 @@ class TableSession(Generic[S]):
         # check; the launcher and the pit's configurations set it (`set_people`).
         self.people: People = NO_LIST
         self.gate = Gate(NO_LIST, clock)
+        self.wall_clock = wall_clock
+        self._restore_lockout()
         self._releasing = False
         self._quiet: dict[tuple[str, str], tuple[float, int, str]] = {}  # coalesced reports
         self._rejects: dict[tuple[str, str], int] = {}  # (device, kind) -> bad inputs seen
@@ -170,6 +178,13 @@ class TableSession(Generic[S]):
     def held_cards(self) -> tuple[Card, ...]:
         """Shoe cards waiting for a step on the screen, oldest first (on record)."""
         return self.folded.facts.held
+
+    @property
+    def out_of_play(self) -> dict[str, str]:
+        """Devices whose cards are out of play, with why (a shuffler whose count did not
+        match the decks in play): their cards are refused on record until they count right.
+        On record, so a restart keeps it."""
+        return dict(self.folded.facts.out_of_play)
 
     @property
     def inspector_called(self) -> bool:
@@ -294,12 +309,10 @@ class TableSession(Generic[S]):
         self.alert(Severity.INFO, Said.words(
             "The journal writes again: %(n)s card(s) that waited are recorded now",
             n=len(events)))
-        shoe = self._shoe()
         self._retrying = True
         try:
-            for i, event in enumerate(events):
-                if shoe is not None:
-                    self._on_shoe_event(shoe, event.device, event)
+            for i, waiting in enumerate(events):
+                self._on_device_event(waiting.event)  # the path it took the first time
                 if self.halted:  # full again: the rest wait, in order, behind it
                     self.unrecorded.extend(events[i + 1:])
                     return False
@@ -309,7 +322,7 @@ class TableSession(Generic[S]):
 
     def waiting(self) -> str:
         """What the shoe did that waits to be recorded, in words ("3C, burn, cutting card")."""
-        return ", ".join(_waiting_words(e) for e in self.unrecorded)
+        return ", ".join(w.words for w in self.unrecorded)
 
     def _snapshot(self) -> None:
         """The folded table on record, so the next start folds only the rows after it. A
@@ -357,6 +370,21 @@ class TableSession(Generic[S]):
         self.people = people
         self.gate.people = people
 
+    def _restore_lockout(self) -> None:
+        """The last lockout on record still runs after a restart, for the time it has left
+        by the wall clock (a restart is no way round it)."""
+        row = self.journal.last_of_kind(PinLockedOut.kind)
+        if row is None:
+            return
+        try:
+            at = datetime.fromisoformat(str(row.wall_time).replace("Z", "+00:00"))
+            seconds, person = int(row.payload["seconds"]), str(row.payload["person"])
+        except (KeyError, TypeError, ValueError):
+            return
+        left = seconds - (self.wall_clock() - at).total_seconds()
+        if 0 < left <= seconds:
+            self.gate.until[person] = self.clock() + left
+
     @property
     def dealer(self) -> Person | None:
         """The dealer signed in (None: nobody, or not on the list in force)."""
@@ -398,15 +426,18 @@ class TableSession(Generic[S]):
         raise err
 
     def sign_in(self, person_id: str, pin: str) -> Person:
-        """A dealer signs in with their id and PIN (the dealer before them is signed out
-        by it); on record (`DealerSignedIn`)."""
+        """A dealer signs in with their id and PIN; on record (`DealerSignedIn`), with the
+        dealer before them signed out in the same transaction."""
         person = self.check_pin(person_id, pin)
         if person.role is not Role.DEALER:
             raise RoleRefused.of("%(who)s is not on this table's list as a dealer",
                                  who=person.id)
         if self.folded.facts.dealer == person.id:
             return person
-        self.record(DealerSignedIn(person.id, person.name))
+        signed_in = DealerSignedIn(person.id, person.name)
+        before = self.dealer  # the dealer change: the one before signed out with it
+        self.perform(lambda _s: signed_in, before=None if before is None
+                     else DealerSignedOut(before.id, before.name))
         return person
 
     def sign_out(self) -> None:
@@ -414,6 +445,34 @@ class TableSession(Generic[S]):
         dealer = self.dealer
         if dealer is not None:
             self.record(DealerSignedOut(dealer.id, dealer.name))
+
+    def override_needed(self, action: Callable[[S], Operation]) -> Override | None:
+        """The override an act needs on a table that checks PINs, told by what it would
+        record (the records' shared bases, never a game's name): a void; a card on record
+        as accepted by the inspector; a card keyed in while the shoe is linked and
+        answering. None when it needs none (or the table checks no PIN). The rules' refusal
+        of the act itself propagates."""
+        if not self.people.checked:
+            return None
+        op = action(self.state)
+        source = str(getattr(op, "source", ""))
+        if isinstance(op, RoundVoid):
+            return Override.VOID
+        if source == "override":
+            return Override.ACCEPT_QUERIED
+        if source == "keyed" and self.keyed_over_shoe():
+            return Override.MANUAL_CARD
+        return None
+
+    def keyed_over_shoe(self) -> bool:
+        """Whether a card keyed in now would stand over the shoe's read (a manual card, the
+        inspector's override on a table that checks PINs): the shoe is linked and answering
+        and no unread card waits. With the shoe away, or for a card it could not read,
+        keying in is the way the card goes on record: the dealer's own act."""
+        if not (self.has_device("shoe") and self.device_online.get("SHOE", True)):
+            return False
+        pending = getattr(self.state, "pending", None)
+        return str(getattr(pending, "reason", "")) != "unread"
 
     def may(self, action: Override, allowed: bool = True) -> bool:
         """The screens' `can_` for an override: the game allows it (`allowed`) and someone
@@ -473,7 +532,7 @@ class TableSession(Generic[S]):
 
     def release_held_cards(self) -> None:
         """Deal the shoe cards that arrived while a card needed the dealer's decision."""
-        shoe = self._shoe()
+        shoe = self.dealing_game()
         if shoe is None:
             return
         self._releasing = True
@@ -486,7 +545,9 @@ class TableSession(Generic[S]):
                     return
                 # The release and the card's own record in one transaction: a held card is
                 # never released without being dealt, queried or refused on record.
-                self._shoe_card(shoe, card, before=DeviceReport("SHOE", RELEASED, card.code))
+                device = self.dealing_device
+                self.deal_card(shoe, device, card,
+                               before=DeviceReport(device, RELEASED, card.code))
         finally:
             self._releasing = False
 
@@ -495,7 +556,7 @@ class TableSession(Generic[S]):
         if not self.held_cards:
             return
         gone = ", ".join(c.code for c in self.held_cards)
-        self.record(DeviceReport("SHOE", SET_ASIDE, f"{gone}: {why}"))
+        self.record(DeviceReport(self.dealing_device, SET_ASIDE, f"{gone}: {why}"))
         self.alert(Severity.WARNING, f"Held card(s) {gone} set aside: {why}",
                    "Put them aside; they are not dealt")
 
@@ -515,42 +576,39 @@ class TableSession(Generic[S]):
             self.alert(Severity.STOP, f"Internal error handling {type(event).__name__}",
                        "Call a technician")
 
-    def _shoe(self) -> DealsFromShoe[S] | None:
+    def dealing_game(self) -> DealsFromShoe[S] | None:
+        """The game as one that takes cards from a dealing device, or None."""
         game = self.game
         return game if isinstance(game, DealsFromShoe) else None
 
     def _on_device_event(self, event: Any) -> None:
         device = getattr(event, "device", "SHOE")
-        handling = protocol_of_device(device)
-        if handling is not None and handling.table_side and not isinstance(event,
-                                                                            ev.LINK_EVENTS):
-            # A device whose events the table handles in a module of its own (the wheel:
-            # kiosk/table/wheel.py), named by its protocol's registration.
+        if not isinstance(event, ev.LINK_EVENTS):
+            # Every device's own events go to the module its protocol's registration names
+            # (the card shoe's kiosk/table/shoe.py, the wheel's kiosk/table/wheel.py); the
+            # link's reports, the same for every device, are handled here.
+            handling = protocol_of_device(device)
+            if handling is None or not handling.table_side:
+                self.report(device, "unknown_device", type(event).__name__, Severity.WARNING,
+                            Said.words("A device the table does not know sent a message: "
+                                       "%(device)s", device=device),
+                            Said.words("Check which devices are configured for this table"))
+                return
             importlib.import_module(handling.table_side).on_event(self, event)
             return
-        if isinstance(event, ev.CardRead | ev.CardUnread | ev.CardBurned | ev.CutCardOut):
-            shoe = self._shoe()
-            if shoe is None:  # capabilities: a shoe's event reaches only a game that deals
-                self.report(device, "card_refused", f"{self.spec.title} deals no cards "
-                            f"from a shoe", Severity.STOP,
-                            f"The {_device_name(device)} reported a card, but "
-                            f"{self.spec.title.lower()} takes none",
-                            "Check which devices are configured for this table")
-                return
-            self._on_shoe_event(shoe, device, event)
-        elif isinstance(event, ev.FramesLost):
+        if isinstance(event, ev.FramesLost):
             detail = (f"{event.missing} frame(s) lost between {event.expected_seq} and "
                       f"{event.got_seq}")
             self.report(device, "frames_lost", detail, Severity.STOP,
                         Said.words("The %(device)s link lost %(n)s message(s)",
-                                   device=_device_name(device), n=event.missing),
-                        _CHECK_THE_CARDS)
+                                   device=device_name(device), n=event.missing),
+                        CHECK_THE_CARDS)
         elif isinstance(event, ev.DeviceOffline):
             if self.device_online.get(device, True):
                 self.device_online[device] = False
                 by_hand = _by_hand(device)
                 reason = getattr(event, "reason", "")  # the link's words for why
-                name = _device_name(device)
+                name = device_name(device)
                 if reason:  # the port: missing, not allowed, gone
                     self.report(device, "offline", reason, Severity.WARNING,
                                 Said.words("The %(device)s cannot be reached: %(reason)s",
@@ -567,23 +625,9 @@ class TableSession(Generic[S]):
             self.device_online[device] = True
             if not was:
                 self.report(device, "online", "", Severity.INFO,
-                            Said.words("The %(device)s is back", device=_device_name(device)))
-        elif isinstance(event, ev.ShoeHello):
-            self.device_online[device] = True
-            restarted = event.restarted
-            self.report(device, "restarted" if restarted else "hello",
-                        f"{event.model} firmware {event.firmware} serial "
-                        f"{event.serial_number}",
-                        Severity.WARNING if restarted else None,
-                        Said.words("The %(device)s restarted", device=_device_name(device)),
-                        _CHECK_THE_CARDS)
+                            Said.words("The %(device)s is back", device=device_name(device)))
         elif isinstance(event, ev.BadInput):
             self._on_bad_input(device, event)
-        elif isinstance(event, ev.ShoeStateChanged):
-            self.report(device, "state", str(event.state))
-        elif isinstance(event, ev.ShufflerStateChanged | ev.ShuffleCount | ev.ShufflerFault
-                        | ev.CardsDamaged):
-            self._on_shuffler_event(device, event)
         # Heartbeats only keep the link alive (the driver watches them).
 
     def _on_bad_input(self, device: str, event: ev.BadInput) -> None:
@@ -596,157 +640,89 @@ class TableSession(Generic[S]):
         self._rejects[(device, str(event.kind))] = self._rejects.get(
             (device, str(event.kind)), 0) + 1
         raw = str(event.raw)[2:-1]  # the bytes as text, control bytes escaped
-        name = _device_name(device)
+        name = device_name(device)
         if event.kind is ev.BadKind.BAD_CARD:
             self.report(device, "card_unknown", f"{event.reason}: {raw}", Severity.STOP,
                         Said.words("The %(device)s sent a card the table does not know: "
                                    "%(frame)s", device=name, frame=raw),
-                        _CHECK_THE_CARDS)
+                        CHECK_THE_CARDS)
         elif event.kind is ev.BadKind.REPEAT_DIFFERS:
             self.report(device, "repeat_differs", f"{event.reason}: {raw}", Severity.STOP,
                         Said.words("The %(device)s sent two messages under one number: "
                                    "%(frame)s", device=name, frame=raw),
-                        _CHECK_THE_CARDS)
+                        CHECK_THE_CARDS)
         else:
             counts = ", ".join(f"{n} {kind}" for (d, kind), n in sorted(self._rejects.items())
                                if d == device)
             self.report(device, "bad_input", f"{event.kind}: {event.reason}: {raw} "
                         f"(so far: {counts})")
 
-    def _on_shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
-        """What the shoe did: dealt, held or refused on record. While the journal cannot
-        write, it waits in `unrecorded` (never dropped), behind anything already waiting."""
+    def in_order(self, event: Any, words: str, act: Callable[[], None]) -> None:
+        """A device's act that must go on record in the order it happened (a card out of the
+        shoe): `act` records it. While the journal cannot write, the event waits in
+        `unrecorded` (never dropped), behind anything already waiting, with `words` to say
+        it; it takes this same path again once the journal writes (`retry_journal`)."""
         if self.halted or (self.unrecorded and not self._retrying):
-            self._keep(event)
+            self._keep(Waiting(event, words))
             return
         try:
-            self._shoe_event(shoe, device, event)
+            act()
         except JournalWriteError:  # halted now (perform said so): it waits
-            self._keep(event)
+            self._keep(Waiting(event, words))
 
-    def _keep(self, event: ShoeEvent) -> None:
-        self.unrecorded.append(event)
+    def _keep(self, waiting: Waiting) -> None:
+        self.unrecorded.append(waiting)
         log.error("kept in memory, the journal cannot be written: %s from %s",
-                  _waiting_words(event), event.device)
+                  waiting.words, getattr(waiting.event, "device", "?"))
         self._notify(None)
 
-    def _shoe_event(self, shoe: DealsFromShoe[S], device: str, event: Any) -> None:
-        if isinstance(event, ev.CardRead):
-            self._card_read(shoe, device, event.card)
-        elif isinstance(event, ev.CardUnread):
-            self._device_action(device, "unread", shoe.unread_card,
-                                "Key in the card from its face")
-        elif isinstance(event, ev.CardBurned):
-            self._device_action(device, "burn", lambda s: shoe.burn(s, event.card), "")
-        elif isinstance(event, ev.CutCardOut) and self._device_action(
-                device, "cut", shoe.cut_card_out, ""):
-            self.alert(Severity.INFO, shoe.cut_card_words(self.state))
-
-    def _card_read(self, shoe: DealsFromShoe[S], device: str, card: Card) -> None:
-        if self.held_cards or shoe.holds_cards(self.state):
-            why: str = Said.words("it waits for the card before it")
-            try:  # the rule that holds it, in the game's words
-                shoe.verify_shoe_card(self.state, card)
-            except NotAllowed as exc:
-                why = Said(str(exc), exc.sentence)
-            # On record before anything else: the card has left the shoe.
-            self.record(DeviceReport(device, HELD, card.code))
-            held = self.held_cards
-            if len(held) == 1:
-                self.alert(Severity.WARNING, Said.words(
-                    "%(card)s held: %(why)s", card=card.name.capitalize(), why=why))
-            elif held:  # one alert that counts them, not the same words again
-                self.alert(Severity.WARNING, Said.words(
-                    "%(n)s cards held, dealt in order once the screen's step is done: "
-                    "%(cards)s", n=len(held), cards=", ".join(c.code for c in held)))
-            return
-        self._shoe_card(shoe, card)
-
-    def _on_shuffler_event(self, device: str, event: Any) -> None:
-        """The shuffler's reports are on record and shown (rule: the mini baccarat shuffler
-        malfunction procedure); a game that weighs them is told."""
-        if isinstance(event, ev.ShufflerFault):
-            what, detail = "fault", f"{event.code}: {event.text}".rstrip(": ")
-            self.report(device, what, detail, Severity.STOP,
-                        f"The shuffler reports a fault: {detail}",
-                        "Stop dealing from it; call the inspector")
-        elif isinstance(event, ev.CardsDamaged):
-            what, detail = "damaged", f"{event.cards} damaged card(s)"
-            self.report(device, what, detail, Severity.WARNING,
-                        f"The shuffler found {event.cards} damaged card(s)",
-                        "Replace them before the cards are used")
-        elif isinstance(event, ev.ShuffleCount):
-            what, detail = "count", f"{event.cards} cards counted"
-            decks = getattr(self.game.rules_of(self.state), "decks", None)
-            if isinstance(decks, int) and event.cards != 52 * decks:
-                self.report(device, "count_wrong", f"{event.cards} cards counted, "
-                            f"{52 * decks} in {decks} decks", Severity.STOP,
-                            f"The shuffler counted {event.cards} cards; {decks} decks are "
-                            f"{52 * decks}", "Count the cards by hand; call the inspector")
-            else:
-                self.report(device, what, detail)
-        else:
-            what, detail = "state", str(event.state)
-            self.report(device, what, detail)
-        game = self.game
-        if isinstance(game, UsesShuffler):
-            op = game.shuffler_report(self.state, what, detail)
-            if op is not None:
-                self.attempt(lambda _s: op)
-
-    def _shoe_card(self, shoe: DealsFromShoe[S], card: Card,
-                   before: Operation | None = None) -> None:
+    def deal_card(self, shoe: DealsFromShoe[S], device: str, card: Card,
+                  before: Operation | None = None) -> None:
+        """A card the dealing `device` dealt, given to the game: dealt, queried, or refused
+        on record in the device's name (it has left the device either way)."""
+        self.dealing_device = device
         try:
-            op = self.perform(lambda s: self._from_simulator(shoe.shoe_card(s, card)), before)
+            op = self.perform(lambda s: self._from_simulator(shoe.shoe_card(s, card), device),
+                              before)
         except NotAllowed as exc:
             # The card has physically left the shoe: record that it was refused and why
             # (a noisy line's cards once a minute, with their count).
             detail = f"{card.code}: {exc}"
-            message = Said.words("The shoe dealt the %(card)s but %(why)s", card=card.name,
-                                 why=Said(str(exc), exc.sentence))
+            why = Said(str(exc), exc.sentence)
+            message = (Said.words("The shoe dealt the %(card)s but %(why)s", card=card.name,
+                                  why=why) if device == "SHOE" else
+                       Said.words("The %(device)s dealt the %(card)s but %(why)s",
+                                  device=device_name(device), card=card.name, why=why))
             way = Said.words("Put the card aside and call the inspector, or void the "
-                             "%(round)s", round=self._round_word())
+                             "%(round)s", round=self.round_word())
             if before is None:
-                self.report("SHOE", "card_refused", detail, Severity.STOP, message, way)
+                self.report(device, "card_refused", detail, Severity.STOP, message, way)
                 return
-            self.perform(lambda _s: DeviceReport("SHOE", "card_refused", detail), before)
+            self.perform(lambda _s: DeviceReport(device, "card_refused", detail), before)
             self.alert(Severity.STOP, message, way)
             return
         if isinstance(op, CardQuery):
             self.alert(Severity.STOP, op.message,
                        Said.words("Key in the right card if the shoe misread it, void the "
                                   "%(round)s, or call the inspector to accept it",
-                                  round=self._round_word()))
+                                  round=self.round_word()))
 
-    def _from_simulator(self, op: Operation) -> Operation:
-        """A card the simulated shoe dealt, on record as `"source": "simulated"`, never as
+    def _from_simulator(self, op: Operation, device: str) -> Operation:
+        """A card a simulated device dealt, on record as `"source": "simulated"`, never as
         the shoe's: a journal shows whether real cards were dealt."""
         source = getattr(op, "source", None)
-        if "shoe" not in self.simulated or not isinstance(source, StrEnum) or source != "shoe":
+        found = protocol_of_device(device)
+        role = found.role if found is not None else "shoe"
+        if role not in self.simulated or not isinstance(source, StrEnum) or source != "shoe":
             return op
         simulated: Any = type(source)("simulated")
         return dataclasses.replace(op, **{"source": simulated})
 
-    def _round_word(self) -> str:
+    def round_word(self) -> str:
         """What the game calls a round ("coup"), a `Said` the screens translate."""
         word = self.spec.round_word
         return {"coup": Said.words("coup"), "round": Said.words("round"),
                 "spin": Said.words("spin")}.get(word, word)
-
-    def _device_action(self, device: str, what: str, action: Callable[[S], Operation],
-                       way_forward: str) -> bool:
-        """A device's act the game must allow; refused, it is reported once (not journaled
-        as if it happened). True when it was recorded."""
-        try:
-            self.perform(action)
-        except NotAllowed as exc:
-            self.report(device, f"{what}_refused", str(exc), Severity.WARNING, str(exc),
-                        way_forward)
-            return False
-        if way_forward:
-            self.alert(Severity.STOP, f"The {_device_name(device)} reported: {what}",
-                       way_forward)
-        return True
 
     def report(self, device: str, event: str, detail: str, severity: Severity | None = None,
                message: str = "", way_forward: str = "") -> None:
@@ -793,19 +769,16 @@ class TableSession(Generic[S]):
                 log.exception("listener %r failed", listener)
 
 
-ShoeEvent = ev.CardRead | ev.CardBurned | ev.CardUnread | ev.CutCardOut
+@dataclasses.dataclass(frozen=True, slots=True)
+class Waiting:
+    """A device's event kept while the journal cannot write, with the words that say it
+    ("3C", "burn", "cutting card") on the console and in the log."""
+
+    event: Any
+    words: str
 
 
-def _waiting_words(event: ShoeEvent) -> str:
-    """A shoe event kept while the journal cannot write, as the console and the log say it."""
-    if isinstance(event, ev.CardRead):
-        return event.card.code
-    if isinstance(event, ev.CardBurned):
-        return f"burn {event.card.code}" if event.card is not None else "burn"
-    return "unread card" if isinstance(event, ev.CardUnread) else "cutting card"
-
-
-def _device_name(device: str) -> str:
+def device_name(device: str) -> str:
     """The device as the dealer calls it ("card shoe"; a `Said` the screens translate), as
     its protocol's registration says."""
     found = protocol_of_device(device)
@@ -817,6 +790,6 @@ def _by_hand(device: str) -> Said:
     found = protocol_of_device(device)
     return (found.by_hand if found is not None and found.by_hand
             else Said.words("Key in cards by hand"))
-_CHECK_THE_CARDS = Said.words("Check the cards on the table against the screen and key in "
+CHECK_THE_CARDS = Said.words("Check the cards on the table against the screen and key in "
                               "any card that is missing")
 

@@ -196,9 +196,9 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     prepare_kivy(opts)
     from kivy.clock import Clock
 
-    from hardware.shoe.reader import ShoeReader
     from kiosk.assembly import (
         SimulatedShoe,
+        dealing_link,
         open_table,
         other_links,
         restart_simulated_shoe,
@@ -233,14 +233,10 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
         if shoe is not None and play.new_shoe_wanted(session.state):
             shoe.new_shoe()
 
-    reader: ShoeReader | None = None
-    if "shoe" in spec.devices:  # a game that deals from a shoe: the shoe, real or simulated
-        url, dialect = cfg.shoe.port, cfg.shoe.dialect
-        if url == "simulated":  # only when the file says so (kiosk/config.py)
-            shoe = SimulatedShoe(cfg.rules.decks, seed=opts.seed)
-            url, dialect = shoe.path, "line"
-            session.simulated.add("shoe")
-        reader = ShoeReader(url, dialect, session.on_device_event, baudrate=cfg.shoe.baudrate)
+    reader: Any = None
+    if "shoe" in spec.devices or cfg.dealer.role == "shuffler":  # its shoe, or a shuffler
+        # that deals: real or simulated
+        reader, shoe = dealing_link(cfg, session, opts.seed)
         links.append(reader)
     from kiosk import i18n
 

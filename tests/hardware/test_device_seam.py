@@ -103,7 +103,12 @@ def test_a_device_is_one_registration_its_words_its_table_side_and_its_simulator
     assert (wheel.spoken, wheel.by_hand, wheel.table_side) == (
         "roulette wheel", "Spin by hand and key in the winning numbers", "kiosk.table.wheel")
     assert protocol_of_device("WHEEL") is wheel and protocol_of_device("NOPE") is None
-    assert simulator_of("wheel") is wheel.simulator and simulator_of("shuffler") is None
+    assert simulator_of("wheel") is wheel.simulator
+    # The card devices too: their table side and their simulator come with their protocol.
+    shoe, shuffler = protocol("shoe-line"), protocol("shuffler-line")
+    assert (shoe.table_side, shuffler.table_side) == ("kiosk.table.shoe", "kiosk.table.shuffler")
+    assert simulator_of("shoe") is shoe.simulator and shoe.simulator is not None
+    assert simulator_of("shuffler") is shuffler.simulator and shuffler.simulator is not None
     tree = ast.parse(Path(session.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     assert not {m for m in imported if m and "wheel" in m}

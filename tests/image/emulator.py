@@ -152,12 +152,15 @@ class Emulator:
         self._pending = b""
         self._next = 0
         self.share = work / "share"
+        self.ssh_port = 0  # set before start: the host's port forwarded to the guest's 22
 
     # --- the card -----------------------------------------------------------------------
 
-    def prepare(self, table_toml: str, dropins: dict[str, str] | None = None) -> None:
-        """The copy of the card: the image with `table.toml` on its boot partition and the
-        agent in its root; the kernel and initramfs beside it."""
+    def prepare(self, table_toml: str, dropins: dict[str, str] | None = None,
+                boot_files: dict[str, str] | None = None) -> None:
+        """The copy of the card: the image with `table.toml` (and `boot_files`, like
+        table.credential or technicians.pub) on its boot partition and the agent in its root;
+        the kernel and initramfs beside it."""
         if self.work.exists():
             shutil.rmtree(self.work)
         self.work.mkdir(parents=True)
@@ -173,6 +176,9 @@ class Emulator:
         self.cmdline = _run("mtype", "-i", str(boot), "::/cmdline.txt").strip()
         (self.work / "table.toml").write_text(table_toml)
         _run("mcopy", "-i", str(boot), str(self.work / "table.toml"), "::/table.toml")
+        for name, text in (boot_files or {}).items():
+            (self.work / name).write_text(text)
+            _run("mcopy", "-i", str(boot), str(self.work / name), f"::/{name}")
         _run("cp", "--sparse=always", str(self.out / "root.img"), str(root))
         (self.work / "agent").write_text(AGENT)
         (self.work / "agent.service").write_text(AGENT_UNIT)
@@ -220,7 +226,11 @@ class Emulator:
                            f"xres={self.screens[0][0]},yres={self.screens[0][1]}",
                 "-display", "none",
                 "-device", "virtio-rng-pci",
-                "-netdev", "user,id=net", "-device", "virtio-net-pci,netdev=net",
+                # qemu's user network: the guest reaches the host's loopback at 10.0.2.2 (a
+                # pit, a time server), and the host the guest's SSH at 127.0.0.1:ssh_port
+                "-netdev", "user,id=net" + (f",hostfwd=tcp:127.0.0.1:{self.ssh_port}-:22"
+                                            if self.ssh_port else ""),
+                "-device", "virtio-net-pci,netdev=net",
                 "-chardev", f"file,id=serial,path={w / 'serial.log'}",
                 "-serial", "chardev:serial",
                 "-monitor", f"unix:{w / 'monitor.sock'},server=on,wait=off",

@@ -94,3 +94,66 @@ def test_the_root_is_read_only_under_an_overlay_and_what_lasts_is_on_data() -> N
     assert "scripts/init-bottom/overlayroot" in inside
     assert "scripts/init-bottom/tableside-machine-id" in inside
     assert "/overlay.ko" in inside
+
+
+# --- what a technician relies on, read from the built image (image-build/test builds it with
+# --trial) ---------------------------------------------------------------------------------
+
+def test_data_is_the_kiosk_users_alone() -> None:
+    """mke2fs -d does not copy the top folder's mode: the build sets it, read back here."""
+    stat = _run("debugfs", "-R", "stat /", str(OUT / "data.img"))
+    assert "Mode:  0700" in stat, stat
+    network = _run("debugfs", "-R", "cat /etc/network/10-tableside.network",
+                   str(OUT / "data.img"))
+    assert "DHCP=yes" in network  # until provisioning says otherwise
+
+
+def test_every_overlay_config_txt_names_is_on_the_boot_partition(tmp_path: Path) -> None:
+    boot = tmp_path / "boot"
+    boot.mkdir()
+    _run("mcopy", "-s", "-i", str(OUT / "boot.img"), "::/", str(boot))
+    found = boot if (boot / "config.txt").exists() else next(boot.iterdir())
+    check = Path(__file__).resolve().parents[2] / "image-build" / "check-overlays"
+    proc = subprocess.run([str(check), str(found)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    # the build id and the checksums of all the boot partition holds, as the self-test reads
+    from kiosk.selftest import ImageFiles, check_boot
+
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    result = check_boot(ImageFiles(found, etc))
+    assert result.ok, result.detail
+
+
+def test_the_bmap_maps_under_half_of_the_image() -> None:
+    """The partitions are written sparse: bmaptool writes only the blocks with data."""
+    bmap = (OUT / "tableside-pi4-arm64.img.bmap").read_text()
+    mapped = int(bmap.split("<MappedBlocksCount>")[1].split("<")[0])
+    blocks = int(bmap.split("<BlocksCount>")[1].split("<")[0])
+    assert mapped < blocks / 2, (mapped, blocks)
+
+
+def test_the_update_key_is_a_trial_one_and_says_so() -> None:
+    keys = _run("debugfs", "-R", "cat /etc/tableside/update-keys", str(OUT / "root.img"))
+    assert keys.startswith("# TRIAL UPDATE KEY")
+    assert "TRIAL UPDATE KEY" in _run("mtype", "-i", str(OUT / "boot.img"),
+                                      "::/tableside-build.txt")
+    assert (OUT / "update-signing.pem").exists()
+
+
+def test_the_technicians_way_in_is_in_the_root() -> None:
+    root = str(OUT / "root.img")
+    assert "AllowUsers technician" in _run("debugfs", "-R",
+                                           "cat /etc/ssh/sshd_config.d/tableside.conf", root)
+    assert "ssh_host_" not in _run("debugfs", "-R", "ls /etc/ssh", root)
+    assert "tableside-login" in _run("debugfs", "-R", "cat /etc/pam.d/sshd", root)
+    sudoers = _run("debugfs", "-R", "stat /etc/sudoers.d/tableside-technician", root)
+    assert "Mode:  0440" in sudoers
+    assert "technician:*:" in _run("debugfs", "-R", "cat /etc/shadow", root)
+    masked = _run("debugfs", "-R", "stat /etc/systemd/system/apt-daily.timer", root)
+    assert '"/dev/null"' in masked
+    cmdline = _run("mtype", "-i", str(OUT / "boot.img"), "::/cmdline.txt")
+    assert "console=serial0,115200" in cmdline
+    fstab = _run("debugfs", "-R", "cat /etc/fstab", root)
+    assert "LABEL=BOOT /boot/firmware vfat ro," in fstab and "LABEL=root / ext4 ro,noatime 0 0" \
+        in fstab

@@ -33,12 +33,12 @@ needs_gpg = pytest.mark.skipif(shutil.which("gpg") is None or shutil.which("gpgv
 PI4_PACKAGES = ("systemd-sysv udev dbus kmod raspi-firmware linux-image-arm64 initramfs-tools "
                 "e2fsprogs dosfstools ca-certificates python3 python3-venv libgl1 libegl1 "
                 "libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10 "
-                "systemd-timesyncd netbase iproute2 ifupdown isc-dhcp-client less "
-                "overlayroot busybox xserver-xorg-core x11-xserver-utils")
+                "systemd-timesyncd systemd-resolved netbase iproute2 fdisk less openssh-server "
+                "sudo overlayroot busybox xserver-xorg-core x11-xserver-utils")
 PI4_CONFIG = ["config.txt (append):", "    ",
               "    # Tableside: a Raspberry Pi 4, 64-bit, KMS for the dealer's and the players' "
               "screens.",
-              "    arm_64bit=1", "    dtoverlay=vc4-kms-v3d", "    max_framebuffers=2",
+              "    arm_64bit=1", "    max_framebuffers=2",
               "    disable_overscan=1", "    enable_uart=1"]
 
 
@@ -108,7 +108,8 @@ def test_pi4_gives_mmdebstrap_the_same_command_as_before(tmp_path: Path, stubs: 
     shutil.copytree(ROOT / "image-build", tree / "image-build")
     (tree / "image-build" / "wheels").write_text("#!/bin/sh\nexit 0\n")  # no PyPI here
     out = tmp_path / "out"
-    proc = _build(str(out), env=_stub_env(stubs), build=tree / "image-build" / "build")
+    proc = _build("--trial", str(out), env=_stub_env(stubs),
+                  build=tree / "image-build" / "build")
     assert proc.returncode == 3, proc.stderr  # the stub mmdebstrap's
     argv = (tmp_path / "mmdebstrap.argv").read_text().split("\0")[:-1]
     here = str(tree / "image-build")
@@ -364,3 +365,37 @@ def test_the_flavour_files_parse_and_the_hook_is_executable() -> None:
     assert subprocess.run(["sh", "-n", str(FLAVOURS / "pi5-customize")]).returncode == 0
     assert os.access(FLAVOURS / "pi5-customize", os.X_OK)
     assert sorted(f.stem for f in FLAVOURS.glob("*.sh")) == ["pi4", "pi5"]
+
+
+def test_a_tables_image_needs_the_casinos_update_key(tmp_path: Path, stubs: Path) -> None:
+    """Without --update-key the build refuses (a throwaway key would sit beside the image);
+    --trial makes one, and the image says TRIAL UPDATE KEY; the casino's key goes in as
+    given."""
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "image-build", tree / "image-build")
+    (tree / "image-build" / "wheels").write_text("#!/bin/sh\nexit 0\n")  # no PyPI here
+    build = tree / "image-build" / "build"
+    out = tmp_path / "out"
+    refused = _build(str(out), env=_stub_env(stubs), build=build)
+    assert refused.returncode == 2 and not out.exists()
+    assert "no update key: a table's image trusts the casino's update key, --update-key FILE" \
+        in refused.stderr and "nothing was built" in refused.stderr
+    both = _build("--trial", "--update-key", str(tmp_path / "k"), str(out),
+                  env=_stub_env(stubs), build=build)
+    assert both.returncode == 2 and "give one" in both.stderr
+    junk = tmp_path / "junk.pub"
+    junk.write_text("not a key\n")
+    bad = _build("--update-key", str(junk), str(out), env=_stub_env(stubs), build=build)
+    assert bad.returncode == 2 and "no public key (64 hex digits a line)" in bad.stderr
+    if shutil.which("openssl"):
+        trial = _build("--trial", str(out), env=_stub_env(stubs), build=build)
+        assert trial.returncode == 3, trial.stderr  # on to the stub mmdebstrap
+        keys = (out / "etc-tableside" / "update-keys").read_text().splitlines()
+        assert keys[0].startswith("# TRIAL UPDATE KEY: made by image-build/build --trial")
+        assert len(keys[-1]) == 64 and (out / "update-signing.pem").exists()
+    casino = tmp_path / "casino.pub"
+    casino.write_text("ab" * 32 + "\n")
+    given = _build("--update-key", str(casino), str(out), env=_stub_env(stubs), build=build)
+    assert given.returncode == 3, given.stderr
+    assert (out / "etc-tableside" / "update-keys").read_text() == "ab" * 32 + "\n"
+    assert not (out / "update-signing.pem").exists()

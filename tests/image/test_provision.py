@@ -21,7 +21,7 @@ CONFIG = example().replace('journal = "data/PB-01.db"', 'journal = "journal/PB-0
 def _card(tmp_path: Path, text: str = CONFIG) -> tuple[Path, Path, Path]:
     boot, data, etc = tmp_path / "boot", tmp_path / "data", tmp_path / "etc"
     for d in (boot, data, etc):
-        d.mkdir()
+        d.mkdir(parents=True)
     (boot / "table.toml").write_text(text)
     return boot, data, etc
 
@@ -77,7 +77,8 @@ def test_the_command_says_what_it_did(tmp_path: Path) -> None:
     (boot / "table.toml").write_text(CONFIG)
     good = CliRunner().invoke(main, args)
     assert good.exit_code == 0
-    assert good.output == "Applied: table PB-01, hostname tableside-pb-01\n"
+    assert good.output == ("Applied: table PB-01, hostname tableside-pb-01; network by DHCP, "
+                           "no technician keys: no SSH server\n")
     assert CliRunner().invoke(main, args).output.startswith("No new table.toml")
 
 
@@ -156,3 +157,131 @@ def test_with_a_read_only_root_the_hostname_is_kept_on_the_data_partition(
     assert done.applied == "PB-01"
     kept = data / "etc" / "hostname"
     assert kept.read_text() == "tableside-pb-01\n" and stat.S_IMODE(kept.stat().st_mode) == 0o644
+
+
+# --- the table's computer: network, time servers, technicians' keys, device names ----------
+
+def _ssh_key(seed: int, comment: str = "tech@laptop") -> str:
+    """An OpenSSH ed25519 public key line (the blob: its type and 32 bytes of key)."""
+    import base64
+
+    def field(b: bytes) -> bytes:
+        return len(b).to_bytes(4, "big") + b
+
+    blob = field(b"ssh-ed25519") + field(bytes([seed]) * 32)
+    return f"ssh-ed25519 {base64.b64encode(blob).decode()} {comment}"
+
+
+def test_without_a_network_section_the_table_takes_its_address_by_dhcp(tmp_path: Path) -> None:
+    boot, data, _ = _card(tmp_path)
+    etc = data / "etc"
+    assert provision(boot, data, etc).applied == "PB-01"
+    network = (etc / "network" / "10-tableside.network").read_text()
+    body = [line for line in network.splitlines() if line and not line.startswith("#")]
+    assert body == ["[Match]", "Type=ether", "[Network]", "DHCP=yes", "LinkLocalAddressing=no",
+                    "IPv6AcceptRA=no", "[DHCPv4]", "UseNTP=yes", "UseDNS=yes"]
+    assert stat.S_IMODE((etc / "network" / "10-tableside.network").stat().st_mode) == 0o644
+    # no time servers named: timesyncd's own (DHCP's, then Debian's); no keys: no SSH server
+    assert not (etc / "timesyncd" / "10-tableside.conf").exists()
+    assert not (etc / "ssh" / "technician_keys").exists()
+
+
+def test_a_static_address_its_gateway_dns_and_time_servers(tmp_path: Path) -> None:
+    net = ('\n[network]\naddress = "10.20.0.31/24"\ngateway = "10.20.0.1"\n'
+           'dns = ["10.20.0.2", "10.20.0.3"]\nntp = ["ntp1.casino.lan", "10.20.0.5"]\n')
+    boot, data, _ = _card(tmp_path, CONFIG + net)
+    etc = data / "etc"
+    assert provision(boot, data, etc).error == ""
+    network = (etc / "network" / "10-tableside.network").read_text()
+    assert "\n[Network]\nAddress=10.20.0.31/24\nGateway=10.20.0.1\nDNS=10.20.0.2\n" \
+           "DNS=10.20.0.3\n" in network and "DHCP" not in network
+    assert (etc / "timesyncd" / "10-tableside.conf").read_text().endswith(
+        "[Time]\nNTP=ntp1.casino.lan 10.20.0.5\n")
+    # provisioned again with DHCP and no time servers: the static setting goes
+    (boot / "table.toml").write_text(CONFIG)
+    assert provision(boot, data, etc).error == ""
+    assert "DHCP=yes" in (etc / "network" / "10-tableside.network").read_text()
+    assert not (etc / "timesyncd" / "10-tableside.conf").exists()
+
+
+def test_network_mistakes_are_refused_with_their_line(tmp_path: Path) -> None:
+    cases = {
+        'address = "10.20.0.31"\ngateway = "10.20.0.1"\ndns = ["1.1.1.1"]':
+            'network.address: \'10.20.0.31\' needs its prefix, like "10.20.0.31/24"',
+        'address = "10.20.0.31/24"\ngateway = "10.30.0.1"\ndns = ["1.1.1.1"]':
+            "network.gateway: 10.30.0.1 is not in the table's network 10.20.0.0/24",
+        'address = "10.20.0.31/24"\ngateway = "10.20.0.1"':
+            "network.dns: is required with a static address",
+        'gateway = "10.20.0.1"': "network.gateway: only with a static address",
+        'address = "static"': "network.address: 'static' is neither \"dhcp\" nor an address",
+        'ntp = ["bad host!"]': "network.ntp: 'bad host!' is not a host name or an IP address",
+        'ntp = "pool.ntp.org"\nnpt = 1': "network.npt: unknown key (did you mean ntp?)",
+    }
+    for n, (body, words) in enumerate(cases.items()):
+        boot, data, _ = _card(tmp_path / str(n), CONFIG + f"\n[network]\n{body}\n")
+        done = provision(boot, data, data / "etc")
+        assert done.applied == "" and words in done.error, (body, done.error)
+        assert not (data / "etc" / "network").exists()
+
+
+def test_the_technicians_keys_from_table_toml_and_the_boot_partition(tmp_path: Path) -> None:
+    one, two = _ssh_key(1, "anna@laptop"), _ssh_key(2, "ben@laptop")
+    boot, data, _ = _card(tmp_path, CONFIG + f'\n[technicians]\nssh_keys = ["{one}"]\n')
+    (boot / "technicians.pub").write_text(f"# the second technician\n{two}\n\n{one}\n")
+    etc = data / "etc"
+    assert provision(boot, data, etc).error == ""
+    keys = etc / "ssh" / "technician_keys"
+    assert [line for line in keys.read_text().splitlines()
+            if not line.startswith("#")] == [one, two]  # each once
+    assert stat.S_IMODE(keys.stat().st_mode) == 0o644
+    assert (boot / "technicians.pub.applied").exists() and not (boot / "technicians.pub").exists()
+    (boot / "table.toml").write_text(CONFIG)  # provisioned again without keys: no SSH server
+    assert provision(boot, data, etc).error == "" and not keys.exists()
+
+
+def test_a_key_that_is_not_one_is_refused_and_nothing_applied(tmp_path: Path) -> None:
+    boot, data, _ = _card(tmp_path)
+    (boot / "technicians.pub").write_text(_ssh_key(1) + "\nssh-dss AAAAB3NzaC1kc3M= old\n")
+    done = provision(boot, data, data / "etc")
+    assert done.applied == "" and done.error == (
+        "technicians.pub on the boot partition, line 2: 'ssh-dss' is not a public key type "
+        "OpenSSH logs in with (ssh-ed25519, ecdsa-sha2-nistp256, ...); give the line of the "
+        ".pub file")
+    assert (boot / "table.toml").exists() and not (data / "table.toml").exists()
+    wrong = _ssh_key(1).replace("ssh-ed25519", "ssh-rsa", 1)  # the blob says ed25519
+    boot, data, _ = _card(tmp_path / "b", CONFIG + f'\n[technicians]\nssh_keys = ["{wrong}"]\n')
+    done = provision(boot, data, data / "etc")
+    assert "technicians.ssh_keys: key 1: ssh-rsa: the key inside is not a ssh-rsa key" in (
+        done.error)
+
+
+def test_device_names_from_usb_port_or_serial_number(tmp_path: Path) -> None:
+    text = CONFIG.replace('port = "simulated"', 'port = "/dev/tableside-shoe"\nusb_port = "1.2"')
+    text += '\n[devices.shuffler]\nport = "/dev/tableside-shuffler"\nusb_serial = "A10KQ3XY"\n'
+    boot, data, _ = _card(tmp_path, text)
+    etc = data / "etc"
+    assert provision(boot, data, etc).error == ""
+    rules = [line for line in (etc / "udev" / "90-tableside-devices.rules").read_text()
+             .splitlines() if line and not line.startswith("#")]
+    assert rules == [
+        'SUBSYSTEM=="tty", ENV{ID_PATH}=="*-usb-0:1.2:1.0", SYMLINK+="tableside-shoe", '
+        'GROUP="dialout", MODE="0660"',
+        'SUBSYSTEM=="tty", ENV{ID_SERIAL_SHORT}=="A10KQ3XY", SYMLINK+="tableside-shuffler", '
+        'GROUP="dialout", MODE="0660"']
+    bad = CONFIG.replace('port = "simulated"', 'port = "/dev/ttyUSB0"\nusb_port = "1.2"')
+    boot, data, _ = _card(tmp_path / "b", bad)
+    assert 'devices.shoe.port: must be "/dev/tableside-shoe"' in provision(
+        boot, data, data / "etc").error
+
+
+def test_the_command_says_what_it_set_up(tmp_path: Path) -> None:
+    """What provisioning wrote for the computer, in its one line (the unit's log)."""
+    text = CONFIG + ('\n[network]\naddress = "10.20.0.31/24"\ngateway = "10.20.0.1"\n'
+                     'dns = ["10.20.0.2"]\nntp = ["ntp1.casino.lan"]\n'
+                     f'\n[technicians]\nssh_keys = ["{_ssh_key(1)}", "{_ssh_key(2)}"]\n')
+    boot, data, _ = _card(tmp_path, text)
+    args = ["provision", "--boot", str(boot), "--data", str(data), "--etc", str(data / "etc")]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0 and out.output == (
+        "Applied: table PB-01, hostname tableside-pb-01; network 10.20.0.31/24 via 10.20.0.1, "
+        "time from ntp1.casino.lan, 2 technician key(s) for SSH\n")

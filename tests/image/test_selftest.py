@@ -19,11 +19,15 @@ from hardware.simulators.shoe import ShoeSimulator
 from kiosk.cli import main
 from kiosk.config import example, parse
 from kiosk.selftest import (
+    ImageFiles,
+    banner,
     check_clock,
     check_devices,
+    check_image,
     check_modes,
     private_files,
     run_selftest,
+    technician_login,
 )
 from kiosk.store.journal import Journal
 
@@ -95,9 +99,14 @@ def test_the_panel_lamps_display_and_buttons(tmp_path: Path,
 def test_the_clock_and_the_file_modes(tmp_path: Path) -> None:
     assert not check_clock(datetime(1970, 1, 1, tzinfo=UTC), lambda: None).ok
     drifting = check_clock(NOW, lambda: "no", rtc=tmp_path / "rtc0")
-    assert not drifting.ok and "neither NTP nor a real-time clock" in drifting.detail
-    (tmp_path / "rtc0").touch()
-    assert check_clock(NOW, lambda: "no", rtc=tmp_path / "rtc0").ok
+    assert not drifting.ok and drifting.detail == (
+        "2026-11-24 22:00 UTC, not synchronised with a time server and no real-time clock; "
+        "check the network and [network] ntp in table.toml (timedatectl timesync-status)")
+    (tmp_path / "rtc0").touch()  # a real-time clock alone drifts: every row carries the time
+    rtc = check_clock(NOW, lambda: "no", rtc=tmp_path / "rtc0")
+    assert not rtc.ok and "only a real-time clock: it drifts" in rtc.detail
+    synced = check_clock(NOW, lambda: "yes", rtc=tmp_path / "rtc0")
+    assert synced.ok and synced.detail == "2026-11-24 22:00 UTC, NTP synchronised"
     loose = tmp_path / "table.toml"
     loose.write_text("x")
     loose.chmod(0o644)
@@ -142,3 +151,107 @@ def test_the_command_prints_each_check_and_fails_on_one(tmp_path: Path) -> None:
     assert "FAIL  device shoe" in out.output and "no such device /dev/tableside-shoe" in (
         out.output)
     assert "ok    tower lamp" in out.output
+
+
+# --- the SD image's parts: the boot partition, the update key, the banner, the logins -------
+
+def _image(tmp_path: Path, keys: str = "ab" * 32 + "\n") -> ImageFiles:
+    """A boot partition and /etc/tableside as image-build/build writes them."""
+    import hashlib
+
+    boot, etc = tmp_path / "boot", tmp_path / "etc-tableside"
+    (boot / "overlays").mkdir(parents=True)
+    etc.mkdir()
+    (boot / "config.txt").write_text("arm_64bit=1\n")
+    (boot / "overlays" / "vc4-kms-v3d.dtbo").write_bytes(b"\xd0\x0d\xfe\xed")
+    sums = [f"{hashlib.sha256(p.read_bytes()).hexdigest()}  ./{p.relative_to(boot)}"
+            for p in sorted(boot.rglob("*")) if p.is_file()]
+    (boot / "tableside-sums.sha256").write_text("\n".join(sums) + "\n")
+    (boot / "tableside-build.txt").write_text("build 20261128T0930Z-3612990\nflavour pi4\n")
+    (etc / "flavour").write_text("pi4\n")
+    (etc / "update-keys").write_text(keys)
+    return ImageFiles(boot, etc)
+
+
+def test_the_boot_partition_is_the_build_it_says_and_the_key_is_the_casinos(
+        tmp_path: Path) -> None:
+    files = _image(tmp_path)
+    boot, key = check_image(files)
+    assert (boot.check, boot.ok, boot.detail) == (
+        "boot partition", True, "build 20261128T0930Z-3612990: 2 files match their checksums")
+    assert (key.check, key.ok) == ("update key", True)
+    (files.boot / "table.toml.applied").write_text("x")  # provisioning's: not the build's
+    assert check_image(files)[0].ok
+    (files.boot / "config.txt").write_text("arm_64bit=1\ndtoverlay=other\n")
+    (files.boot / "overlays" / "vc4-kms-v3d.dtbo").unlink()
+    boot = check_image(files)[0]
+    assert not boot.ok and boot.detail == ("build 20261128T0930Z-3612990; changed: "
+                                           "./config.txt; missing: ./overlays/vc4-kms-v3d.dtbo")
+    assert check_image(ImageFiles(tmp_path / "nowhere", tmp_path / "nothing")) == []
+
+
+def test_a_trial_key_fails_the_selftest_and_shows_on_the_banner(tmp_path: Path) -> None:
+    files = _image(tmp_path, "# TRIAL UPDATE KEY: made by image-build/build --trial\n"
+                             + "cd" * 32 + "\n")
+    key = check_image(files)[1]
+    assert not key.ok and key.detail.startswith("TRIAL UPDATE KEY: this image trusts a key")
+    cfg = _config(tmp_path)
+    text = banner(cfg, "0.1.0", files=files, address=["10.0.2.15"],  # type: ignore[arg-type]
+                  hostname="tableside-pb-01")
+    assert text.splitlines() == [
+        "Tableside 0.1.0, build 20261128T0930Z-3612990",
+        "Table: PB-01 (Punto Banco 1)",
+        "Address: 10.0.2.15 (tableside-pb-01)",
+        "Self-test: not run yet (sudo tableside selftest --config /data/table.toml)",
+        "TRIAL UPDATE KEY: updates signed by a throwaway key are trusted"]
+
+
+def test_the_banner_gives_the_last_selftests_result(tmp_path: Path) -> None:
+    files = _image(tmp_path)
+    cfg = _config(tmp_path)
+    run_selftest(cfg, wait=0.2, factory="mock", now=NOW, ntp=lambda: "no",  # type: ignore[arg-type]
+                 image=files)
+    text = banner(cfg, "0.1.0", files=files, address=[])  # type: ignore[arg-type]
+    assert text.splitlines()[2:] == ["Address: none (no network)",
+                                     "Self-test: 8 passed, 1 failed (clock)"]
+    technician_login(cfg, "technician", "10.0.2.2")  # type: ignore[arg-type]
+    run_selftest(cfg, wait=0.2, factory="mock", now=NOW, ntp=lambda: "yes",  # type: ignore[arg-type]
+                 image=files)  # the last run counts
+    assert banner(cfg, "0.1.0", files=files, address=[]).splitlines()[3] == (  # type: ignore[arg-type]
+        "Self-test: 9 passed, 0 failed")
+    none = banner(None, "0.1.0", why_not="no table.toml", files=files, address=["10.1.1.1"])
+    assert none.splitlines()[1] == "Table: not set up (no table.toml)"
+
+
+def test_a_technicians_login_is_on_record_as_a_device_report(tmp_path: Path) -> None:
+    cfg = _config(tmp_path)
+    technician_login(cfg, "technician", "10.0.2.2")  # type: ignore[arg-type]
+    cfg_file = tmp_path / "table.toml"
+    cfg_file.write_text(example().replace('journal = "data/PB-01.db"', 'journal = "j.db"'))
+    out = CliRunner().invoke(main, ["technician-login", "--config", str(cfg_file), "--user",
+                                    "technician", "--from", "192.168.7.9"])
+    assert out.exit_code == 0, out.output
+    with Journal.open(tmp_path / "j.db", "PB-01") as j:
+        rows = [(e.kind, e.payload) for e in j.entries()]
+    assert rows == [("device_report", {"device": "SSH", "event": "technician_login",
+                                       "detail": "technician logged in over SSH from 10.0.2.2"}),
+                    ("device_report", {"device": "SSH", "event": "technician_login",
+                                       "detail": "technician logged in over SSH from "
+                                                 "192.168.7.9"})]
+
+
+def test_the_banner_command_writes_agettys_file_and_says_why_it_cannot(tmp_path: Path) -> None:
+    cfg_file = tmp_path / "table.toml"
+    cfg_file.write_text(example().replace('journal = "data/PB-01.db"', 'journal = "j.db"')
+                        .replace('name = "Punto Banco 1"', 'name = "Salon \\\\\\\\ 1"'))
+    issue = tmp_path / "tableside.issue"
+    out = CliRunner().invoke(main, ["banner", "--config", str(cfg_file), "--out", str(issue)])
+    assert out.exit_code == 0, out.output
+    lines = issue.read_text().splitlines()
+    assert lines[0].startswith("Tableside ") and lines[1] == "Table: PB-01 (Salon \\\\\\\\ 1)"
+    assert lines[3].startswith("Self-test: not run yet")
+    bad = CliRunner().invoke(main, ["banner", "--config", str(cfg_file), "--out",
+                                    str(tmp_path / "nowhere" / "tableside.issue")])
+    assert bad.exit_code == 1 and bad.output.endswith(
+        "tableside.issue: No such file or directory\n")
+    assert len(bad.output.splitlines()) == 1

@@ -19,8 +19,9 @@ UNITS = sorted(SYSTEM.glob("*.service"))
 RULES = ROOT / "image-build" / "udev" / "99-tableside.rules"
 BIN = "/opt/tableside/bin/"  # the launcher and tableside-units (image-build/system/bin)
 TABLESIDE = BIN + "tableside"
-ONESHOTS = ("tableside-hostname.service", "tableside-provision.service",
-            "tableside-screens.service", "tableside-units.service")
+ONESHOTS = ("tableside-banner.service", "tableside-devices.service",
+            "tableside-grow-data.service", "tableside-hostname.service",
+            "tableside-provision.service", "tableside-screens.service", "tableside-units.service")
 DISPLAY = "tableside-display.service"
 XORG = "/usr/lib/xorg/Xorg"
 
@@ -43,15 +44,18 @@ def _settings(unit: Path) -> dict[str, list[str]]:
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
     (tmp_path / "bin").mkdir()
-    for name in ("tableside", "tableside-units", "Xorg"):
+    programs = [p.name for p in (SYSTEM / "bin").iterdir()]
+    for name in (*programs, "Xorg", "udevadm"):
         program = tmp_path / "bin" / name
         program.write_text("#!/bin/sh\nexit 0\n")
         program.chmod(0o755)
     copies = []
-    for unit in UNITS:  # the programs the image installs, stood in for here
+    for unit in [*UNITS, *SYSTEM.glob("*.timer")]:  # the programs the image installs, stood
+        # in for here
         copy = tmp_path / unit.name
         copy.write_text(unit.read_text().replace(BIN, f"{tmp_path}/bin/")
-                        .replace(XORG, f"{tmp_path}/bin/Xorg"))
+                        .replace(XORG, f"{tmp_path}/bin/Xorg")
+                        .replace("/usr/bin/udevadm", f"{tmp_path}/bin/udevadm"))
         copies.append(str(copy))
     proc = subprocess.run(["systemd-analyze", "verify", "--man=no", *copies],
                           capture_output=True, text=True, timeout=60)
@@ -60,10 +64,11 @@ def test_the_units_pass_systemds_own_check(tmp_path: Path) -> None:
 
 def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
     names = [u.name for u in UNITS]
-    assert names == ["tableside-dealer.service", DISPLAY, "tableside-hostname.service",
-                     "tableside-provision.service", "tableside-screens.service",
-                     "tableside-signage.service", "tableside-sync.service",
-                     "tableside-units.service"]
+    assert names == ["tableside-banner.service", "tableside-dealer.service",
+                     "tableside-devices.service", DISPLAY, "tableside-grow-data.service",
+                     "tableside-hostname.service", "tableside-provision.service",
+                     "tableside-screens.service", "tableside-signage.service",
+                     "tableside-sync.service", "tableside-units.service"]
     for unit in UNITS:
         s = _settings(unit)
         if unit.name in ONESHOTS:
@@ -72,7 +77,7 @@ def test_each_long_running_service_has_its_watchdog_and_restarts() -> None:
         if unit.name == DISPLAY:  # Xorg: root's, no watchdog protocol; restarted all the same
             assert s["Service.Restart"] == ["always"]
             continue
-        # every service runs the version in use through the launcher (kiosk/update.py)
+        # every service runs the version in use through the launcher (kiosk/update/)
         assert s["Service.ExecStart"][0].startswith(TABLESIDE + " ")
         assert s["Service.Type"] == ["notify"] and s["Service.Restart"] == ["always"]
         seconds = int(s["Service.WatchdogSec"][0].removesuffix("s"))
@@ -223,8 +228,290 @@ def test_the_root_is_read_only_and_what_must_last_is_on_the_data_partition() -> 
     for line in ("ln -sf /data/etc/hostname /etc/hostname",
                  "/data/log/journal /var/log/journal none bind,nofail",
                  "/data/var/timesync /var/lib/systemd/timesync none bind,nofail",
-                 "LABEL=root / ext4 ro,noatime 0 1", "update-initramfs -u -k all"):
+                 "LABEL=root / ext4 ro,noatime 0 0", "update-initramfs -u -k all"):
         assert line in build, line
     for flavour in sorted((ROOT / "image-build" / "flavours").glob("*.sh")):  # pi4, pi5
         assert "overlayroot busybox" in flavour.read_text(), flavour.name
     assert "tmpfs /var/log " not in build  # the log lasts now
+
+
+# --- the card a technician can reach: network, SSH, sudo, banner, overlays, boot, data ------
+
+def test_networkd_timesyncd_and_ssh_read_what_provisioning_wrote_on_the_data_partition(
+        ) -> None:
+    """The root is read-only: /data/etc's folders are bound where each program reads them,
+    and each starts after provisioning wrote them; the card's own default is DHCP, the same
+    file provisioning writes for a table.toml without [network]."""
+    from kiosk.host import NetworkConfig, network_file
+
+    build = (ROOT / "image-build" / "build").read_text()
+    for bind in ("/data/etc/network /etc/systemd/network none bind,nofail",
+                 "/data/etc/timesyncd /etc/systemd/timesyncd.conf.d none bind,nofail",
+                 "/data/etc/ssh /etc/tableside/ssh none bind,nofail"):
+        assert bind in build, bind
+    default = SYSTEM / "network" / "10-tableside.network"
+    assert default.read_text() == network_file(NetworkConfig())
+    assert 'cp "$here/system/network/10-tableside.network" "$out/data/etc/network/"' in build
+    assert re.search(r"systemctl enable [^\n]*systemd-networkd\.service[^\n]*"
+                     r"systemd-resolved\.service[^\n]*ssh\.service", build)
+    for unit in ("systemd-networkd", "systemd-timesyncd", "ssh"):
+        dropin = _settings(SYSTEM / "dropins" / f"{unit}.service.conf")
+        assert dropin["Unit.After"] == ["tableside-provision.service"], unit
+    provision = _settings(SYSTEM / "tableside-provision.service")
+    assert {"systemd-networkd.service", "systemd-timesyncd.service", "ssh.service",
+            "tableside-devices.service"} <= set(" ".join(provision["Unit.Before"]).split())
+    for flavour in sorted((ROOT / "image-build" / "flavours").glob("*.sh")):
+        text = flavour.read_text()
+        for package in ("systemd-resolved", "openssh-server", "sudo", "fdisk"):
+            assert f" {package}" in text, (flavour.name, package)
+        assert "ifupdown" not in text and "isc-dhcp-client" not in text, flavour.name
+
+
+def test_ssh_takes_the_technicians_keys_only_and_runs_only_with_keys() -> None:
+    conf = {line.split()[0]: " ".join(line.split()[1:]) for line in
+            (SYSTEM / "ssh" / "tableside.conf").read_text().splitlines()
+            if line and not line.startswith("#")}
+    assert conf == {
+        "HostKey": "/etc/tableside/ssh/ssh_host_ed25519_key",
+        "AuthorizedKeysFile": "/etc/tableside/ssh/technician_keys",
+        "AuthenticationMethods": "publickey", "PubkeyAuthentication": "yes",
+        "PasswordAuthentication": "no", "KbdInteractiveAuthentication": "no",
+        "PermitEmptyPasswords": "no", "PermitRootLogin": "no", "AllowUsers": "technician",
+        "X11Forwarding": "no", "AllowTcpForwarding": "no", "AllowAgentForwarding": "no",
+        "PermitTunnel": "no"}
+    dropin = _settings(SYSTEM / "dropins" / "ssh.service.conf")
+    # no keys provisioned: no SSH server; a host key of this table's own, on /data
+    assert dropin["Unit.ConditionFileNotEmpty"] == ["/etc/tableside/ssh/technician_keys"]
+    assert dropin["Service.ExecStartPre"][0] == ""  # Debian's own list replaced
+    assert "ssh-keygen -q -t ed25519" in dropin["Service.ExecStartPre"][1]
+    assert dropin["Service.ExecStartPre"][2] == "/usr/sbin/sshd -t"
+    build = (ROOT / "image-build" / "build").read_text()
+    assert "rm -f /etc/ssh/ssh_host_*" in build  # no host key shared by every card
+    assert "session optional pam_exec.so quiet /opt/tableside/bin/tableside-login" in build
+    assert "--password \\\\* technician" in build  # no password: keys only
+
+
+def test_the_technician_may_run_tableside_and_systemctl_on_its_units_only() -> None:
+    sudoers = (SYSTEM / "sudoers.d" / "tableside-technician").read_text()
+    rules = [line for line in sudoers.splitlines() if line and not line.startswith("#")]
+    assert rules[-1] == "technician ALL=(root) NOPASSWD: TABLESIDE, TABLESIDE_UNITS"
+    assert rules[0] == ("Cmnd_Alias TABLESIDE = /opt/tableside/bin/tableside, "
+                        "/usr/local/bin/tableside")
+    units = rules[1].split(" = ", 1)[1]
+    command, _, pattern = units.partition(" ")
+    assert command == "/usr/bin/systemctl" and pattern.startswith("^") and pattern.endswith("$")
+    allowed = re.compile(pattern)
+    for ok in ("restart tableside-dealer.service", "status tableside-sync", "show "
+               "tableside-banner.timer", "stop tableside-signage.service"):
+        assert allowed.fullmatch(ok), ok
+    for refused in ("restart ssh.service", "start tableside-dealer.service ssh.service",
+                    "edit tableside-dealer.service", "daemon-reload", "isolate rescue.target",
+                    "restart tableside-dealer.service;reboot"):
+        assert not allowed.fullmatch(refused), refused
+    build = (ROOT / "image-build" / "build").read_text()
+    assert "install -m 0440 /tmp/system/sudoers.d/tableside-technician /etc/sudoers.d/" in build
+    assert "visudo -c -q -f /etc/sudoers.d/tableside-technician" in build
+    if shutil.which("visudo"):
+        assert subprocess.run(["visudo", "-c", "-q", "-f", str(SYSTEM / "sudoers.d" /
+                                                               "tableside-technician")]
+                              ).returncode == 0
+
+
+def _stub(folder: Path, name: str, body: str = "") -> None:
+    program = folder / name
+    program.write_text(f'#!/bin/sh\necho "{name} $*" >> "{folder}/calls"\n{body}')
+    program.chmod(0o755)
+
+
+def test_a_technicians_login_is_put_on_record_by_the_kiosk_user(tmp_path: Path) -> None:
+    """PAM's pam_exec runs tableside-login as root at each session's opening and closing:
+    the opening goes on record, as the journal's owner; a failure never holds up a login."""
+    _stub(tmp_path, "setpriv")
+    _stub(tmp_path, "logger")
+    script = SYSTEM / "bin" / "tableside-login"
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin", "PAM_USER": "technician",
+           "PAM_RHOST": "10.0.2.2"}
+    assert subprocess.run([str(script)], env={**env, "PAM_TYPE": "close_session"}
+                          ).returncode == 0
+    assert not (tmp_path / "calls").exists()
+    assert subprocess.run([str(script)], env={**env, "PAM_TYPE": "open_session"}
+                          ).returncode == 0
+    assert (tmp_path / "calls").read_text().splitlines() == [
+        "setpriv --reuid=kiosk --regid=kiosk --init-groups -- /opt/tableside/bin/tableside "
+        "technician-login --config /data/table.toml --user technician --from 10.0.2.2"]
+    _stub(tmp_path, "setpriv", "exit 1\n")  # the journal could not be written
+    (tmp_path / "calls").unlink()
+    assert subprocess.run([str(script)], env={**env, "PAM_TYPE": "open_session"}
+                          ).returncode == 0
+    assert (tmp_path / "calls").read_text().splitlines()[1] == (
+        "logger -t tableside-login the login of technician from 10.0.2.2 could not be put on "
+        "record in the journal")
+
+
+def test_the_console_shows_the_banner_on_the_uart_and_the_screen() -> None:
+    build = (ROOT / "image-build" / "build").read_text()
+    cmdline = re.search(r'^cmdline="([^"]*)"', build, re.M)
+    assert cmdline is not None
+    assert cmdline.group(1).split()[:3] == ["console=serial0,115200",
+                                            "${serial_console:+$serial_console", "}console=tty1"]
+    # pi4: Debian's kernel calls the header's UART ttyS1; pi5: Raspberry Pi's knows serial0
+    flavours = ROOT / "image-build" / "flavours"
+    assert 'serial_console="console=ttyS1,115200"' in (flavours / "pi4.sh").read_text()
+    assert 'serial_console=""' in (flavours / "pi5.sh").read_text()
+    assert "enable_uart=1" in (ROOT / "image-build" / "flavours" / "pi4.sh").read_text()
+    banner = _settings(SYSTEM / "tableside-banner.service")
+    assert banner["Service.ExecStart"] == [
+        TABLESIDE + " banner --config /data/table.toml --out "
+        "/run/tableside-banner/tableside.issue"]
+    assert banner["Service.User"] == ["kiosk"]  # the journal's owner reads it
+    assert "ln -sf /run/tableside-banner/tableside.issue /etc/issue.d/tableside.issue" in build
+    timer = (SYSTEM / "tableside-banner.timer").read_text()
+    assert "OnUnitActiveSec=2min" in timer and "tableside-banner.timer" in build
+
+
+def test_nothing_a_table_should_not_run() -> None:
+    """apt's daily timers off on a read-only root, lgpio's pipes off /data, /data 0700 (read
+    back from the data partition the build made), the boot partition read-only but while
+    provisioning writes it, no fsck asked for the read-only root (overlayroot moves it to
+    /media/root-ro, and fstab-generator warned at every boot)."""
+    build = (ROOT / "image-build" / "build").read_text()
+    assert ("systemctl mask apt-daily.timer apt-daily-upgrade.timer apt-daily.service "
+            "apt-daily-upgrade.service") in build
+    dealer = _settings(SYSTEM / "tableside-dealer.service")
+    assert "LG_WD=/run/tableside-lgpio" in dealer["Service.Environment"]
+    assert dealer["Service.RuntimeDirectory"] == ["tableside-lgpio"]
+    assert 'debugfs -w -R "sif / mode 040700" "$out/data.img"' in build
+    assert "LABEL=BOOT /boot/firmware vfat ro,umask=0022 0 2" in build
+    provision = _settings(SYSTEM / "tableside-provision.service")
+    assert provision["Service.ExecStartPre"] == ["/bin/mount -o remount,rw /boot/firmware"]
+    assert provision["Service.ExecStopPost"] == ["/bin/mount -o remount,ro /boot/firmware"]
+    assert "conv=notrunc,sparse" in build and "conv=notrunc status" not in build
+    grow = _settings(SYSTEM / "tableside-grow-data.service")
+    assert grow["Unit.ConditionPathExists"] == ["!/data/etc/data-grown"]
+    assert "tableside-provision.service" in grow["Unit.Before"][0]
+    script = (SYSTEM / "bin" / "tableside-grow-data").read_text()
+    assert 'sfdisk --quiet --no-reread --no-tell-kernel -N "$number" "$disk"' in script
+    assert 'resize2fs "$part"' in script
+
+
+CHECK_OVERLAYS = ROOT / "image-build" / "check-overlays"
+
+
+def test_the_build_refuses_a_config_txt_naming_an_overlay_the_card_lacks(tmp_path: Path
+                                                                         ) -> None:
+    boot = tmp_path / "boot"
+    (boot / "overlays").mkdir(parents=True)
+    (boot / "config.txt").write_text("arm_64bit=1\ndtoverlay=vc4-kms-v3d,cma-512\n"
+                                     "# dtoverlay=commented-out\n[pi5]\n dtoverlay=\n")
+
+    def check(*required: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(CHECK_OVERLAYS), str(boot), *required],
+                              capture_output=True, text=True)
+
+    missing = check()
+    assert missing.returncode == 1 and missing.stderr == (
+        "check-overlays: the boot partition lacks overlays/vc4-kms-v3d.dtbo (named by "
+        "config.txt or required)\n")
+    (boot / "overlays" / "vc4-kms-v3d.dtbo").write_bytes(b"\xd0\x0d\xfe\xed")
+    assert check().returncode == 0
+    assert check("vc4-kms-dsi-7inch").returncode == 1  # the DSI panel's, required by pi5
+    build = (ROOT / "image-build" / "build").read_text()
+    assert '"$here/check-overlays" "$out/rootfs/boot/firmware" "${required_overlays[@]}"' in build
+    assert os.access(CHECK_OVERLAYS, os.X_OK)
+    # each flavour's config.txt against the overlays it ships: pi4 (Debian's kernel, none
+    # shipped) names none; pi5 requires the DSI panel's besides vc4-kms-v3d
+    pi4 = (ROOT / "image-build" / "flavours" / "pi4.sh").read_text()
+    assert "required_overlays=()" in pi4 and "\ndtoverlay=" not in pi4
+    pi5 = (ROOT / "image-build" / "flavours" / "pi5.sh").read_text()
+    assert "required_overlays=(vc4-kms-dsi-7inch)" in pi5
+
+
+def test_the_boot_partition_carries_its_build_id_and_checksums() -> None:
+    build = (ROOT / "image-build" / "build").read_text()
+    assert '> "$out/rootfs/boot/firmware/tableside-build.txt"' in build
+    assert "xargs -0 sha256sum) > \"$out/tableside-sums.sha256\"" in build
+    from kiosk.selftest import BUILD_FILE, SUMS_FILE
+
+    assert (BUILD_FILE, SUMS_FILE) == ("tableside-build.txt", "tableside-sums.sha256")
+
+
+def test_the_new_scripts_parse() -> None:
+    for script in ("bin/tableside-login", "bin/tableside-grow-data"):
+        proc = subprocess.run(["sh", "-n", str(SYSTEM / script)], capture_output=True,
+                              text=True)
+        assert proc.returncode == 0, (script, proc.stderr)
+        assert os.access(SYSTEM / script, os.X_OK), script
+    assert subprocess.run(["sh", "-n", str(CHECK_OVERLAYS)]).returncode == 0
+    if shutil.which("shellcheck"):
+        proc = subprocess.run(["shellcheck", "-s", "sh", str(CHECK_OVERLAYS),
+                               *(str(SYSTEM / s) for s in ("bin/tableside-login",
+                                                          "bin/tableside-grow-data"))],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout
+
+
+def test_the_emulator_runner_parses_and_says_what_it_needs(tmp_path: Path) -> None:
+    run = ROOT / "image-build" / "run"
+    assert os.access(run, os.X_OK)
+    assert subprocess.run(["bash", "-n", str(run)]).returncode == 0
+    usage = subprocess.run([str(run), "--help"], capture_output=True, text=True)
+    assert usage.returncode == 0 and "the serial console on this terminal" in usage.stdout
+    none = subprocess.run([str(run), str(tmp_path)], capture_output=True, text=True)
+    assert none.returncode == 1 and none.stderr == (
+        f"image-build/run: no tableside-*-arm64.img in {tmp_path}: build one "
+        "(image-build/build --trial)\n")
+    text = run.read_text()
+    assert "-serial mon:stdio" in text and 'hostfwd=tcp:127.0.0.1:$ssh_port-:22' in text
+    assert 'cp --sparse=always "$image" "$work/disk.img"' in text  # the image stays as built
+
+
+def test_the_data_partition_grows_to_the_end_of_its_disk(tmp_path: Path) -> None:
+    """tableside-grow-data finds /data's partition and its disk from sysfs (an SD card's
+    mmcblk0p3 is partition 3 of mmcblk0), grows that partition to the disk's end with
+    sfdisk, tells the kernel (partx) and grows the filesystem (resize2fs), then notes it."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    _stub(bin_, "findmnt", "echo /dev/mmcblk0p3\n")
+    _stub(bin_, "sfdisk", "cat >> \"$0.stdin\"\n")
+    _stub(bin_, "partx")
+    _stub(bin_, "resize2fs")
+    _stub(bin_, "df", "echo Size; [ -e \"$0.once\" ] && echo 29000 || { echo 1500; : > "
+                      "\"$0.once\"; }\n")
+    sys_ = tmp_path / "sys"
+    card = sys_ / "devices" / "mmc" / "mmcblk0"
+    (card / "mmcblk0p3").mkdir(parents=True)
+    (card / "mmcblk0p3" / "partition").write_text("3\n")
+    (sys_ / "class" / "block").mkdir(parents=True)
+    (sys_ / "class" / "block" / "mmcblk0p3").symlink_to(card / "mmcblk0p3")
+    data = tmp_path / "data"
+    (data / "etc").mkdir(parents=True)
+    proc = subprocess.run([str(SYSTEM / "bin" / "tableside-grow-data")], capture_output=True,
+                          text=True, env={"PATH": f"{bin_}:/usr/bin:/bin",
+                                          "TABLESIDE_DATA": str(data),
+                                          "TABLESIDE_SYSFS": str(sys_)})
+    assert proc.returncode == 0, proc.stderr
+    assert (bin_ / "calls").read_text().splitlines() == [
+        f"findmnt -n -o SOURCE {data}", f"df -m --output=size {data}",
+        "sfdisk --quiet --no-reread --no-tell-kernel -N 3 /dev/mmcblk0",
+        "partx --update --nr 3 /dev/mmcblk0", "resize2fs /dev/mmcblk0p3",
+        f"df -m --output=size {data}"]
+    assert (bin_ / "sfdisk.stdin").read_text() == ", +\n"  # the end: as large as it can be
+    assert proc.stderr == "tableside-grow-data: /dev/mmcblk0p3 grown from 1500 MB to 29000 MB\n"
+    assert (data / "etc" / "data-grown").read_text().startswith("20")
+
+
+def test_the_image_test_builds_a_trial_image_when_asked(tmp_path: Path) -> None:
+    """`image-build/test --build OUT` runs `image-build/build --trial OUT` first (a stand-in
+    build here, which stops the script)."""
+    tree = tmp_path / "tree"
+    (tree / "image-build").mkdir(parents=True)
+    test = tree / "image-build" / "test"
+    test.write_text((ROOT / "image-build" / "test").read_text())
+    test.chmod(0o755)
+    build = tree / "image-build" / "build"
+    build.write_text(f'#!/bin/sh\necho "$@" > "{tmp_path}/built"\nexit 7\n')
+    build.chmod(0o755)
+    out = tmp_path / "out"
+    proc = subprocess.run([str(test), "--build", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 7  # the build's: set -e stops there
+    assert (tmp_path / "built").read_text() == f"--trial {out}\n"

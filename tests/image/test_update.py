@@ -1,4 +1,4 @@
-"""Signed update bundles (kiosk/update.py) on this machine: real Ed25519 signatures, real tar
+"""Signed update bundles (kiosk/update/) on this machine: real Ed25519 signatures, real tar
 files, a real venv installed by pip offline, the image's own launcher and units scripts
 (image-build/system/bin/), and systemd stood in for by a fake `systemctl` or an injected
 object. The same bundles on a booted image: tests/image/test_boot.py."""

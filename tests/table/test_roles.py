@@ -310,3 +310,91 @@ def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) 
     assert report.coups[-1].who() == (
         ("dealer", "D1 Thandi"),
         ("inspector", "I1 Inspector Naidoo: void round (Card exposed or dropped)"))
+
+
+def test_a_lockout_on_record_still_runs_after_a_restart(tmp_path: Path) -> None:
+    from datetime import datetime, timedelta
+
+    s = _session(tmp_path / "j.db")
+    for _ in range(5):
+        with contextlib.suppress(RoleRefused):
+            s.sign_in("D1", "9999")
+    row = s.journal.last_of_kind("pin_locked_out")
+    assert row is not None
+    at = datetime.fromisoformat(row.wall_time.replace("Z", "+00:00"))
+    s.journal.close()
+
+    def restarted(after: float) -> Session:
+        again = TableSession(pb.PuntoBanco(), Journal.open(tmp_path / "j.db", "PB-01"), RULES,
+                             "PB-01", clock=Clock(),
+                             wall_clock=lambda: at + timedelta(seconds=after))
+        again.set_people(PEOPLE)
+        return again
+
+    again = restarted(600)  # 5 of its 15 minutes left
+    with pytest.raises(LockedOut, match="5 minute"):
+        again.sign_in("D1", PINS["D1"])
+    assert again.sign_in("D2", PINS["D2"]).id == "D2"
+    again.journal.close()
+    again = restarted(900)
+    assert again.sign_in("D1", PINS["D1"]).id == "D1"
+    again.journal.close()
+
+
+def test_the_pit_checks_a_people_list_before_it_signs_it() -> None:
+    from kiosk.signed_config import check_body
+
+    body = people_toml([("9001", "Naidoo", Role.INSPECTOR, "3333")])
+    person = check_body(body).people.get("9001")
+    assert person is not None and person.role is Role.INSPECTOR
+    with pytest.raises(ConfigError, match="hashed with scrypt"):
+        check_body('[people.9001]\nname = "Naidoo"\nrole = "inspector"\npin = "3333"\n')
+
+
+def test_an_act_that_needs_an_override_is_told_by_its_record(tmp_path: Path) -> None:
+    """The typed console refuses these on a table with a people list (the dealer screen's
+    PIN pad takes them), whatever the game: told by the record the act would make."""
+    s = _session(tmp_path / "j.db")
+    _in_play(s)
+    assert s.override_needed(lambda st: pb.void_round(st, "Misdeal")) is Override.VOID
+    assert s.override_needed(lambda st: pb.place_bet(st, "2", pb.BetKind.PLAYER, 10_000)) \
+        is None
+    s.perform(pb.close_betting)
+    from kiosk.rules.cards import Card
+
+    def keyed(st: pb.PuntoBancoState) -> pb.Operation:
+        return pb.deal_card(st, Card.parse("4H"), pb.CardSource.KEYED)
+
+    assert s.override_needed(keyed) is None  # no shoe linked: keying in is the way
+    s.device_commands["shoe"] = lambda _c: True
+    assert s.override_needed(keyed) is Override.MANUAL_CARD
+    s.device_online["SHOE"] = False
+    assert s.override_needed(keyed) is None
+    s.set_people(People())
+    assert s.override_needed(lambda st: pb.void_round(st, "Misdeal")) is None
+
+
+def test_a_dealer_change_signs_the_one_before_out_in_the_same_transaction(
+        tmp_path: Path) -> None:
+    s = _session(tmp_path / "j.db")
+    s.sign_in("D1", PINS["D1"])
+    s.sign_in("D2", PINS["D2"])
+    assert kinds(s)[-3:] == ["dealer_signed_in", "dealer_signed_out", "dealer_signed_in"]
+    assert _payloads(s, "dealer_signed_out") == [{"dealer": "D1", "name": "Thandi"}]
+    assert s.dealer is not None and s.dealer.id == "D2"
+
+
+def test_a_card_the_shoe_could_not_read_is_keyed_in_by_the_dealer(tmp_path: Path) -> None:
+    from hardware import events as ev
+    from kiosk.rules.cards import Card
+
+    s = _session(tmp_path / "j.db")
+    _in_play(s)
+    s.perform(pb.close_betting)
+    s.device_commands["shoe"] = lambda _c: True
+    assert s.keyed_over_shoe()
+    s.on_device_event(ev.CardUnread(device="SHOE", seq=1))
+    assert s.state.pending is not None and s.state.pending.reason == "unread"
+    assert not s.keyed_over_shoe()
+    assert s.override_needed(
+        lambda st: pb.deal_card(st, Card.parse("4H"), pb.CardSource.KEYED)) is None

@@ -43,6 +43,17 @@ def _key(ui: UI, pad: Any, digits: str) -> None:
     ui.tap(keys["OK"])
 
 
+def _closed(ui: UI) -> None:
+    """Draw until the dialog has gone (its closing fade takes the touches meanwhile)."""
+    from tests.ui.test_layout_dialogs import dialogs
+
+    for _ in range(50):
+        if not dialogs(ui):
+            return
+        ui.pump(0.1)
+    assert dialogs(ui) == []
+
+
 def _rows(session: Any, kind: str) -> list[dict[str, Any]]:
     return [dict(e.payload) for e in session.journal.entries() if e.kind == kind]
 
@@ -73,6 +84,7 @@ def test_a_dealer_signs_in_and_an_inspector_voids_by_touch(ui: UI, tmp_path: Pat
     ui.pump(0.2)
     assert _rows(session, "dealer_signed_in") == [{"dealer": "4471", "name": "Thandi"}]
     assert screen._dealer_widget.text == "Sign out 4471"
+    _closed(ui)
     ui.screenshot("roles-signed-in")
     # The void: the reason, then a dealer's PIN is refused on the pad, the inspector's taken.
     ui.tap(screen.ids.void)
@@ -86,6 +98,7 @@ def test_a_dealer_signs_in_and_an_inspector_voids_by_touch(ui: UI, tmp_path: Pat
     ui.screenshot("roles-void-wrong-role")
     assert _rows(session, "override") == [] and session.state.bets
     ui.tap(pad.ids.cancel)
+    _closed(ui)
     ui.tap(screen.ids.void)
     pad = the_dialog(ui, "PinPad")
     ui.tap(pad.reason_buttons[0])
@@ -150,4 +163,77 @@ def test_the_pin_pad_and_the_dealer_button_fit(ui: UI, tmp_path: Path, size: tup
             assert pad.refusal_text
         ui.pump(0.1)
         dialog_fits(ui, pad, case, f"pin-pad-{stage}")
+    session.journal.close()
+
+
+def _void_by_pin(ui: UI, pad: Any) -> None:
+    """On the PIN pad a void opened: the first reason, the inspector's id and PIN."""
+    assert type(pad).__name__ == "PinPad" and pad.stage == "reason"
+    pad.choose(pad.reasons[0])
+    for d in "9001":
+        pad.press(d)
+    pad.press("OK")
+    for d in "3333":
+        pad.press(d)
+    pad.press("OK")
+    ui.pump(0.2)
+
+
+def _override_then_void(session: Any) -> bool:
+    """The journal's last two rows: the override, then the game's void."""
+    last = [e.kind for e in session.journal.entries(session.journal.count() - 2)]
+    return last[0] == "override" and last[1].endswith("_voided")
+
+
+def test_blackjack_and_roulette_voids_take_the_inspectors_pin(ui: UI, tmp_path: Path) -> None:
+    from kiosk.config import parse
+    from kiosk.rules.roulette import engine as rl
+    from kiosk.ui.dealer.blackjack_app import BlackjackDealerApp
+    from kiosk.ui.games.roulette import dealer_app
+    from tests.ui.test_layout_dealers import _rl_betting
+    from tests.ui.test_layout_dialogs import _bj_insurance
+
+    bj_session = _bj_insurance(tmp_path / "bj.db")
+    bj_session.set_people(PEOPLE)
+    app = start_app(ui, BlackjackDealerApp(bj_session, table_name="BJ-01"))
+    ui.pump(0.2)
+    app.screen.open_void()
+    _void_by_pin(ui, the_dialog(ui, "PinPad"))
+    assert [r["person"] for r in _rows(bj_session, "override")] == ["9001"]
+    assert _override_then_void(bj_session)
+    bj_session.journal.close()
+    app.stop()
+    ui.pump(0.1)
+
+    rl_session = _rl_betting(tmp_path / "rl.db")
+    rl_session.set_people(PEOPLE)
+    cfg = parse('[table]\nid = "RL-01"\nname = "RL-01"\ngame = "roulette"\n'
+                'journal = "x.db"\n[chips]\nsmallest = 5\n[devices.wheel]\nport = "simulated"\n')
+    app = start_app(ui, dealer_app(rl_session, cfg, None, lambda: None))
+    ui.pump(0.2)
+    assert rl.can_void_round(rl_session.state, "x")
+    app.screen.void()
+    _void_by_pin(ui, the_dialog(ui, "PinPad"))
+    assert [r["action"] for r in _rows(rl_session, "override")] == ["void_round"]
+    assert _override_then_void(rl_session)
+    rl_session.journal.close()
+
+
+def test_a_card_keyed_over_the_shoes_read_takes_the_inspectors_pin(ui: UI,
+                                                                    tmp_path: Path) -> None:
+    from kiosk.rules.cards import Card
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    session.perform(pb.close_betting)
+    session.device_commands["shoe"] = lambda _c: True  # a shoe linked and answering
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    app.screen.key_card(Card.parse("4H"))
+    pad = the_dialog(ui, "PinPad")
+    assert pad.title == "Key in 4H over the shoe's read" and not session.state.player_cards
+    ui.screenshot("roles-manual-card")
+    _void_by_pin(ui, pad)  # the first reason, the inspector's id and PIN
+    assert _rows(session, "override")[0]["action"] == "manual_card"
+    assert session.state.player_cards == (Card.parse("4H"),)
     session.journal.close()

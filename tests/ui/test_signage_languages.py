@@ -158,7 +158,9 @@ def test_the_switch_shows_the_state_held_without_reading_the_journal(
         ui: UI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "table.db"
     session = _journal_with_history(path)
-    app = _sign(ui, path, SignLanguages(("en", "zu"), 20))
+    # The timer's switch is ten minutes away: on a loaded machine the set-up alone can take longer
+    # than 20 s, and the sign would have switched before the test read it.
+    app = _sign(ui, path, SignLanguages(("en", "zu"), 600))
     app.feed.stop()  # only the switch below may change the words
 
     def not_now(*_args: Any) -> Any:
@@ -185,7 +187,7 @@ def test_the_paused_table_and_the_link_are_said_in_the_language_shown(
     so at the next switch."""
     path = tmp_path / "table.db"
     session = _journal_with_history(path)
-    app = _sign(ui, path, SignLanguages(("af", "pt"), 20))
+    app = _sign(ui, path, SignLanguages(("af", "pt"), 600))
     app.feed.stop()
     app.feed._set_link(Link.PAUSED, "test")
     app._show()

@@ -1,5 +1,5 @@
 # Which Tableside version runs on this table, for the launcher `tableside` and for
-# `tableside-units` (sourced; kiosk/update.py installs the versions and switches them):
+# `tableside-units` (sourced; kiosk/update/ installs the versions and switches them):
 # the version the link /data/tableside/current names, if every folder on the way is root's
 # alone and its venv is there; otherwise the SD image's own, /opt/tableside (read-only root).
 # The data partition belongs to the kiosk user: a folder it could swap must never choose

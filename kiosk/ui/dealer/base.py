@@ -258,12 +258,11 @@ class DealerScreen(BoxLayout):
                                N_("Call a technician"))
 
     def manual_needs_inspector(self) -> bool:
-        """A card keyed in over the shoe's read needs the inspector: while the table checks
-        PINs and its shoe is linked and answering (with the shoe away, keying in is the way
-        the cards go on record, the dealer's own act)."""
+        """A card keyed in over the shoe's read needs the inspector while the table checks
+        PINs (`TableSession.keyed_over_shoe`: not for a card the shoe could not read, nor
+        with the shoe away)."""
         s = self.session
-        return bool(s.people.checked and s.has_device("shoe")
-                    and s.device_online.get("SHOE", True))
+        return bool(s.people.checked and s.keyed_over_shoe())
 
     def may(self, action: Override, allowed: bool) -> bool:
         """A control's `can_` with the role in it (`TableSession.may`)."""

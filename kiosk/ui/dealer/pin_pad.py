@@ -16,7 +16,10 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from kiosk.i18n import N_, _
-from kiosk.ui import widgets as _widgets  # noqa: F401  (registers the shared kv rules)
+from kiosk.ui import (
+    theme,
+    widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
+)
 from kiosk.ui.widgets import SaysWhyHere, TableButton
 
 Builder.load_file(str(Path(__file__).with_name("pin_pad.kv")))
@@ -49,9 +52,9 @@ class PinPad(SaysWhyHere, ModalView):  # type: ignore[misc]
         self.on_done = on_done
         self.reasons = tuple(reasons)
         super().__init__(**kwargs)
-        from kiosk.ui.dealer.choices import _unit
+        from kivy.core.window import Window
 
-        self.unit = _unit()
+        self.unit = theme.ui_unit(Window.width, Window.height)
         self.title, self.needs = title, needs
         self.keys: list[TableButton] = []
         for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "OK"):
