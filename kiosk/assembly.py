@@ -101,6 +101,19 @@ def _echo_alert(alert: Alert) -> None:
     click.echo(f"  [{alert.severity.value}] {alert.message}{way}")
 
 
+def _say_if_closed(session: Session) -> None:
+    """A table started outside its approved hours says so at once, in the words its first
+    round would be refused with (rule 2.4)."""
+    from kiosk.rules.errors import NotAllowed
+    from kiosk.table.hours import verify_open
+
+    try:
+        verify_open(session.hours, session.journal.now(),
+                    session.folded.facts.outside_hours_until)
+    except NotAllowed as exc:
+        session.refused(exc)
+
+
 def open_session(cfg: TableConfig, *, quiet: bool = False,
                  describe: Callable[[Operation, Any], str | None] | None = None
                  ) -> tuple[Session, Journal]:
@@ -113,7 +126,9 @@ def open_session(cfg: TableConfig, *, quiet: bool = False,
     journal = Journal.open(cfg.journal, cfg.table_id)
     try:
         session: Session = TableSession(game(cfg.game), journal, cfg.rules, cfg.table_id)
+        session.hours = cfg.hours  # rule 2.4: no new round outside the approved hours
         session.set_people(cfg.people)  # who may do what (kiosk/table/roles.py)
+        _say_if_closed(session)
     except BaseException:
         journal.close()
         raise

@@ -266,6 +266,8 @@ def replay(source: str, as_json: bool, head: str | None, pit_url: str | None,
             click.echo(c.line())
         for p in report.problems:
             click.echo(f"problem: {p}")
+        for d in report.disputes:
+            click.echo(f"dispute: {d}")
         click.echo(f"{report.differences} difference(s)")
     sys.exit(0 if report.ok else 1)
 

@@ -28,6 +28,7 @@ from kiosk.host import HostConfig, read_host
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
+from kiosk.table.hours import WEEKDAYS, HoursError, OpeningHours
 from kiosk.table.roles import NO_LIST, People, read_people
 
 MAX_AMOUNT = 1_000_000_000
@@ -70,6 +71,11 @@ values = [5, 10, 25, 50, 100]   # the chip buttons (1 to 6): each 5 to 10_000_00
 
 {DEVICES}
 {GPIO}
+# [hours]                   # approved opening hours (rule 2.4), local time; none: always open
+# daily = "18:00-02:00"     # a span over midnight belongs to the day it starts; or "closed"
+# sun = "closed"            # a weekday's own hours (mon .. sun) over daily
+# timezone = "Africa/Johannesburg"
+
 [display]
 width = 800                 # the dealer touchscreen: 800 to 1920 wide (the Pi display: 800x480)
 height = 480                # 480 to 1080, landscape, 16:10 to 16:9
@@ -89,7 +95,7 @@ night = "none"              # night hours when the sign dims, like "22:00-06:00"
 night_brightness = 60       # how bright the sign is at night: 20 to 100 percent
 """
 
-SECTIONS = ("table", "chips", "devices", "display", "gpio", "sync")
+SECTIONS = ("table", "chips", "devices", "display", "gpio", "sync", "hours")
 """The sections every table has; each game adds its own (`GameSpec.config.section`)."""
 
 DEVICE_ROLES = roles()
@@ -235,6 +241,8 @@ class TableConfig:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     gpio: PinMap = field(default_factory=PinMap)
     sync: SyncConfig = field(default_factory=SyncConfig)
+    hours: OpeningHours | None = None
+    """The approved opening hours (`[hours]`, rule 2.4); None: the clock never closes it."""
     data: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The file as read (the pit's versions go over it: `with_pit`)."""
     people: People = NO_LIST
@@ -376,13 +384,12 @@ def with_pit(cfg: TableConfig, body: str, name: str = "the pit's configuration"
     body names replaces the table's own (in [table] only the game, name and currency), and
     the whole is checked as table.toml is. `ConfigError` names the body's line."""
     pit = _toml(body, name)
-    governed = {"table", "chips", "people", *(g.config.section for g in games())}
+    governed = {"table", "chips", "hours", "people", *(g.config.section for g in games())}
     for section, value in pit.items():
         if section not in governed or not isinstance(value, dict):
             raise ConfigError(f"{name}: [{section}]: the pit sets [table] "
-                              f"{', '.join(PIT_TABLE_KEYS)}, [chips], [people] and a game's "
-                              "section, "
-                              "nothing else")
+                              f"{', '.join(PIT_TABLE_KEYS)}, [chips], [hours], [people] and a "
+                              "game's section, nothing else")
     for key in pit.get("table", {}):
         if key not in PIT_TABLE_KEYS:
             raise ConfigError(f"{name}: table.{key}: the pit may not set it (only "
@@ -451,7 +458,7 @@ def _read(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tabl
     config = TableConfig(table_id=table_id, name=name,
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
-                         sync=_sync(reader, table_id, path), data=data,
+                         sync=_sync(reader, table_id, path), hours=_hours(reader), data=data,
                          host=read_host(reader), people=_people(reader))
     reader.check_unknown(spec)
     if reader.missing:
@@ -579,6 +586,20 @@ def _care(reader: _Reader, shown: dict[str, Any]) -> SignCare:
         except ValueError as exc:
             reader.fail("display", "night", str(exc))
     return SignCare(reader.boolean(shown, "display", "burn_in_shift", True), idle, night)
+
+
+def _hours(reader: _Reader) -> OpeningHours | None:
+    """`[hours]`: the approved opening hours (rule 2.4), or None when the file has none."""
+    if "hours" not in reader.data:
+        reader.known("", "hours")
+        return None
+    section = reader.section("hours")
+    for key in ("daily", "timezone", *WEEKDAYS):
+        reader.known("hours", key)
+    try:
+        return OpeningHours.from_mapping(section)
+    except HoursError as exc:
+        reader.fail("hours", exc.key, str(exc))
 
 
 def _sync(reader: _Reader, table_id: str, path: Path | None) -> SyncConfig:

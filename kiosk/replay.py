@@ -21,13 +21,14 @@ from kiosk.rules.operations import Operation, TableOpening
 from kiosk.store.canonical import GENESIS_HASH
 from kiosk.store.journal import Entry, verify_entries
 from kiosk.store.source import load_entries, verify_source
+from kiosk.table.disputes import RoundDisputed
 from kiosk.table.fold import EMPTY, Folded, FoldError, fold
 from kiosk.table.records import Snapshot
 from kiosk.table.roles import OverrideApproved, RoundDealer
 from kiosk.table.snapshot import restore
 
 __all__ = ["CoupReplay", "Replay", "ReplayReport", "load_entries", "replay",
-           "replay_source"]
+           "replay_round", "replay_source"]
 
 
 def replay_source(source: str | Path, anchors: Mapping[int, str] | None = None
@@ -49,6 +50,13 @@ def replay_source(source: str | Path, anchors: Mapping[int, str] | None = None
 
 def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
     return Replay(source).feed(entries)
+
+
+def replay_round(entries: Iterable[Entry], round_number: int) -> list[CoupReplay]:
+    """The replay's recomputation of round `round_number` (rule 2.8: a disputed round shown
+    to the inspector on the table's screen), each time the journal settled or voided a round
+    of that number (a table that changed game counts again from 1), newest last."""
+    return [c for c in replay(entries).coups if c.coup == round_number]
 
 
 class Replay:
@@ -93,6 +101,8 @@ class Replay:
             report.table_id = op.table_id
         elif isinstance(op, Snapshot):
             _check_snapshot(folded, op, row, report)
+        elif isinstance(op, RoundDisputed):  # rule 2.8
+            report.disputes.append(f"row {row.seq} ({row.wall_time}): {op.line()}")
         elif isinstance(op, RoundDealer):
             self._dealer = f"{op.dealer} {op.name}".strip() if op.name != op.dealer \
                 else op.dealer

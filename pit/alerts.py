@@ -1,6 +1,7 @@
 """Which journal rows an inspector must see as alerts, told by the records' shared bases
 (never by a game's name): a device offline or faulty, lost frames, an impossible card, a void,
-a late bet, the inspector called, a configuration from the pit that the table refused. Chain
+a late bet, the inspector called, a configuration from the pit that the table refused, a
+round flagged as disputed (rule 2.8). Chain
 breaks are raised by the ingest itself."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import CardQuery, LateBet, RoundVoid, operation_from_record
 from kiosk.rules.registry import GAMES  # noqa: F401  (importing it registers the games' records)
+from kiosk.table.disputes import RoundDisputed
 from kiosk.table.records import DeviceReport, InspectorCalled, PitConfigRefused
 from kiosk.table.roles import PinLockedOut
 
@@ -29,6 +31,8 @@ PIN_LOCKOUT = "pin_lockout"
 """Too many wrong PINs for one id at a table (kiosk/table/roles.py)."""
 TABLE_SILENT = "table_silent"
 """The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
+ROUND_DISPUTED = "round_disputed"
+"""A round flagged as disputed at the table (rule 2.8): an inspector acknowledges it."""
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",
@@ -43,6 +47,7 @@ TITLES = {
     UNREADABLE_ROW: "Unreadable row",
     CONFIG_REFUSED: "Configuration refused",
     TABLE_SILENT: "Table silent",
+    ROUND_DISPUTED: "Round disputed",
     PIN_LOCKOUT: "PIN lockout",
 }
 
@@ -80,6 +85,8 @@ def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
         return LATE_BET, "chips placed after no more bets (not played)"
     if isinstance(op, InspectorCalled):
         return INSPECTOR_CALLED, f"the dealer called the inspector ({op.source})"
+    if isinstance(op, RoundDisputed):  # rule 2.8
+        return ROUND_DISPUTED, op.line()
     if isinstance(op, PinLockedOut):
         return PIN_LOCKOUT, (f"{op.person} locked out for {op.seconds // 60} minute(s) after "
                              f"{op.attempts} wrong PINs")

@@ -27,6 +27,7 @@ from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
 from pit.api import read_body
+from pit.cash import DAYS_SHOWN, buy_ins_by_shift
 from pit.floor import FloorTimes
 from pit.inspectors import Session
 from pit.limits import TooLarge
@@ -367,11 +368,13 @@ async def table_page(request: Request, session: Session) -> Response:
         return message(request, "No such table", 404, session,
                        text=f"No table {table_id} is enrolled.")
     alerts = await run_in_threadpool(lambda: pit.store.alerts(table_id=table_id))
+    shifts = await run_in_threadpool(buy_ins_by_shift, pit.store, table_id, pit.times,
+                                     datetime.now(UTC))
     query = urlencode({"from": request.query_params.get("from", ""),
                        "to": request.query_params.get("to", "")})
     return render(request, "table.html",
                   {"title": f"Table {table_id}", "live": True, "summary": summary,
-                   "query": query, **rounds,
+                   "query": query, **rounds, "shifts": shifts, "shift_days": DAYS_SHOWN,
                    **_alerts(alerts, session, times=pit.times)})
 
 

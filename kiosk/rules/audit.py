@@ -100,6 +100,8 @@ class ReplayReport:
     table_id: str = ""
     coups: list[CoupReplay] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    disputes: list[str] = field(default_factory=list)
+    """Rounds flagged as disputed (rule 2.8), a line each with the row it is on record in."""
 
     @property
     def differences(self) -> int:
@@ -110,10 +112,13 @@ class ReplayReport:
         return self.chain_ok and self.differences == 0
 
     def as_json(self) -> dict[str, Any]:
-        return {"source": self.source, "table_id": self.table_id, "entries": self.entries,
-                "chain": {"ok": self.chain_ok, "reason": self.chain_reason},
-                "coups": [c.as_json() for c in self.coups], "problems": self.problems,
-                "differences": self.differences, "ok": self.ok}
+        out: dict[str, Any] = {
+            "source": self.source, "table_id": self.table_id, "entries": self.entries,
+            "chain": {"ok": self.chain_ok, "reason": self.chain_reason},
+            "coups": [c.as_json() for c in self.coups], "problems": self.problems}
+        if self.disputes:  # a journal with none reports exactly as before
+            out["disputes"] = self.disputes
+        return {**out, "differences": self.differences, "ok": self.ok}
 
 
 class Audit(Protocol):

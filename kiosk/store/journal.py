@@ -197,6 +197,11 @@ class Journal:
         """The table every row of this journal belongs to."""
         return self._table_id
 
+    def now(self) -> datetime:
+        """The time this journal stamps rows with (aware): the table's clock, so a check of
+        the time (the opening hours) and the row it writes agree, and a test can set it."""
+        return self._clock()
+
     def append(self, kind: str, payload: Mapping[str, object]) -> Entry:
         """Append one row in its own durable transaction and return it."""
         return self.append_many([(kind, payload)])[0]

@@ -109,6 +109,9 @@ def describe(before: TableConfig, after: TableConfig) -> str:
         parts.append("chip buttons changed")
     if before.name != after.name:
         parts.append(f"table name {after.name}")
+    if before.hours != after.hours:
+        parts.append(f"opening hours {after.hours.text()}" if after.hours is not None
+                     else "no opening hours")
     if before.people != after.people:
         parts.append("people and PINs changed")
     return "; ".join(parts) or "no change to limits or rules"
@@ -147,6 +150,7 @@ class PitConfigs:
         self.version = applied.version if applied is not None else 0
         self.config, _problem = effective(base, session.journal)
         session.set_people(self.config.people)  # the last signed list the journal holds
+        session.hours = self.config.hours  # ... and the approved hours (rule 2.4)
         self.pending: Pending | None = None
         self._seen: tuple[int, str] | None = None
         self._refused: tuple[str, str] | None = None
@@ -226,6 +230,7 @@ class PitConfigs:
             session.record(record)
         self.pending = None
         self.version, self.config = doc.version, new
+        session.hours = new.hours  # the approved hours it signed (rule 2.4), from now
         session.set_people(new.people)  # who may do what, from this round on
         way = "The dealer screen restarts for it" if restart else "In force from this " \
               f"{session.spec.round_word}"

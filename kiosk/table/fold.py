@@ -25,6 +25,8 @@ from kiosk.rules.operations import (
     operation_from_record,
 )
 from kiosk.rules.registry import GAMES, GameSpec, Registry
+from kiosk.table import cash as cash, disputes as disputes  # their records, for every fold
+from kiosk.table.hours import OpenedOutsideHours
 from kiosk.table.records import (
     COUNT_WRONG,
     COUNTED,
@@ -48,6 +50,7 @@ class TableFacts:
     inspector_called: bool = False
     held: tuple[Card, ...] = ()
     pit_config: int = 0  # the row of the pit's configuration in force (0: the table's file)
+    outside_hours_until: str = ""  # the inspector's reopening outside hours holds until then
     dealer: str = ""  # the id of the dealer signed in ("": none; kiosk/table/roles.py)
     dealer_round: int = 0  # the last round whose dealer is on record (`RoundDealer`)
     out_of_play: tuple[tuple[str, str], ...] = ()
@@ -96,6 +99,8 @@ def facts_after(facts: TableFacts, op: Operation) -> TableFacts:
         return dataclasses.replace(facts, inspector_called=True)
     if isinstance(op, InspectorAttended):
         return dataclasses.replace(facts, inspector_called=False)
+    if isinstance(op, OpenedOutsideHours):  # rule 2.4
+        return dataclasses.replace(facts, outside_hours_until=op.until)
     if isinstance(op, DealerSignedIn):
         return dataclasses.replace(facts, dealer=op.dealer)
     if isinstance(op, DealerSignedOut):

@@ -31,7 +31,8 @@ from kiosk.rules.operations import CardQuery, Operation, RoundVoid, TableOpening
 from kiosk.rules.registry import GAMES, GameSpec
 from kiosk.store.journal import Journal, JournalError, JournalWriteError
 from kiosk.table.alerts import Alert as Alert, Severity as Severity
-from kiosk.table.fold import FoldError, step
+from kiosk.table.fold import Folded, FoldError, step
+from kiosk.table.hours import OpeningHours, verify_open
 from kiosk.table.records import (
     HELD,
     RELEASED,
@@ -122,6 +123,9 @@ class TableSession(Generic[S]):
         self._retry_at = 0.0
         self._retrying = False
         self.clock = clock
+        # The approved opening hours (rule 2.4; None: the clock never closes the table):
+        # outside them no new round opens unless the inspector's override holds.
+        self.hours: OpeningHours | None = None
         # Who may do what (kiosk/table/roles.py): the people list in force and its PIN
         # check; the launcher and the pit's configurations set it (`set_people`).
         self.people: People = NO_LIST
@@ -237,6 +241,7 @@ class TableSession(Generic[S]):
                 folded = step(folded, r)
         except FoldError as exc:  # the game built a record its own fold refuses: a bug
             raise TablesideError(f"not recorded: {exc}") from exc
+        self._verify_hours(op, folded)
         held_before = self.held_cards
         try:
             self.journal.append_many([(r.kind, r.to_payload()) for r in rows])
@@ -254,6 +259,15 @@ class TableSession(Generic[S]):
         if self.held_cards and not self._releasing:
             self._try_release()
         return op
+
+    def _verify_hours(self, op: Operation, after: Folded) -> None:
+        """Refuses the act that would open a new round outside the approved hours (rule
+        2.4), unless the inspector's reopening holds; a round in play is finished."""
+        if (self.hours is None or isinstance(op, TableRecord | TableOpening)
+                or self.folded.game is None or after.game is not self.folded.game):
+            return
+        if self.game.between_rounds(self.state) and not self.game.between_rounds(after.state):
+            verify_open(self.hours, self.journal.now(), self.folded.facts.outside_hours_until)
 
     def _write_failed(self, exc: JournalWriteError) -> None:
         """The first failed write stops the table dealing: one STOP alert, in the log too.

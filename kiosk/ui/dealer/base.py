@@ -162,6 +162,43 @@ class DealerScreen(BoxLayout):
         self._alerts_seen = 0
         self._shown_alert = None
 
+    # --- the general rules: cash and chips, disputes, hours (kiosk/ui/dealer/floor.py) ----
+
+    def on_session(self, *_args: Any) -> None:
+        self._floor_button()
+
+    def _floor_button(self) -> None:
+        """The panel of the table's own acts under the general rules (rules 2.1, 2.4, 2.8),
+        beside the inspector's button in the header of every game's screen that has one."""
+        inspector = self.ids.get("inspector")
+        if inspector is None or getattr(self, "floor_button", None) is not None:
+            return
+        # A narrow button ("More", or three dots beside the dealer's button when the table
+        # checks PINs): the header keeps the table's name readable on the 7" panel.
+        # TRANSLATORS: the header's button that opens cash and chips, disputes and hours:
+        # keep it short, the header is narrow on the 7" panel.
+        button = TableButton(text=_("More"), size_hint_x=None, tone=theme.RAIL)
+
+        def fit(*_args: Any) -> None:
+            narrow = self._dealer_widget is not None
+            button.text = "•••" if narrow else _("More")
+            button.width = self.touch if narrow else inspector.width * 0.5
+            button.font_size = inspector.font_size
+
+        inspector.bind(width=fit, font_size=fit)
+        self.bind(touch=fit)
+        self._fit_floor = fit
+        fit()
+        button.bind(on_release=lambda *_: self.open_floor())
+        header = inspector.parent
+        header.add_widget(button, index=header.children.index(inspector) + 1)
+        self.floor_button = button
+
+    def open_floor(self) -> None:
+        from kiosk.ui.dealer.floor import FloorPanel
+
+        FloorPanel(self.session).open()
+
     # --- acts -----------------------------------------------------------------------------
 
     def act(self, action: Callable[[Any], Operation]) -> Operation | None:
@@ -275,6 +312,9 @@ class DealerScreen(BoxLayout):
 
             inspector.bind(width=follow, font_size=follow)
             follow()
+        fit_floor = getattr(self, "_fit_floor", None)
+        if fit_floor is not None:  # the general rules' button narrows beside it
+            fit_floor()
         dealer = self.session.dealer
         button.text = (_("Sign in") if dealer is None
                        else _("Sign out %(id)s") % {"id": dealer.id})

@@ -44,7 +44,7 @@ def prepare_environment(*, headless: bool = False) -> None:
 def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         screenshot: Path | None = None, after: float = 2.0, trace: bool = False,
         languages: Any = None, care: Any = None, syncs: bool = False,
-        simulated: bool = False) -> int:
+        simulated: bool = False, hours: Any = None) -> int:
     """Run the signage until its window closes (or the screenshot is saved), or until
     SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
 
@@ -53,7 +53,7 @@ def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
 
         return SignageApp(journal, name, trace=sys.stdout if trace else None,
                           screenshot=screenshot, screenshot_after=after, languages=languages,
-                          care=care, syncs=syncs, simulated=simulated)
+                          care=care, syncs=syncs, simulated=simulated, hours=hours)
 
     app, status = _until_stopped(make, options or WindowOptions(),
                                  headless=screenshot is not None)
@@ -147,6 +147,7 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         raise click.UsageError("--after needs --screenshot")
     languages: SignLanguages | None = None
     care: SignCare | None = None
+    hours = None
     if config_path is not None:
         from kiosk.config import ConfigError, load
 
@@ -160,6 +161,7 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         size = (cfg.display.signage_width, cfg.display.signage_height)
         languages = cfg.display.sign_languages()  # [display] languages, money style
         care = cfg.display.care  # the burn-in shift, the idle screen, the night
+        hours = cfg.hours  # "Table closed" outside them (rule 2.4)
         syncs = cfg.sync.enabled  # a [sync] pit: the corner shows a sync that never ran
         from kiosk.rules.registry import GAMES
 
@@ -172,7 +174,8 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         raise click.UsageError("give --journal or --config")
     status = run(journal, name, WindowOptions(size, fullscreen, position),
                  screenshot=screenshot, after=2.0 if after is None else after, trace=trace,
-                 languages=languages, care=care, syncs=syncs, simulated=simulated)
+                 languages=languages, care=care, syncs=syncs, simulated=simulated,
+                 hours=hours)
     sys.exit(status)
 
 

@@ -115,6 +115,12 @@ class JournalFeed:
         return self._folded.folded.facts.inspector_called
 
     @property
+    def outside_hours_until(self) -> str:
+        """Until when the inspector's reopening outside the approved hours holds ("": none;
+        rule 2.4)."""
+        return self._folded.folded.facts.outside_hours_until
+
+    @property
     def pit_config(self) -> int:
         """The row of the pit's configuration in force (0: the table's own file)."""
         return self._folded.folded.facts.pit_config

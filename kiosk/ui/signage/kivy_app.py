@@ -36,11 +36,13 @@ from kiosk.i18n import N_, _
 from kiosk.rules.registry import GameSpec, games
 from kiosk.sync.pit_config import table_name
 from kiosk.sync.status import SyncStatus
+from kiosk.table.hours import OpeningHours, hours_in_body, override_in_force
 from kiosk.ui import theme
 from kiosk.ui.capture import grab, save_png
 from kiosk.ui.every import every
 from kiosk.ui.games import screens
 from kiosk.ui.perf_present import flush_each_frame, keep_drawn
+from kiosk.ui.signage.closed import ClosedSign, opens_words
 from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.interruptions import interruption
 from kiosk.ui.signage.link import Link
@@ -57,6 +59,8 @@ CARE_EVERY = 15.0
 """Seconds between looks at the shift, the night and the idle screen."""
 STRIP_EVERY = 5.0
 """Seconds between looks at the sync's state."""
+HOURS_EVERY = 20.0
+"""How often the sign looks at the clock against the approved hours (rule 2.4)."""
 
 
 def _age(wall_time: str) -> float:
@@ -195,7 +199,8 @@ class SignageApp(App):  # type: ignore[misc]
                  poll_interval: float = POLL_INTERVAL,
                  languages: i18n.SignLanguages | None = None,
                  care: SignCare | None = None, syncs: bool = False,
-                 simulated: bool = False, **kwargs: Any) -> None:
+                 simulated: bool = False, hours: OpeningHours | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Tableside signage"
         self.journal_path = Path(journal)
@@ -229,6 +234,10 @@ class SignageApp(App):  # type: ignore[misc]
         self.care = care or SignCare(burn_in_shift=False, idle_minutes=0)
         self.idle_view: IdleView | None = None
         self.idle_shown = False
+        # The approved opening hours (rule 2.4): the file's, or the pit's version in force
+        # when it sets them; outside them, between rounds, the sign says "Table closed".
+        self.hours = self.file_hours = hours
+        self.closed_view: ClosedSign | None = None
         self._started = time.monotonic()
 
     def load_kv(self, filename: str | None = None) -> bool:
@@ -258,6 +267,7 @@ class SignageApp(App):  # type: ignore[misc]
         if self.care != SignCare(burn_in_shift=False, idle_minutes=0):
             self._care()
             every(CARE_EVERY, self._care)
+        every(HOURS_EVERY, self._show)  # the clock opens and closes the table (rule 2.4)
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
         return self.frame
@@ -275,6 +285,20 @@ class SignageApp(App):  # type: ignore[misc]
         night = self.care.night
         self.frame.dim(night.brightness(now.time()) if night is not None else 1.0)
         self._show(now)
+
+    def _closed_by_hours(self, now: datetime | None) -> str | None:
+        """The next opening time to show under "Table closed" while the approved hours
+        keep the table closed (rule 2.4): outside them, no round in play and no
+        inspector's reopening in force ("" when no opening is set); None while it is open."""
+        feed, hours = self.feed, self.hours
+        if hours is None or feed.game is None or feed.state is None \
+                or feed.link is not Link.LIVE:
+            return None
+        moment = (now or datetime.now(UTC)).astimezone(UTC)
+        if not feed.game.engine.between_rounds(feed.state) or hours.is_open(moment) \
+                or override_in_force(feed.outside_hours_until, moment):
+            return None
+        return opens_words(hours, moment)
 
     def _idle(self, now: datetime | None) -> bool:
         """No round for the house's minutes, the table live and nothing on it."""
@@ -346,8 +370,11 @@ class SignageApp(App):  # type: ignore[misc]
             if row is not None:
                 self._notice = (str(row.payload.get("summary", "")), row.wall_time)
                 name = table_name(str(row.payload.get("body", "")))
-        if name != self.pit_name:
-            self.pit_name = name
+        hours = self.file_hours
+        if seq and row is not None:
+            hours = hours_in_body(str(row.payload.get("body", "")), self.file_hours)
+        if name != self.pit_name or hours != self.hours:
+            self.pit_name, self.hours = name, hours
             self._show()
         self._strip_words()
         if self._sync_reading is None or not self._sync_reading.is_alive():
@@ -397,6 +424,16 @@ class SignageApp(App):  # type: ignore[misc]
         if self.holder is None:
             return
         feed = self.feed
+        opens = self._closed_by_hours(now)
+        if opens is not None:
+            if self.closed_view is None:
+                self.closed_view = ClosedSign()
+            self.closed_view.show(opens)
+            if self.screen is not self.closed_view:
+                self.holder.clear_widgets()
+                self.holder.add_widget(self.closed_view)
+                self.screen = self.closed_view
+            return
         if self._idle(now):
             if self.idle_view is None:
                 self.idle_view = IdleView()

@@ -1,0 +1,350 @@
+"""The general rules at the dealer's screen (section 2 of the Mpumalanga table game rules): a
+panel of the table's own acts, each a small dialog that needs no keyboard.
+
+- **Cash buy-in, chip change, colour-up** (rule 2.1): an amount pad that reminds the dealer to
+  lay the cash or chips out on the table for verification first; *Record* stays grey until
+  the dealer confirms they are laid out, and says why when tapped.
+- **Dispute a round** (rule 2.8): the round, a note from a short list, flagged by the dealer
+  signed in or by the inspector with a PIN (the roles' PIN pad); then the replay's
+  recomputation of that round, on this screen, for the inspector.
+- **Reopen outside hours** (rule 2.4): the inspector's override, with a reason and a PIN.
+
+The dialogs collect the dealer's entries; `kiosk.table.acts` decides and puts them on record.
+A refusal is said on the dialog's own line, in the dealer's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from kivy.lang import Builder
+from kivy.properties import NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+
+from kiosk.i18n import N_, _, say
+from kiosk.replay import replay_round
+from kiosk.rules.errors import Said, TablesideError
+from kiosk.table import acts
+from kiosk.table.cash import Exchange
+from kiosk.table.disputes import RoundDisputed
+from kiosk.table.roles import Override, RoleRefused, needs_words
+from kiosk.table.session import TableSession
+from kiosk.ui import (
+    theme,
+    widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
+)
+from kiosk.ui.dealer.payout_words import money
+from kiosk.ui.dealer.pin_pad import PinPad
+from kiosk.ui.text_label import TextLabel
+from kiosk.ui.widgets import SaysWhyHere, TableButton, refusal_words
+
+Builder.load_file(str(Path(__file__).with_name("floor.kv")))
+
+DISPUTE_NOTES = (N_("The payout is queried"), N_("A card is queried"),
+                 N_("A bet is queried"), N_("The result is queried"))
+"""What a dispute is about, as the dealer picks it (the journal keeps the English)."""
+REOPEN_REASONS = (N_("Approved by the casino management"), N_("A tournament"),
+                  N_("A private game"))
+"""Why the inspector reopens the table outside its approved hours."""
+T = TypeVar("T")
+MAX_UNITS = 10_000_000
+"""The most an amount pad takes, in whole units (R10,000,000)."""
+
+
+def _unit() -> float:
+    from kivy.core.window import Window
+
+    return theme.ui_unit(Window.width, Window.height)
+
+
+def on_pad(act: Callable[[], T]) -> T:
+    """An act from the roles' PIN pad: a refusal goes back to the pad in the dealer's
+    language (the pad says it there, and the PIN is keyed again)."""
+    try:
+        return act()
+    except TablesideError as exc:
+        raise RoleRefused(said(exc)) from exc
+
+
+def said(exc: TablesideError) -> str:
+    """A refusal with its sentence, for the dealer's language (its English kept)."""
+    return Said(str(exc), exc.sentence) if exc.sentence is not None else str(exc)
+
+
+class FloorDialog(SaysWhyHere, ModalView):  # type: ignore[misc]
+    """The chrome the general rules' dialogs share (floor.kv): a title, rows, a refusal
+    line, and actions beside *Close*."""
+
+    title = StringProperty("")
+    unit = NumericProperty(1.0)
+
+    def __init__(self, title: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.unit = _unit()
+        self.title = title
+
+    def button(self, text: str, action: Callable[[], Any], *, parent: Any = None,
+               tone: Any = None, size: float = 17.0) -> TableButton:
+        b = TableButton(text=text, font_size=size * self.unit)
+        if tone is not None:
+            b.tone = tone
+            b.color = theme.INK
+        b.bind(on_release=lambda *_: action())
+        (parent if parent is not None else self.ids.rows).add_widget(b)
+        return b
+
+    def line(self, text: str, *, colour: Any = None, size: float = 15.0,
+             parent: Any = None) -> TextLabel:
+        label = TextLabel(text=text, font_size=size * self.unit,
+                          color=colour if colour is not None else theme.IVORY,
+                          halign="center", valign="middle")
+        label.bind(size=lambda w, s: setattr(w, "text_size", s))
+        (parent if parent is not None else self.ids.rows).add_widget(label)
+        return label
+
+    def refuse(self, exc: TablesideError) -> None:
+        self.refusal_text = refusal_words(said(exc))
+
+
+class FloorPanel(FloorDialog):
+    """The table's own acts under the general rules, one big button each."""
+
+    def __init__(self, session: TableSession[Any], **kwargs: Any) -> None:
+        super().__init__(_("Cash, chips, disputes and hours"), **kwargs)
+        self.session = session
+        grid = GridLayout(cols=2, spacing=6 * self.unit)
+        self.ids.rows.add_widget(grid)
+        self.buy_in = self.button(_("Cash buy-in"), lambda: self.open_dialog(AmountPad, "buy_in"),
+                                  parent=grid)
+        self.change = self.button(_("Chip change"), lambda: self.open_dialog(AmountPad, "change"),
+                                  parent=grid)
+        self.colour_up = self.button(_("Colour-up"),
+                                     lambda: self.open_dialog(AmountPad, "colour_up"), parent=grid)
+        self.dispute = self.button(_("Dispute a round"), lambda: self.open_dialog(DisputeDialog),
+                                   parent=grid)
+        self.reopen = self.button(_("Reopen outside hours"), self.open_reopen, parent=grid)
+        self.reopen.disabled = not acts.table_closed(session)
+
+    def why_not(self, widget: Any) -> str:
+        if widget is self.reopen:
+            return _("The table is within its approved hours: nothing to reopen")
+        return ""
+
+    def open_dialog(self, dialog: Any, *args: Any) -> None:
+        self.dismiss(animation=False)
+        dialog(self.session, *args).open()
+
+    def open_reopen(self) -> None:
+        self.dismiss(animation=False)
+        ask_reason(self.session)
+
+
+class AmountPad(FloorDialog):
+    """Rule 2.1: an amount in whole units on a pad; a reminder that the cash (or chips) is
+    laid out on the table for verification before the transaction; *Record* once it is."""
+
+    digits = StringProperty("")
+
+    def __init__(self, session: TableSession[Any], what: str, **kwargs: Any) -> None:
+        titles = {"buy_in": _("Cash buy-in: chips for the cash tendered"),
+                  "change": _("Chip change"), "colour_up": _("Colour-up")}
+        super().__init__(titles[what], **kwargs)
+        self.session, self.what = session, what
+        self.currency = str(getattr(session.game.rules_of(session.state), "currency", "R"))
+        self.laid_out = False
+        reminder = (_("Lay the cash out on the table for verification before you give chips "
+                      "(rule 2.1)") if what == "buy_in" else
+                    _("Lay the chips out on the table for verification before you exchange "
+                      "them (rule 2.1)"))
+        self.reminder = self.line(reminder, colour=theme.GOLD, size=15)
+        self.reminder.size_hint_y = 0.8
+        self.amount = self.line("", size=24)
+        self.amount.bold = True
+        self.amount.size_hint_y = 0.7
+        pad = GridLayout(cols=6, spacing=6 * self.unit, size_hint_y=1.6)
+        self.ids.rows.add_widget(pad)
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "00", "⌫"):
+            # TRANSLATORS: the amount pad's key that deletes the last digit.
+            text = _("Del") if key == "⌫" else key
+            self.button(text, partial(self.press, key), parent=pad, size=20)
+        self.verified = self.button(_("Laid out and verified"), self.toggle_laid_out,
+                                    parent=self.ids.actions)
+        self.record = self.button(_("Record"), self.done, parent=self.ids.actions,
+                                  tone=theme.GOLD)
+        self.show()
+
+    def cents(self) -> int:
+        return int(self.digits or "0") * 100
+
+    def press(self, key: str) -> None:
+        if key == "⌫":
+            self.digits = self.digits[:-1]
+        elif int((self.digits + key) or "0") <= MAX_UNITS:
+            self.digits = (self.digits + key).lstrip("0")
+        self.show()
+
+    def toggle_laid_out(self) -> None:
+        self.laid_out = not self.laid_out
+        self.show()
+
+    def show(self) -> None:
+        self.amount.text = money(self.cents(), self.currency)
+        self.verified.selected = self.laid_out
+        self.record.disabled = not (self.laid_out and self.cents() > 0)
+        self.refusal_text = ""
+
+    def why_not(self, widget: Any) -> str:
+        if widget is self.record:
+            if not self.cents():
+                return _("Key in the amount first")
+            return (_("Lay the cash out on the table for verification first")
+                    if self.what == "buy_in" else
+                    _("Lay the chips out on the table for verification first"))
+        return ""
+
+    def done(self) -> None:
+        try:
+            if self.what == "buy_in":
+                acts.record_buy_in(self.session, "", self.cents(), laid_out=self.laid_out)
+            else:
+                acts.record_exchange(self.session, Exchange(self.what), "", self.cents(),
+                                     self.cents(), laid_out=self.laid_out)
+        except TablesideError as exc:
+            self.refuse(exc)
+            return
+        self.dismiss(animation=False)
+
+
+class DisputeDialog(FloorDialog):
+    """Rule 2.8: which round, what is disputed, and who flags it; the replay follows."""
+
+    round = NumericProperty(1)
+
+    def __init__(self, session: TableSession[Any], **kwargs: Any) -> None:
+        super().__init__(_("Dispute a round (rule 2.8)"), **kwargs)
+        self.session = session
+        self.last = session.game.round_number(session.state)
+        self.round = max(1, self.last - 1) if self.last > 1 else 1
+        step = BoxLayout(spacing=6 * self.unit, size_hint_y=0.9)
+        self.ids.rows.add_widget(step)
+        self.button("−", lambda: self.step(-1), parent=step, size=22)
+        self.which = self.line("", size=20, parent=step)
+        self.which.size_hint_x = 2.2
+        self.button("+", lambda: self.step(1), parent=step, size=22)
+        notes = GridLayout(cols=2, spacing=6 * self.unit, size_hint_y=1.8)
+        self.ids.rows.add_widget(notes)
+        self.note = DISPUTE_NOTES[0]
+        self.note_buttons = {n: self.button(_(n), partial(self.choose, n), parent=notes,
+                                            size=15) for n in DISPUTE_NOTES}
+        self.by_dealer = self.button(_("Flag as the dealer"), self.flag_as_dealer,
+                                     parent=self.ids.actions, tone=theme.GOLD, size=15)
+        self.by_inspector = self.button(_("Flag as the inspector"), self.flag_as_inspector,
+                                        parent=self.ids.actions, tone=theme.GOLD, size=15)
+        self.show()
+
+    def step(self, by: int) -> None:
+        self.round = min(max(1, self.round + by), self.last)
+        self.show()
+
+    def choose(self, note: str) -> None:
+        self.note = note
+        self.show()
+
+    def show(self) -> None:
+        self.which.text = _("Round %(round)s") % {"round": self.round}
+        for n, b in self.note_buttons.items():
+            b.selected = n == self.note
+        self.refusal_text = ""
+
+    def flag_as_dealer(self) -> None:
+        self._flag(role="dealer")
+
+    def flag_as_inspector(self) -> None:
+        if not self.session.people.checked:
+            self._flag(role="inspector", person_id="inspector")
+            return
+        # The roles' PIN pad: a refusal (a wrong PIN, a technician) is said on the pad.
+        PinPad(_("Dispute a round (rule 2.8)"), _("Flag as the inspector"),
+               lambda pid, pin, _reason: self._flagged(on_pad(lambda: acts.flag_dispute(
+                   self.session, self.round, self.note, person_id=pid, pin=pin)))).open()
+
+    def _flag(self, *, role: str, person_id: str = "") -> None:
+        try:
+            op = acts.flag_dispute(self.session, self.round, self.note, person_id=person_id,
+                                   role=role)
+        except TablesideError as exc:
+            self.refuse(exc)
+            return
+        self._flagged(op)
+
+    def _flagged(self, op: RoundDisputed) -> None:
+        self.dismiss(animation=False)
+        ReplayView(self.session, op.round).open()
+
+
+class ReplayView(FloorDialog):
+    """The replay's recomputation of a round (rule 2.8) for the inspector: each time the
+    journal settled or voided a round of that number, its cards, outcome and settlements as
+    recomputed, and whether they match what the table recorded."""
+
+    def __init__(self, session: TableSession[Any], round_number: int, **kwargs: Any) -> None:
+        super().__init__(_("Replay of round %(round)s") % {"round": round_number}, **kwargs)
+        found = replay_round(session.journal.entries(), round_number)
+        currency = str(getattr(session.game.rules_of(session.state), "currency", "R"))
+        if not found:
+            self.line(_("Round %(round)s is not settled yet: nothing to recompute")
+                      % {"round": round_number})
+        for coup in found[-2:]:  # a table that counted again from 1: the newest two
+            self.line(coup.line(), size=14)
+            for s in coup.settlements[:6]:
+                words = [str(s.get(k)) for k in ("area", "box", "place", "kind", "bet",
+                                                 "outcome") if s.get(k) not in (None, "")]
+                amounts = [money(s[k], currency) for k in ("paid", "returned")
+                           if isinstance(s.get(k), int)]
+                self.line(" ".join(words + amounts), size=14)
+            verdict = (_("Recomputed: matches what the table recorded.")
+                       if not coup.differences else
+                       _("Recomputed: differs from what the table recorded: %(what)s")
+                       % {"what": "; ".join(coup.differences)})
+            self.line(verdict, colour=theme.GOLD if not coup.differences
+                      else theme.WARNING_TEXT, size=15)
+
+
+class ReasonList(FloorDialog):
+    """A reason from a short list (the English goes on record)."""
+
+    def __init__(self, title: str, reasons: Sequence[str], on_done: Callable[[str], Any],
+                 **kwargs: Any) -> None:
+        super().__init__(title, **kwargs)
+        for reason in reasons:
+            self.button(_(reason), partial(self.choose, reason, on_done))
+
+    def choose(self, reason: str, on_done: Callable[[str], Any]) -> None:
+        self.dismiss(animation=False)
+        on_done(reason)
+
+
+def ask_reason(session: TableSession[Any]) -> None:
+    """Rule 2.4: the inspector reopens the table outside its hours: a reason, the
+    inspector's id and PIN on the roles' PIN pad (a table with no people list asks only the
+    reason)."""
+    title = _("Reopen outside the approved hours: why?")
+    if session.people.checked:
+        PinPad(title, say(needs_words(Override.REOPEN_HOURS)),
+               lambda pid, pin, reason: on_pad(lambda: acts.reopen_outside_hours(
+                   session, pid, pin, reason)),
+               reasons=REOPEN_REASONS).open()
+        return
+
+    def reopen(reason: str) -> None:
+        try:
+            acts.reopen_outside_hours(session, "inspector", "", reason)
+        except TablesideError as exc:
+            session.refused(exc)
+
+    ReasonList(title, REOPEN_REASONS, reopen).open()
