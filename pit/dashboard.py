@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
+import json
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
 from pit.api import read_body
+from pit.drawing import card_face, drawing_of, money
 from pit.floor import FloorTimes
 from pit.inspectors import Session
 from pit.limits import TooLarge
@@ -58,6 +60,24 @@ form.inline{display:inline}
 button{background:#2e5a43;color:#f4f1e8;border:1px solid #8fbfa3;padding:.3em .8em;cursor:pointer}
 input{padding:.3em}
 pre{background:#163a28;padding:.8em;white-space:pre-wrap}
+#hands{display:flex;flex-wrap:wrap;gap:1em;margin-bottom:1em}
+.hand{background:#163a28;padding:.5em .8em;border-radius:.4em}
+.hand h3{margin:.1em 0 .4em;font-size:1em}
+.card{display:inline-block;min-width:2.2em;padding:.35em .3em;margin-right:.3em;background:#fffdf6;
+ border-radius:.3em;text-align:center;font-size:1.4em;font-weight:bold}
+.card.black{color:#111}
+.card.red{color:#b3001b}
+.card.unknown{color:#555}
+.total{font-size:1.2em;font-weight:bold;margin:.3em 0}
+.winner{font-size:1.4em;font-weight:bold;color:#ffd98a}
+.pocket{display:inline-block;font-size:2.2em;font-weight:bold;padding:.2em .6em;border-radius:.3em;
+ color:#fff}
+.pocket.red{background:#b3001b}
+.pocket.black{background:#111}
+.pocket.green{background:#0a7a35}
+.pocket-word{font-size:.45em;font-weight:normal}
+td.money{text-align:right;font-variant-numeric:tabular-nums}
+tr.sum td{font-weight:bold}
 """
 
 GAP_MS = 250
@@ -411,12 +431,32 @@ async def round_page(request: Request, session: Session) -> Response:
                 else f"No row {seq} at the pit.")
         return render(request, "row.html", {"title": f"Table {table_id}, row {seq}",
                                             "session": session, "text": text})
-    import json
-
     return render(request, "round.html",
                   {"title": f"Table {table_id}, round {coup.coup} (row {coup.seq})",
                    "session": session, "coup": coup, "table_id": table_id,
-                   "replay": json.dumps(coup.as_json(), indent=2)})
+                   "drawing": drawing_of(coup), "card_face": card_face, "money": money,
+                   "local": pit.times.local})
+
+
+@inspector_only
+async def round_raw(request: Request, session: Session) -> Response:
+    """The round's raw record, to download: the round as replay recomputed it, and the
+    journal row that settled or voided it, exactly as the table hashed it."""
+    pit: PitState = request.app.state.pit
+    table_id = str(request.path_params["table_id"])
+    try:
+        seq = int(request.path_params["seq"])
+        coup = await run_in_threadpool(pit.rounds.round_at, table_id, seq)
+    except (ValueError, UnknownTable):
+        return Response("no such round", status_code=404)
+    if coup is None:
+        return Response("no such round", status_code=404)
+    rows = await run_in_threadpool(pit.store.rows, table_id, coup.seq - 1, 1)
+    body = {"table_id": table_id, "round": coup.as_json(),
+            "row": rows[0].as_json() if rows else None}
+    name = f"{table_id}-round-{coup.coup}-row-{coup.seq}.json"
+    return Response(json.dumps(body, indent=2, sort_keys=True), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 # --- the pages' style and script (their own files: pit/headers.py) ------------------------
@@ -470,6 +510,7 @@ ROUTES = [
     Route("/search", search, methods=["GET"]),
     Route("/tables/{table_id}", table_page, methods=["GET"]),
     Route("/tables/{table_id}/rounds/{seq}", round_page, methods=["GET"]),
+    Route("/tables/{table_id}/rounds/{seq}/raw", round_raw, methods=["GET"]),
     Route("/events", events, methods=["GET"]),
     Route("/static/pit.css", stylesheet, methods=["GET"]),
     Route("/static/live.js", live_script, methods=["GET"]),
