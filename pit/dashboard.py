@@ -28,6 +28,8 @@ from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
 from pit.api import read_body
+from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK
+from pit.breaks import FIELDS, Break, compare
 from pit.drawing import card_face, drawing_of, money
 from pit.floor import FloorTimes
 from pit.inspectors import Session
@@ -40,6 +42,8 @@ COOKIE = "pit_session"
 LOGIN_COOKIE = "pit_login_csrf"
 FORM_LIMIT = 16 * 1024
 KEEPALIVE = 15.0
+BREAK_KINDS = frozenset({CHAIN_BREAK, ANCHOR_BROKEN})
+"""Alerts that lead to the chain break's page (the quarantined row beside the pit's)."""
 
 _CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:0;background:#0f1f17;color:#f4f1e8}
@@ -78,6 +82,8 @@ pre{background:#163a28;padding:.8em;white-space:pre-wrap}
 .pocket-word{font-size:.45em;font-weight:normal}
 td.money{text-align:right;font-variant-numeric:tabular-nums}
 tr.sum td{font-weight:bold}
+table.break code{word-break:break-all}
+tr.differs td{background:#5a1f1a}
 """
 
 GAP_MS = 250
@@ -297,7 +303,7 @@ def _alerts(alerts: list[Alert], session: Session, title: str = "Open alerts", *
     from pit.alerts import TITLES
 
     return {"alerts": alerts, "alerts_title": title, "alert_titles": TITLES, "session": session,
-            "local": (times or FloorTimes()).local}
+            "local": (times or FloorTimes()).local, "break_kinds": BREAK_KINDS}
 
 
 def _floor_html(pit: PitState, session: Session) -> str:
@@ -352,7 +358,13 @@ def _rounds(pit: PitState, table_id: str, start: str, end: str) -> dict[str, Any
     rounds: Rounds = pit.rounds
     view = rounds.between(table_id, start, end) if start or end else rounds.recent(table_id)
     chain = "intact" if view.chain_ok else f"BROKEN: {view.chain_reason}"
-    return {"view": view, "chain": chain, "table_id": table_id}
+    # The rows the pit holds may replay cleanly while a break is open: what was sent after
+    # them is in quarantine. The page says so as long as the alert is open.
+    breaks = [a for a in pit.store.alerts(table_id=table_id) if a.kind in BREAK_KINDS]
+    if breaks:
+        chain = f"BROKEN: {breaks[0].message}"
+    return {"view": view, "chain": chain, "table_id": table_id,
+            "chain_breaks": [a.seq for a in breaks if a.seq]}
 
 
 def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
@@ -459,6 +471,43 @@ async def round_raw(request: Request, session: Session) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+def _break(pit: PitState, table_id: str, seq: int) -> dict[str, Any]:
+    """The quarantined rows at row `seq` of the table, each beside the pit's own row there
+    (or the row it should have followed), with what differs (UnknownTable if none such)."""
+    pit.store.head(table_id)
+    found = pit.store.rows(table_id, seq - 1, 1)
+    held = found[0] if found and found[0].seq == seq else None
+    found = pit.store.rows(table_id, seq - 2, 1) if seq > 1 else []
+    before = found[0] if found and found[0].seq == seq - 1 else None
+    breaks = [Break(seq, sent, reason, at, held, before, compare(sent, held, before))
+              for sent, reason, at in pit.store.quarantined_rows(table_id, seq)]
+    alerts = [a for a in pit.store.alerts(open_only=False, table_id=table_id)
+              if a.seq == seq and a.kind in BREAK_KINDS]
+    return {"breaks": breaks, "held": held, "before": before, "seq": seq,
+            "table_id": table_id, "break_alerts": alerts, "fields": FIELDS,
+            "local": pit.times.local}
+
+
+@inspector_only
+async def break_page(request: Request, session: Session) -> Response:
+    pit: PitState = request.app.state.pit
+    table_id = str(request.path_params["table_id"])
+    try:
+        seq = int(request.path_params["seq"])
+        context = await run_in_threadpool(_break, pit, table_id, seq)
+    except (ValueError, UnknownTable):
+        return message(request, "No such row", 404, session)
+    return render(request, "break.html",
+                  {"title": f"Table {table_id}, chain break at row {seq}", "session": session,
+                   "alert_titles": _titles(), **context})
+
+
+def _titles() -> dict[str, str]:
+    from pit.alerts import TITLES
+
+    return TITLES
+
+
 # --- the pages' style and script (their own files: pit/headers.py) ------------------------
 
 
@@ -511,6 +560,7 @@ ROUTES = [
     Route("/tables/{table_id}", table_page, methods=["GET"]),
     Route("/tables/{table_id}/rounds/{seq}", round_page, methods=["GET"]),
     Route("/tables/{table_id}/rounds/{seq}/raw", round_raw, methods=["GET"]),
+    Route("/tables/{table_id}/breaks/{seq}", break_page, methods=["GET"]),
     Route("/events", events, methods=["GET"]),
     Route("/static/pit.css", stylesheet, methods=["GET"]),
     Route("/static/live.js", live_script, methods=["GET"]),

@@ -361,6 +361,15 @@ class PitStore:
             "SELECT seq, hash, reason FROM pit_quarantine WHERE table_id = ? ORDER BY seq, id",
             (table_id,))]
 
+    def quarantined_rows(self, table_id: str, seq: int) -> list[tuple[WireRow, str, str]]:
+        """The rows quarantined at the table's row `seq` (one per different hash sent), each
+        with why and when it came, oldest first."""
+        return [(WireRow(int(r[0]), *(str(v) for v in r[1:7])), str(r[7]), str(r[8]))
+                for r in self.db.query(
+                    "SELECT seq, table_id, wall_time, kind, payload, prev_hash, hash, reason, "
+                    "received_at FROM pit_quarantine WHERE table_id = ? AND seq = ? ORDER BY id",
+                    (table_id, seq))]
+
     def alerts(self, *, open_only: bool = True, table_id: str | None = None,
                limit: int = 200) -> list[Alert]:
         where, params = [], []
