@@ -27,8 +27,8 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
-from pit.api import read_body
 from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK
+from pit.api import read_body
 from pit.breaks import FIELDS, Break, compare
 from pit.drawing import card_face, drawing_of, money
 from pit.floor import FloorTimes
