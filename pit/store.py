@@ -173,9 +173,14 @@ class PitStore:
             alerts = self._alerts(tx, table_id, checked, now)
             new_head = checked.head or head
             left = max(waiting, 0)
-            tx.execute("UPDATE pit_tables SET head_seq = ?, head_hash = ?, last_sync_at = ?, "
-                       "rows_waiting = ? WHERE table_id = ?",
-                       (new_head[0], new_head[1], now, left, table_id))
+            if checked.quarantine or checked.expected_seq is not None:
+                # Refused (a chain break, a gap): the table was heard, but it did not sync.
+                tx.execute("UPDATE pit_tables SET head_seq = ?, head_hash = ?, rows_waiting = ? "
+                           "WHERE table_id = ?", (new_head[0], new_head[1], left, table_id))
+            else:  # a batch taken, or a heartbeat (no rows): the table's last sync
+                tx.execute("UPDATE pit_tables SET head_seq = ?, head_hash = ?, "
+                           "last_sync_at = ?, rows_waiting = ? WHERE table_id = ?",
+                           (new_head[0], new_head[1], now, left, table_id))
         return IngestResult(new_head, len(checked.accept), checked.duplicates,
                             len(checked.quarantine), checked.break_reason,
                             checked.expected_seq, alerts)
