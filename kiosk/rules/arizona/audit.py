@@ -7,7 +7,7 @@ from typing import Any
 
 from kiosk.rules.amounts import format_money
 from kiosk.rules.arizona import payouts
-from kiosk.rules.arizona.operations import BoxResult, Settled, Voided
+from kiosk.rules.arizona.operations import BoxResult, Misdealt, Settled, Voided
 from kiosk.rules.arizona.state import ArizonaState
 from kiosk.rules.audit import BetDrawn, CoupReplay, HandDrawn, ReplayReport, RoundDrawing, Row
 from kiosk.rules.errors import TablesideError
@@ -69,6 +69,19 @@ def draw(state: ArizonaState, coup: CoupReplay) -> RoundDrawing:
                               f"{format_money(int(s['first']), currency)} and "
                               f"{format_money(int(s['second']), currency)}"))
     return RoundDrawing(currency, tuple(hands), coup.outcome, bets=tuple(drawn))
+
+
+MISDEAL = "misdeal"
+"""The alert a misdeal raises at the pit (rule 6.2)."""
+
+
+def alerts(op: Any) -> tuple[str, str] | None:
+    """Arizona Hold'em's records an inspector must see as alerts (`GameSpec.alerts`): a
+    misdeal, dealt again after a new shuffle (rules 6.2, 6.5)."""
+    if isinstance(op, Misdealt):
+        why = f": {op.reason}" if op.reason else ""
+        return MISDEAL, f"hand {op.round} misdealt{why} (rule 6.2)"
+    return None
 
 
 def _audit_settlement(state: ArizonaState, op: Settled, row: Row) -> CoupReplay:

@@ -79,6 +79,19 @@ def draw(state: rl.RouletteState, coup: CoupReplay, number: str = "") -> RoundDr
                         bets=tuple(bets))
 
 
+SAME_DIRECTION = "same_direction"
+"""The alert a spin the same way as the one before raises at the pit (rule 3.2)."""
+
+
+def alerts(op: Any) -> tuple[str, str] | None:
+    """Roulette's records an inspector must see as alerts (`GameSpec.alerts`): a ball spun
+    the same way as the spin before, where rule 3.2 wants each spin the other way."""
+    if isinstance(op, rl.BallSpun) and op.same_direction:
+        return SAME_DIRECTION, (f"spin {op.spin}: the ball was spun {op.direction.value}, the "
+                                "same way as the spin before (rule 3.2)")
+    return None
+
+
 def _difference(recorded: rl.SpinSettled, again: rl.SpinSettled) -> str:
     if recorded.number != again.number:
         return f"recorded number {recorded.number}, the dolly was on {again.number}"
