@@ -75,12 +75,12 @@ pre{background:#163a28;padding:.8em;white-space:pre-wrap}
 .total{font-size:1.2em;font-weight:bold;margin:.3em 0}
 .winner{font-size:1.4em;font-weight:bold;color:#ffd98a}
 .pocket{display:inline-block;font-size:2.2em;font-weight:bold;padding:.2em .6em;border-radius:.3em;
- color:#fff}
+ color:#fff;border:2px solid #f4f1e8}
 .pocket.red{background:#b3001b}
 .pocket.black{background:#111}
 .pocket.green{background:#0a7a35}
 .pocket-word{font-size:.45em;font-weight:normal}
-td.money{text-align:right;font-variant-numeric:tabular-nums}
+td.money,th.money{text-align:right;font-variant-numeric:tabular-nums}
 tr.sum td{font-weight:bold}
 table.break code{word-break:break-all}
 tr.differs td{background:#5a1f1a}

@@ -5,12 +5,12 @@ It runs on its own thread (never Kivy's) with its own read-only connection to th
 a journal commit never waits for it. It starts from the pit's own head, so a batch whose
 answer was lost, or a client killed mid-batch, simply sends those rows again: the pit stores
 each (table, seq) once. While the pit cannot be reached it probes it again within a few
-seconds (the wait doubles, with equal jitter, up to `max_backoff`, 4 s), so a network that
+seconds (the wait doubles, with equal jitter, up to `probe_every`, 4 s), so a network that
 comes back is used within seconds and the backlog sent at once, batch after batch with no
 wait between; the state file says when the next try is ("reconnecting in 3 s"). A pit that
 refuses (a chain break, a wrong credential) is asked again more slowly, up to
-`max_refused_backoff` (60 s), and a pit that answers 429 is waited for as its Retry-After says (at
-most `MAX_RETRY_AFTER`).
+`max_backoff` (60 s), and a pit that answers 429 is waited for as its Retry-After says (at
+most `max_backoff`).
 
 While there is nothing to send it still tells the pit it is there, every `heartbeat_every`
 seconds: an empty batch, carrying the rows waiting on the table (none then), so the floor
@@ -76,13 +76,12 @@ log = logging.getLogger(__name__)
 BATCH = 500
 IDLE = 0.2  # seconds between looks at the journal when everything is sent
 BASE_BACKOFF = 0.5
-MAX_BACKOFF = 4.0
+PROBE_EVERY = 4.0
 """The longest wait between tries while the pit cannot be reached: a restored network is used
 within seconds."""
-MAX_REFUSED_BACKOFF = 60.0
-"""The longest wait after the pit refused (asking again quickly only repeats the refusal)."""
-MAX_RETRY_AFTER = 60.0
-"""The longest a pit's Retry-After (429) is waited for."""
+MAX_BACKOFF = 60.0
+"""The longest wait of all: after the pit refused (asking again quickly only repeats the
+refusal), or as its Retry-After (429) says."""
 HEARTBEAT_EVERY = 10.0
 """Seconds between the idle sync's heartbeats (the floor turns a table late after 30 s)."""
 CONFIG_EVERY = 10.0  # seconds between asking the pit for a newer configuration
@@ -146,7 +145,7 @@ class SyncClient:
     def __init__(self, journal_path: str | Path, table_id: str, url: str, credential: str, *,
                  batch: int = BATCH, http: httpx.Client | None = None,
                  timeout: float = 10.0, max_backoff: float = MAX_BACKOFF,
-                 max_refused_backoff: float = MAX_REFUSED_BACKOFF,
+                 probe_every: float = PROBE_EVERY,
                  idle: float = IDLE, config_every: float = CONFIG_EVERY,
                  rng: random.Random | None = None,
                  sleep: Callable[[float], None] | None = None,
@@ -159,7 +158,7 @@ class SyncClient:
         self.config_every = config_every
         self._config_asked = -config_every
         self.max_backoff = max_backoff
-        self.max_refused_backoff = max_refused_backoff
+        self.probe_every = probe_every
         # verify: how the pit's HTTPS certificate is checked ([sync] ca_file: SyncConfig.tls)
         self._http = http or httpx.Client(timeout=timeout, verify=verify)
         try:
@@ -182,6 +181,7 @@ class SyncClient:
         self.heartbeats = 0
         self._timeout: float | None = None  # each request's, for the last send when stopping
         self._stop = threading.Event()
+        self._stopped = False  # stop() has run: the last send made, the client closed
         self._sleep = sleep or self._stop.wait
         self._journal: Journal | None = None
         self._pit_head: tuple[int, str] | None = None
@@ -485,21 +485,22 @@ class SyncClient:
 
     def backoff(self, most: float | None = None) -> float:
         """The wait after the current run of failures: the step doubles from BASE_BACKOFF up
-        to `most` (`max_backoff` by default), and the wait is drawn between half the step and
-        the whole of it ("equal jitter": never less than half, so a pit that is down is not
-        hammered, yet tables coming back together do not arrive in step)."""
-        top = self.max_backoff if most is None else most
+        to `most` (by default `probe_every`, within `max_backoff`), and the wait is drawn
+        between half the step and the whole of it ("equal jitter": never less than half, so a
+        pit that is down is not hammered, yet tables coming back together do not arrive in
+        step)."""
+        top = min(self.probe_every, self.max_backoff) if most is None else most
         cap = min(top, BASE_BACKOFF * 2 ** min(self.failures - 1, 30))
         return self._rng.uniform(cap / 2, cap)
 
     def wait_for(self, exc: Exception) -> float:
         """The wait after the failure `exc`: the pit's Retry-After when it gave one (at
-        least BASE_BACKOFF, at most MAX_RETRY_AFTER); after a refusal, `backoff()` up to
-        MAX_REFUSED_BACKOFF; else (the pit not reached) `backoff()`, a few seconds at most."""
+        least BASE_BACKOFF, at most `max_backoff`); after a refusal, `backoff()` up to
+        `max_backoff`; else (the pit not reached) `backoff()`, `probe_every` at most."""
         if isinstance(exc, PitBusy) and exc.retry_after is not None:
-            return min(MAX_RETRY_AFTER, max(BASE_BACKOFF, exc.retry_after))
+            return min(self.max_backoff, max(BASE_BACKOFF, exc.retry_after))
         if isinstance(exc, SyncRefused):
-            return self.backoff(max(self.max_backoff, self.max_refused_backoff))
+            return self.backoff(self.max_backoff)
         return self.backoff()
 
     def run(self) -> None:
@@ -552,7 +553,10 @@ class SyncClient:
     def stop(self, timeout: float = 5.0, last_send: bool = True) -> None:
         """Stop the thread, send what is left once more (`last_send`, each request given at
         most `timeout` seconds: the table is quitting), and say so in the state file: a
-        stopped sync is not running, not connected."""
+        stopped sync is not running, not connected. Stopping a stopped sync does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
