@@ -2,7 +2,7 @@
 (never by a game's name): a device offline or faulty (a shuffler's fault among them), lost
 frames, an impossible card, a void, a late bet, the inspector called, a configuration from
 the pit that the table refused; and what each game's spec says of its own records
-(`GameSpec.alerts`: a roulette spin the same way as the one before, rule 3.2; a misdeal).
+(`GameSpec.alerts`: a ball spun the same way as the one before, rule 3.2; a misdeal).
 Chain breaks are raised by the ingest itself."""
 
 from __future__ import annotations

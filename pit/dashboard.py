@@ -64,7 +64,7 @@ form.inline{display:inline}
 button{background:#2e5a43;color:#f4f1e8;border:1px solid #8fbfa3;padding:.3em .8em;cursor:pointer}
 input{padding:.3em}
 pre{background:#163a28;padding:.8em;white-space:pre-wrap}
-#hands{display:flex;flex-wrap:wrap;gap:1em;margin-bottom:1em}
+#drawn{display:flex;flex-wrap:wrap;gap:1em;margin-bottom:1em}
 .hand{background:#163a28;padding:.5em .8em;border-radius:.4em}
 .hand h3{margin:.1em 0 .4em;font-size:1em}
 .card{display:inline-block;min-width:2.2em;padding:.35em .3em;margin-right:.3em;background:#fffdf6;
@@ -73,7 +73,7 @@ pre{background:#163a28;padding:.8em;white-space:pre-wrap}
 .card.red{color:#b3001b}
 .card.unknown{color:#555}
 .total{font-size:1.2em;font-weight:bold;margin:.3em 0}
-.winner{font-size:1.4em;font-weight:bold;color:#ffd98a}
+.result{font-size:1.4em;font-weight:bold;color:#ffd98a}
 .pocket{display:inline-block;font-size:2.2em;font-weight:bold;padding:.2em .6em;border-radius:.3em;
  color:#fff;border:2px solid #f4f1e8}
 .pocket.red{background:#b3001b}
@@ -360,7 +360,7 @@ def _rounds(pit: PitState, table_id: str, start: str, end: str) -> dict[str, Any
     chain = "intact" if view.chain_ok else f"BROKEN: {view.chain_reason}"
     # The rows the pit holds may replay cleanly while a break is open: what was sent after
     # them is in quarantine. The page says so as long as the alert is open.
-    breaks = [a for a in pit.store.alerts(table_id=table_id) if a.kind in BREAK_KINDS]
+    breaks = [a for a in rounds.store.alerts(table_id=table_id) if a.kind in BREAK_KINDS]
     if breaks:
         chain = f"BROKEN: {breaks[0].message}"
     return {"view": view, "chain": chain, "table_id": table_id,

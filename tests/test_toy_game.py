@@ -305,7 +305,6 @@ def test_the_pit_shows_each_of_its_rounds_outcome(toy: Any, tmp_path: Path) -> N
     class Pit:
         rounds = Rounds(store)
 
-    Pit.store = store  # type: ignore[attr-defined]  # its open alerts (a chain break's)
     html = _rounds_html(Pit(), table_id, "2000-01-01T00:00:00.000Z", "")  # type: ignore[arg-type]
     for coup in view.coups:
         assert f"<td>{escape(coup.outcome)}</td>" in html

@@ -117,6 +117,36 @@ class CoupReplay:
                 f"{res.get('player_total', '')}-{res.get('banker_total', '')}{differs}")
 
 
+def drawing_of(coup: CoupReplay, currency: str = "R") -> RoundDrawing:
+    """The round's drawing: its game's (`coup.drawing`), or one made from the parts every
+    round has: its hands (or player and banker cards) and its settlements' `stake`, `paid`,
+    `returned` and `outcome` (no totals, the outcome line as the winner)."""
+    if coup.drawing is not None:
+        return coup.drawing
+    hands: list[HandDrawn] = []
+    if coup.hands is not None:
+        hands = [HandDrawn(name, tuple(cards)) for name, cards in coup.hands.items()]
+    elif coup.player_cards or coup.banker_cards:
+        hands = [HandDrawn("player", tuple(coup.player_cards)),
+                 HandDrawn("banker", tuple(coup.banker_cards))]
+    winner = coup.outcome or (f"void: {coup.reason}" if coup.status == "voided" else "")
+    return RoundDrawing(currency, tuple(hands), winner,
+                        bets=tuple(_bet(s) for s in coup.settlements),
+                        voided=coup.status == "voided")
+
+
+def _bet(s: dict[str, Any]) -> BetDrawn:
+    place = " ".join(f"{key} {s[key]}" for key in ("area", "box", "hand", "colour", "kind")
+                     if key in s and s[key] not in (None, ""))
+
+    def cents(key: str) -> int:
+        value = s.get(key, 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    return BetDrawn(place or "bet", cents("stake"), outcome_word(str(s.get("outcome", ""))),
+                    cents("paid"), cents("returned"))
+
+
 @dataclass
 class ReplayReport:
     source: str

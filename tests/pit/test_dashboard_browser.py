@@ -118,7 +118,7 @@ def test_an_inspector_logs_in_sees_a_coup_live_acknowledges_and_replays(
         verdict = wait.until(lambda d: d.find_element(By.ID, "verdict"))
         assert verdict.text == "Recomputed: matches what the table recorded."
         assert browser.find_element(By.ID, "round-when").text.endswith("settled")
-        assert browser.find_elements(By.CSS_SELECTOR, "#hands .card")  # cards as cards
+        assert browser.find_elements(By.CSS_SELECTOR, "#drawn .card")  # cards as cards
         shot(browser, "replay")
     finally:
         client.stop()
