@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -150,7 +151,10 @@ def test_a_stopped_sync_sends_what_is_left_and_says_it_is_not_running(
     journal, token = _table(tmp_path, server, 2)
     client = SyncClient(journal.path, "PB-01", server.url, token, idle=3600.0)
     client.start()
-    client.sync_all()  # (the thread may have sent them first: either way they are there)
+    deadline = time.monotonic() + 60  # a bound for a busy machine, not a figure
+    while client.state.acked_seq != journal.count():  # sent, then idle for an hour
+        assert time.monotonic() < deadline, "the sync did not send the first rows"
+        time.sleep(0.02)
     Day(journal, seed=9).play(1)  # the last coup before the dealer types quit
     client.stop()
     assert server.state.store.head("PB-01")[0] == journal.count()  # nothing left waiting
