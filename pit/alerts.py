@@ -34,7 +34,6 @@ UNREADABLE_ROW = "unreadable_row"
 CONFIG_REFUSED = "config_refused"
 MISDEAL = "misdeal"
 SAME_DIRECTION = "same_direction"
-DISPUTE = "dispute"
 TABLE_SILENT = "table_silent"
 """The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
 
@@ -53,7 +52,6 @@ TITLES = {
     TABLE_SILENT: "Table silent",
     MISDEAL: "Misdeal",
     SAME_DIRECTION: "Spun the same way (rule 3.2)",
-    DISPUTE: "Dispute",
 }
 """The alerts' titles on the dashboard; a game's own kind with no title here is shown as its
 kind, its words in the message."""

@@ -30,7 +30,7 @@ from kiosk.store.canonical import is_wall_time
 from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK
 from pit.api import read_body
 from pit.breaks import FIELDS, Break, compare
-from pit.drawing import card_face, drawing_of, money
+from pit.drawing import card_face, drawing_of, money, who_did_what
 from pit.floor import FloorTimes
 from pit.inspectors import Session
 from pit.limits import TooLarge
@@ -446,7 +446,8 @@ async def round_page(request: Request, session: Session) -> Response:
     return render(request, "round.html",
                   {"title": f"Table {table_id}, round {coup.coup} (row {coup.seq})",
                    "session": session, "coup": coup, "table_id": table_id,
-                   "drawing": drawing_of(coup), "card_face": card_face, "money": money,
+                   "drawing": drawing_of(coup), "who": who_did_what(coup),
+                   "card_face": card_face, "money": money,
                    "local": pit.times.local})
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.rules.audit import drawing_of
+from kiosk.rules.audit import CoupReplay, drawing_of
 
-__all__ = ["CardFace", "card_face", "drawing_of", "money"]
+__all__ = ["CardFace", "card_face", "drawing_of", "money", "who_did_what"]
 
 _SUITS = {"S": ("♠", "black"), "C": ("♣", "black"), "H": ("♥", "red"), "D": ("♦", "red")}
 _RANKS = {"T": "10"}
@@ -38,3 +38,15 @@ def money(cents: int, currency: str) -> str:
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(int(cents)), 100)
     return f"{sign}{currency}{whole:,}.{part:02d}"
+
+
+def who_did_what(coup: CoupReplay) -> tuple[tuple[str, str], ...]:
+    """Who did what in the round, as (role, words) pairs: the game's drawing's, else what the
+    round itself says of its people (`CoupReplay.who()`, once tables journal sign-ins);
+    none for a journal that names no people."""
+    drawn = drawing_of(coup).by
+    if drawn:
+        return drawn
+    who = getattr(coup, "who", None)
+    found = who() if callable(who) else ()
+    return tuple((str(role), str(words)) for role, words in found)

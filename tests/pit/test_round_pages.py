@@ -180,3 +180,20 @@ def test_the_raw_record_is_one_click_away(browser: WebDriver,  # noqa: F811
     assert body["round"]["coup"] == 1 and body["row"]["seq"] == 16
     assert body["row"]["kind"] == server.state.store.rows("DEMO-1", 15, 1)[0].kind
     assert httpx.get(str(link.get_attribute("href"))).status_code == 303  # not logged in
+
+
+def test_who_did_what_comes_from_the_round_once_tables_name_people() -> None:
+    from kiosk.rules.audit import CoupReplay, RoundDrawing
+    from pit.drawing import who_did_what
+
+    plain = CoupReplay(1, "settled", 12, "2026-11-28T08:00:00.000Z")
+    assert who_did_what(plain) == ()
+
+    class Signed(CoupReplay):
+        def who(self) -> tuple[tuple[str, str], ...]:
+            return (("dealer", "4471 Thandi M."),)
+
+    assert who_did_what(Signed(1, "settled", 12, "t")) == (("dealer", "4471 Thandi M."),)
+    drawn = CoupReplay(1, "settled", 12, "t", drawing=RoundDrawing(
+        "R", by=(("inspector", "0012 Sipho K."),)))
+    assert who_did_what(drawn) == (("inspector", "0012 Sipho K."),)
