@@ -85,6 +85,9 @@ refusal), or as its Retry-After (429) says."""
 HEARTBEAT_EVERY = 10.0
 """Seconds between the idle sync's heartbeats (the floor turns a table late after 30 s)."""
 CONFIG_EVERY = 10.0  # seconds between asking the pit for a newer configuration
+RETRY_WRITE_EVERY = 10.0
+"""Seconds between writes of the state file while only the time of the next try changes (an
+SD card wears: a long cut is not a write every probe)."""
 FRESH_EVERY = 30.0
 """Seconds between writes of an unchanged state while the sync runs (its "still here")."""
 
@@ -469,10 +472,17 @@ class SyncClient:
     def _save(self, state: SyncState) -> None:
         """Keep `state`; write it when a reader would see a change (the head, the link, the
         problem), or when the last write is `fresh_every` seconds old (the time of the last
-        attempt alone changes on every look at the journal)."""
+        attempt alone changes on every look at the journal). The time of the next try alone
+        changes on every probe of a pit that is down: that is written at most every
+        `RETRY_WRITE_EVERY` seconds (in between, a reader of the file sees it due: "0 s")."""
         old, self.state = self.state, state
-        news = state.with_(last_attempt_at="") != old.with_(last_attempt_at="")
-        if news or time.monotonic() - self._written >= self.fresh_every:
+        since = time.monotonic() - self._written
+        news = (state.with_(last_attempt_at="", retry_at="")
+                != old.with_(last_attempt_at="", retry_at=""))
+        if state.retry_at != old.retry_at and (not state.retry_at
+                                               or since >= RETRY_WRITE_EVERY):
+            news = True
+        if news or since >= self.fresh_every:
             try:
                 sync_state.save(self.state_file, state)
             except OSError as exc:  # a full disk: the pit still has the head; ask it again

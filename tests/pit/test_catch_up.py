@@ -194,3 +194,27 @@ def test_the_screens_corner_says_when_the_sync_reconnects(tmp_path: Path) -> Non
     assert corner(read, now + timedelta(seconds=10)).startswith("Pit offline, reconnecting "
                                                                 "in 0 s")
     journal.close()
+
+
+def test_a_long_cut_is_not_a_state_file_written_every_probe(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kiosk.sync import client as sync_client
+    from kiosk.sync.client import PitUnreachable
+
+    journal = Journal.open(tmp_path / "T.db", "T")
+    Day(journal).play(1)
+    client = SyncClient(journal.path, "T", "http://pit.test", "x", rng=random.Random(2))
+    clock = [1000.0]
+    monkeypatch.setattr(sync_client.time, "monotonic", lambda: clock[0])
+    for _ in range(60):  # four minutes of a cut, a probe every 4 s at most
+        client.failures += 1
+        wait = client.wait_for(PitUnreachable("down"))
+        client._failed("the pit at http://pit.test does not answer", wait=wait)
+        clock[0] += wait
+    # The first failure at once, then the next try's time once in 10 s (at the first probe
+    # 10 s or more after the last write, so at most 14 s apart), not 60 times.
+    spent = clock[0] - 1000
+    assert spent / 14 <= client.writes <= spent / 10 + 1
+    assert client.writes < 20
+    client.close()
+    journal.close()
