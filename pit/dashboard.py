@@ -453,20 +453,22 @@ async def round_page(request: Request, session: Session) -> Response:
 
 @inspector_only
 async def round_raw(request: Request, session: Session) -> Response:
-    """The round's raw record, to download: the round as replay recomputed it, and the
-    journal row that settled or voided it, exactly as the table hashed it."""
+    """The round's raw record, to download: the round as replay recomputed it, and its
+    journal rows (from the one after the round before to the one that settled or voided it),
+    each exactly as the table hashed it."""
     pit: PitState = request.app.state.pit
     table_id = str(request.path_params["table_id"])
     try:
         seq = int(request.path_params["seq"])
-        coup = await run_in_threadpool(pit.rounds.round_at, table_id, seq)
+        coup, first = await run_in_threadpool(pit.rounds.round_and_start, table_id, seq)
     except (ValueError, UnknownTable):
         return Response("no such round", status_code=404)
     if coup is None:
         return Response("no such round", status_code=404)
-    rows = await run_in_threadpool(pit.store.rows, table_id, coup.seq - 1, 1)
+    rows = await run_in_threadpool(pit.store.rows, table_id, first - 1,
+                                   min(coup.seq - first + 1, 10_000))
     body = {"table_id": table_id, "round": coup.as_json(),
-            "row": rows[0].as_json() if rows else None}
+            "rows": [row.as_json() for row in rows]}
     name = f"{table_id}-round-{coup.coup}-row-{coup.seq}.json"
     return Response(json.dumps(body, indent=2, sort_keys=True), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})

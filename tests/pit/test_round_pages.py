@@ -177,9 +177,16 @@ def test_the_raw_record_is_one_click_away(browser: WebDriver,  # noqa: F811
     assert answer.headers["content-disposition"] == (
         'attachment; filename="DEMO-1-round-1-row-16.json"')
     body = answer.json()
-    assert body["round"]["coup"] == 1 and body["row"]["seq"] == 16
-    assert body["row"]["kind"] == server.state.store.rows("DEMO-1", 15, 1)[0].kind
-    assert httpx.get(str(link.get_attribute("href"))).status_code == 303  # not logged in
+    assert body["round"]["coup"] == 1
+    # The round's rows, from the table's opening (no round before it) to its settling row,
+    # each as the table hashed it.
+    assert [r["seq"] for r in body["rows"]] == list(range(1, 17))
+    assert body["rows"] == [r.as_json() for r in server.state.store.rows("DEMO-1", 0, 16)]
+    second = next(c for c in _replayed("az") if c["coup"] == 2)
+    answer = httpx.get(f"{server.url}/tables/DEMO-1/rounds/{second['seq']}/raw",
+                       cookies={"pit_session": cookie["value"]})
+    assert [r["seq"] for r in answer.json()["rows"]] == list(range(17, int(second["seq"]) + 1))
+    assert httpx.get(f"{server.url}/tables/DEMO-1/rounds/16/raw").status_code == 303  # no login
 
 
 def test_who_did_what_comes_from_the_round_once_tables_name_people() -> None:
