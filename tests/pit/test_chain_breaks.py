@@ -15,7 +15,7 @@ from pit.app import open_pit
 from pit.breaks import Difference, compare
 from tests.pit.conftest import PitServer
 from tests.pit.helpers import day_journal, rehash_from, wire_rows
-from tests.pit.test_dashboard_browser import browser  # noqa: F401  (the fixture)
+from tests.pit.test_dashboard_browser import browser, shot  # noqa: F401  (the fixture)
 
 
 def test_what_differs_is_listed_field_by_field_and_value_by_value(tmp_path: Path) -> None:
@@ -64,6 +64,7 @@ def test_the_chain_break_alert_leads_to_the_quarantined_row_beside_the_pits(
                             "row has 1")
         assert items[1].startswith(f"hash: the pit holds {rows[2].hash};")
         assert "differs from the row 3 the pit already holds" in browser.page_source
+        shot(browser, "chain-break")
 
         # The rows the pit holds replay cleanly, but the table's page says the chain is
         # broken while the alert is open, and links to the break.
