@@ -1,16 +1,23 @@
 """Which journal rows an inspector must see as alerts, told by the records' shared bases
-(never by a game's name): a device offline or faulty, lost frames, an impossible card, a void,
-a late bet, the inspector called, a configuration from the pit that the table refused, a
-round flagged as disputed (rule 2.8). Chain
-breaks are raised by the ingest itself."""
+(never by a game's name): a device offline or faulty (a shuffler's fault among them), lost
+frames, an impossible card, a void, a late bet, the inspector called, a configuration from
+the pit that the table refused, a round flagged as disputed (rule 2.8), too many wrong PINs;
+and what each game's spec says of its own records (`GameSpec.alerts`: a ball spun the same
+way as the one before, rule 3.2; a misdeal). Chain breaks are raised by the ingest itself."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kiosk.rules.errors import UnreadableInput
-from kiosk.rules.operations import CardQuery, LateBet, RoundVoid, operation_from_record
-from kiosk.rules.registry import GAMES  # noqa: F401  (importing it registers the games' records)
+from kiosk.rules.operations import (
+    CardQuery,
+    LateBet,
+    Operation,
+    RoundVoid,
+    operation_from_record,
+)
+from kiosk.rules.registry import GAMES  # importing it registers the games' records
 from kiosk.table.disputes import RoundDisputed
 from kiosk.table.records import DeviceReport, InspectorCalled, PitConfigRefused
 from kiosk.table.roles import PinLockedOut
@@ -29,6 +36,8 @@ UNREADABLE_ROW = "unreadable_row"
 CONFIG_REFUSED = "config_refused"
 PIN_LOCKOUT = "pin_lockout"
 """Too many wrong PINs for one id at a table (kiosk/table/roles.py)."""
+MISDEAL = "misdeal"
+SAME_DIRECTION = "same_direction"
 TABLE_SILENT = "table_silent"
 """The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
 ROUND_DISPUTED = "round_disputed"
@@ -49,7 +58,11 @@ TITLES = {
     TABLE_SILENT: "Table silent",
     ROUND_DISPUTED: "Round disputed",
     PIN_LOCKOUT: "PIN lockout",
+    MISDEAL: "Misdeal",
+    SAME_DIRECTION: "Spun the same way (rule 3.2)",
 }
+"""The alerts' titles on the dashboard; a game's own kind with no title here is shown as its
+kind, its words in the message."""
 
 _DEVICE_EVENTS = {
     "offline": DEVICE_OFFLINE,
@@ -92,4 +105,15 @@ def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
                              f"{op.attempts} wrong PINs")
     if isinstance(op, PitConfigRefused):
         return CONFIG_REFUSED, f"the table refused the pit's configuration: {op.reason}"
+    return _of_the_game(op)
+
+
+def _of_the_game(op: Operation) -> tuple[str, str] | None:
+    """The alert the record's game says it raises (`GameSpec.alerts`), if any."""
+    family = GAMES.family_of(op)
+    if family is None:
+        return None
+    for spec in GAMES.in_family(family):
+        if spec.alerts is not None:
+            return spec.alerts(op)
     return None

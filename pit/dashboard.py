@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
+import json
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
@@ -26,8 +27,11 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from kiosk.store.canonical import is_wall_time
+from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK
 from pit.api import read_body
+from pit.breaks import FIELDS, Break, compare
 from pit.cash import DAYS_SHOWN, buy_ins_by_shift
+from pit.drawing import card_face, drawing_of, money, who_did_what
 from pit.floor import FloorTimes
 from pit.inspectors import Session
 from pit.limits import TooLarge
@@ -39,6 +43,8 @@ COOKIE = "pit_session"
 LOGIN_COOKIE = "pit_login_csrf"
 FORM_LIMIT = 16 * 1024
 KEEPALIVE = 15.0
+BREAK_KINDS = frozenset({CHAIN_BREAK, ANCHOR_BROKEN})
+"""Alerts that lead to the chain break's page (the quarantined row beside the pit's)."""
 
 _CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:0;background:#0f1f17;color:#f4f1e8}
@@ -59,6 +65,26 @@ form.inline{display:inline}
 button{background:#2e5a43;color:#f4f1e8;border:1px solid #8fbfa3;padding:.3em .8em;cursor:pointer}
 input{padding:.3em}
 pre{background:#163a28;padding:.8em;white-space:pre-wrap}
+#drawn{display:flex;flex-wrap:wrap;gap:1em;margin-bottom:1em}
+.hand{background:#163a28;padding:.5em .8em;border-radius:.4em}
+.hand h3{margin:.1em 0 .4em;font-size:1em}
+.card{display:inline-block;min-width:2.2em;padding:.35em .3em;margin-right:.3em;background:#fffdf6;
+ border-radius:.3em;text-align:center;font-size:1.4em;font-weight:bold}
+.card.black{color:#111}
+.card.red{color:#b3001b}
+.card.unknown{color:#555}
+.total{font-size:1.2em;font-weight:bold;margin:.3em 0}
+.result{font-size:1.4em;font-weight:bold;color:#ffd98a}
+.pocket{display:inline-block;font-size:2.2em;font-weight:bold;padding:.2em .6em;border-radius:.3em;
+ color:#fff;border:2px solid #f4f1e8}
+.pocket.red{background:#b3001b}
+.pocket.black{background:#111}
+.pocket.green{background:#0a7a35}
+.pocket-word{font-size:.45em;font-weight:normal}
+td.money,th.money{text-align:right;font-variant-numeric:tabular-nums}
+tr.sum td{font-weight:bold}
+table.break code{word-break:break-all}
+tr.differs td{background:#5a1f1a}
 """
 
 GAP_MS = 250
@@ -278,7 +304,7 @@ def _alerts(alerts: list[Alert], session: Session, title: str = "Open alerts", *
     from pit.alerts import TITLES
 
     return {"alerts": alerts, "alerts_title": title, "alert_titles": TITLES, "session": session,
-            "local": (times or FloorTimes()).local}
+            "local": (times or FloorTimes()).local, "break_kinds": BREAK_KINDS}
 
 
 def _floor_html(pit: PitState, session: Session) -> str:
@@ -333,7 +359,13 @@ def _rounds(pit: PitState, table_id: str, start: str, end: str) -> dict[str, Any
     rounds: Rounds = pit.rounds
     view = rounds.between(table_id, start, end) if start or end else rounds.recent(table_id)
     chain = "intact" if view.chain_ok else f"BROKEN: {view.chain_reason}"
-    return {"view": view, "chain": chain, "table_id": table_id}
+    # The rows the pit holds may replay cleanly while a break is open: what was sent after
+    # them is in quarantine. The page says so as long as the alert is open.
+    breaks = [a for a in rounds.store.alerts(table_id=table_id) if a.kind in BREAK_KINDS]
+    if breaks:
+        chain = f"BROKEN: {breaks[0].message}"
+    return {"view": view, "chain": chain, "table_id": table_id,
+            "chain_breaks": [a.seq for a in breaks if a.seq]}
 
 
 def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:
@@ -414,12 +446,72 @@ async def round_page(request: Request, session: Session) -> Response:
                 else f"No row {seq} at the pit.")
         return render(request, "row.html", {"title": f"Table {table_id}, row {seq}",
                                             "session": session, "text": text})
-    import json
-
     return render(request, "round.html",
                   {"title": f"Table {table_id}, round {coup.coup} (row {coup.seq})",
                    "session": session, "coup": coup, "table_id": table_id,
-                   "replay": json.dumps(coup.as_json(), indent=2)})
+                   "drawing": drawing_of(coup), "who": who_did_what(coup),
+                   "card_face": card_face, "money": money,
+                   "local": pit.times.local})
+
+
+@inspector_only
+async def round_raw(request: Request, session: Session) -> Response:
+    """The round's raw record, to download: the round as replay recomputed it, and its
+    journal rows (from the one after the round before to the one that settled or voided it),
+    each exactly as the table hashed it."""
+    pit: PitState = request.app.state.pit
+    table_id = str(request.path_params["table_id"])
+    try:
+        seq = int(request.path_params["seq"])
+        coup, first = await run_in_threadpool(pit.rounds.round_and_start, table_id, seq)
+    except (ValueError, UnknownTable):
+        return Response("no such round", status_code=404)
+    if coup is None:
+        return Response("no such round", status_code=404)
+    rows = await run_in_threadpool(pit.store.rows, table_id, first - 1,
+                                   min(coup.seq - first + 1, 10_000))
+    body = {"table_id": table_id, "round": coup.as_json(),
+            "rows": [row.as_json() for row in rows]}
+    name = f"{table_id}-round-{coup.coup}-row-{coup.seq}.json"
+    return Response(json.dumps(body, indent=2, sort_keys=True), media_type="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _break(pit: PitState, table_id: str, seq: int) -> dict[str, Any]:
+    """The quarantined rows at row `seq` of the table, each beside the pit's own row there
+    (or the row it should have followed), with what differs (UnknownTable if none such)."""
+    pit.store.head(table_id)
+    found = pit.store.rows(table_id, seq - 1, 1)
+    held = found[0] if found and found[0].seq == seq else None
+    found = pit.store.rows(table_id, seq - 2, 1) if seq > 1 else []
+    before = found[0] if found and found[0].seq == seq - 1 else None
+    breaks = [Break(seq, sent, reason, at, held, before, compare(sent, held, before))
+              for sent, reason, at in pit.store.quarantined_rows(table_id, seq)]
+    alerts = [a for a in pit.store.alerts(open_only=False, table_id=table_id)
+              if a.seq == seq and a.kind in BREAK_KINDS]
+    return {"breaks": breaks, "held": held, "before": before, "seq": seq,
+            "table_id": table_id, "break_alerts": alerts, "fields": FIELDS,
+            "local": pit.times.local}
+
+
+@inspector_only
+async def break_page(request: Request, session: Session) -> Response:
+    pit: PitState = request.app.state.pit
+    table_id = str(request.path_params["table_id"])
+    try:
+        seq = int(request.path_params["seq"])
+        context = await run_in_threadpool(_break, pit, table_id, seq)
+    except (ValueError, UnknownTable):
+        return message(request, "No such row", 404, session)
+    return render(request, "break.html",
+                  {"title": f"Table {table_id}, chain break at row {seq}", "session": session,
+                   "alert_titles": _titles(), **context})
+
+
+def _titles() -> dict[str, str]:
+    from pit.alerts import TITLES
+
+    return TITLES
 
 
 # --- the pages' style and script (their own files: pit/headers.py) ------------------------
@@ -473,6 +565,8 @@ ROUTES = [
     Route("/search", search, methods=["GET"]),
     Route("/tables/{table_id}", table_page, methods=["GET"]),
     Route("/tables/{table_id}/rounds/{seq}", round_page, methods=["GET"]),
+    Route("/tables/{table_id}/rounds/{seq}/raw", round_raw, methods=["GET"]),
+    Route("/tables/{table_id}/breaks/{seq}", break_page, methods=["GET"]),
     Route("/events", events, methods=["GET"]),
     Route("/static/pit.css", stylesheet, methods=["GET"]),
     Route("/static/live.js", live_script, methods=["GET"]),

@@ -129,17 +129,26 @@ class Rounds:
     def round_at(self, table_id: str, seq: int) -> CoupReplay | None:
         """The round whose settling (or void) row is `seq`, or the first one after it
         (an alert's row inside a round leads to that round)."""
+        return self.round_and_start(table_id, seq)[0]
+
+    def round_and_start(self, table_id: str, seq: int) -> tuple[CoupReplay | None, int]:
+        """`round_at`, and the round's first row: the row after the round before it settled
+        (or the first row replayed, when that round lies before the snapshot it began at)."""
         head = self.store.head(table_id)[0]
-        replay, _ = self._start(table_id, seq - 1)
+        replay, first = self._start(table_id, seq - 1)
         found: list[CoupReplay] = []
+        before = [first - 1]
 
         def done() -> bool:
-            found.extend(c for c in replay.report.coups if c.seq >= seq)
+            for c in replay.report.coups:
+                (found.append(c) if c.seq >= seq else before.append(c.seq))
             replay.report.coups.clear()
             return bool(found)
 
         self._feed(table_id, replay, head, done)
-        return found[0] if found else None
+        if not found:
+            return None, 0
+        return found[0], max(s for s in before if s < found[0].seq) + 1
 
     # --- replaying ---------------------------------------------------------------------------
 

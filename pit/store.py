@@ -173,9 +173,14 @@ class PitStore:
             alerts = self._alerts(tx, table_id, checked, now)
             new_head = checked.head or head
             left = max(waiting, 0)
-            tx.execute("UPDATE pit_tables SET head_seq = ?, head_hash = ?, last_sync_at = ?, "
-                       "rows_waiting = ? WHERE table_id = ?",
-                       (new_head[0], new_head[1], now, left, table_id))
+            if checked.quarantine or checked.expected_seq is not None:
+                # Refused (a chain break, a gap): the table was heard, but it did not sync.
+                tx.execute("UPDATE pit_tables SET head_seq = ?, head_hash = ?, rows_waiting = ? "
+                           "WHERE table_id = ?", (new_head[0], new_head[1], left, table_id))
+            else:  # a batch taken, or a heartbeat (no rows): the table's last sync
+                tx.execute("UPDATE pit_tables SET head_seq = ?, head_hash = ?, "
+                           "last_sync_at = ?, rows_waiting = ? WHERE table_id = ?",
+                           (new_head[0], new_head[1], now, left, table_id))
         return IngestResult(new_head, len(checked.accept), checked.duplicates,
                             len(checked.quarantine), checked.break_reason,
                             checked.expected_seq, alerts)
@@ -360,6 +365,15 @@ class PitStore:
         return [(int(r[0]), str(r[1]), str(r[2])) for r in self.db.query(
             "SELECT seq, hash, reason FROM pit_quarantine WHERE table_id = ? ORDER BY seq, id",
             (table_id,))]
+
+    def quarantined_rows(self, table_id: str, seq: int) -> list[tuple[WireRow, str, str]]:
+        """The rows quarantined at the table's row `seq` (one per different hash sent), each
+        with why and when it came, oldest first."""
+        return [(WireRow(int(r[0]), *(str(v) for v in r[1:7])), str(r[7]), str(r[8]))
+                for r in self.db.query(
+                    "SELECT seq, table_id, wall_time, kind, payload, prev_hash, hash, reason, "
+                    "received_at FROM pit_quarantine WHERE table_id = ? AND seq = ? ORDER BY id",
+                    (table_id, seq))]
 
     def alerts(self, *, open_only: bool = True, table_id: str | None = None,
                limit: int = 200) -> list[Alert]:

@@ -24,6 +24,50 @@ class Row(Protocol):
     def payload(self) -> dict[str, Any]: ...
 
 
+@dataclass(frozen=True, slots=True)
+class HandDrawn:
+    """One hand of a round as an inspector sees it: its name ("player", "dealer", "box 3/1",
+    "community"), its cards as codes ("7C", "TS"), its total in the game's words ("7",
+    "soft 18 / 8", "a pair of tens") and a word beside it ("wins", "blackjack")."""
+
+    name: str
+    cards: tuple[str, ...]
+    total: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BetDrawn:
+    """One bet of a round: where it lay (an area and its bet, a box and hand, a colour and
+    its place on the layout), its stake, its outcome ("win", "lose", "push", "handed back"),
+    the amount paid on it beyond the stake and the amount given back in all, in cents."""
+
+    place: str
+    stake: int
+    outcome: str
+    paid: int
+    returned: int
+    detail: str = ""  # "pays 19/20", "commission 5%", "2 chips of R5.00"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDrawing:
+    """A round drawn for an inspector (the pit's round page): the hands with their cards and
+    totals, the winner in words, a roulette number and its colour, and every bet. Each game's
+    audit draws its own (`draw` in its audit module) from the state the round settled or
+    voided in: the pit names no game."""
+
+    currency: str
+    hands: tuple[HandDrawn, ...] = ()
+    winner: str = ""
+    number: str = ""  # roulette: the pocket called ("17", "00")
+    number_colour: str = ""  # its colour: "red", "black" or "green"
+    bets: tuple[BetDrawn, ...] = ()
+    voided: bool = False
+    by: tuple[tuple[str, str], ...] = ()
+    """Who did what in the round ((role, name) pairs), once the table journals people."""
+
+
 @dataclass
 class CoupReplay:
     """One round (a coup in punto banco) as replay recomputed it."""
@@ -47,6 +91,9 @@ class CoupReplay:
     """The round's outcome in one line, in its game's words ("banker 7-6", "number 17"):
     filled in by the game's audit, shown as it is by the pit's rounds list (which names no
     game). Not part of `as_json`: replay's JSON holds the parts it is made of."""
+    drawing: RoundDrawing | None = None
+    """The round drawn for an inspector (filled in by the game's audit; None: the pit draws
+    what the parts above hold). Not part of `as_json` either."""
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -91,6 +138,36 @@ class CoupReplay:
                 f"{res.get('player_total', '')}-{res.get('banker_total', '')}{differs}")
 
 
+def drawing_of(coup: CoupReplay, currency: str = "R") -> RoundDrawing:
+    """The round's drawing: its game's (`coup.drawing`), or one made from the parts every
+    round has: its hands (or player and banker cards) and its settlements' `stake`, `paid`,
+    `returned` and `outcome` (no totals, the outcome line as the winner)."""
+    if coup.drawing is not None:
+        return coup.drawing
+    hands: list[HandDrawn] = []
+    if coup.hands is not None:
+        hands = [HandDrawn(name, tuple(cards)) for name, cards in coup.hands.items()]
+    elif coup.player_cards or coup.banker_cards:
+        hands = [HandDrawn("player", tuple(coup.player_cards)),
+                 HandDrawn("banker", tuple(coup.banker_cards))]
+    winner = coup.outcome or (f"void: {coup.reason}" if coup.status == "voided" else "")
+    return RoundDrawing(currency, tuple(hands), winner,
+                        bets=tuple(_bet(s) for s in coup.settlements),
+                        voided=coup.status == "voided")
+
+
+def _bet(s: dict[str, Any]) -> BetDrawn:
+    place = " ".join(f"{key} {s[key]}" for key in ("area", "box", "hand", "colour", "kind")
+                     if key in s and s[key] not in (None, ""))
+
+    def cents(key: str) -> int:
+        value = s.get(key, 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    return BetDrawn(place or "bet", cents("stake"), outcome_word(str(s.get("outcome", ""))),
+                    cents("paid"), cents("returned"))
+
+
 @dataclass
 class ReplayReport:
     source: str
@@ -126,6 +203,22 @@ class Audit(Protocol):
     the rounds it recomputed to `report.coups` and anything else to `report.problems`."""
 
     def __call__(self, state: Any, op: Any, row: Row, report: ReplayReport) -> None: ...
+
+
+_OUTCOME_WORDS = {"stand_off": "stand off", "returned": "handed back",
+                  "even_money": "even money"}
+
+
+def outcome_word(outcome: str) -> str:
+    """A settlement's outcome as an inspector reads it ("stand_off" -> "stand off", a bet
+    given back untouched -> "handed back")."""
+    return _OUTCOME_WORDS.get(outcome, outcome.replace("_", " "))
+
+
+def odds_words(odds: object) -> str:
+    """Odds as a fraction's text in words: "19/20" -> "19 to 20", "3/2" -> "3 to 2"."""
+    top, _, bottom = str(odds).partition("/")
+    return f"{top} to {bottom or 1}"
 
 
 def codes(cards: Any) -> str:

@@ -104,6 +104,11 @@ class GameSpec:
     default_rules: Callable[[], Any] | None = None  # the rules with every house default
     table_prefix: str = ""  # the example configuration's table id: "PB" -> PB-01
     round_word: str = "round"  # what the rules call one round ("coup" in punto banco)
+    alerts: Callable[[Operation], tuple[str, str] | None] | None = None
+    """Which of the game's records an inspector must see as an alert at the pit, beyond those
+    every game's shared records raise (a void, a late bet, a device's fault, the inspector
+    called, a refused configuration): given one of its records, (the alert's kind, what
+    happened in words, citing the rule), or None. None (the default): none of its own."""
     screen_rules: Callable[[Any], Any] | None = None
     """The part of the rules the game's dealer screen and sign are built from (`rules_but`):
     a change of it from the pit needs the screens made again (the kiosk restarts between

@@ -47,7 +47,8 @@ def sync_status(config_path: str, as_json: bool) -> None:
     now = status(cfg.journal)
     if as_json:
         click.echo(json.dumps({**asdict(now), "oldest_unsent_age_s": now.age_seconds(),
-                               "pit": cfg.sync.pit}, indent=2))
+                               "reconnect_in_s": now.reconnect_in(), "pit": cfg.sync.pit},
+                              indent=2))
     else:
         if not cfg.sync.enabled:
             click.echo("This table has no [sync] pit configured; its journal stays here.")

@@ -4,9 +4,19 @@ the pit acknowledged.
 It runs on its own thread (never Kivy's) with its own read-only connection to the journal, so
 a journal commit never waits for it. It starts from the pit's own head, so a batch whose
 answer was lost, or a client killed mid-batch, simply sends those rows again: the pit stores
-each (table, seq) once. While the pit cannot be reached it waits longer after each failure
-(doubling, with equal jitter, up to `max_backoff`), and goes back to normal on the first
-success; a pit that answers 429 is waited for as its Retry-After says (at most `max_backoff`).
+each (table, seq) once. While the pit cannot be reached it probes it again within a few
+seconds (the wait doubles, with equal jitter, up to `probe_every`, 4 s), so a network that
+comes back is used within seconds and the backlog sent at once, batch after batch with no
+wait between; the state file says when the next try is ("reconnecting in 3 s"). A pit that
+refuses (a chain break, a wrong credential) is asked again more slowly, up to
+`max_backoff` (60 s), and a pit that answers 429 is waited for as its Retry-After says (at
+most `max_backoff`).
+
+While there is nothing to send it still tells the pit it is there, every `heartbeat_every`
+seconds: an empty batch, carrying the rows waiting on the table (none then), so the floor
+shows it live. When stopped it sends what the journal holds beyond the pit's head once more
+(a table that quits leaves nothing waiting when the pit can be reached), and writes that it
+was stopped: not running.
 
 It also anchors the journal's head at the pit (kiosk/anchor.py): at least every
 `ANCHOR_EVERY` seconds while the journal grows, and after every settled round, even while
@@ -32,7 +42,7 @@ import ssl
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
@@ -66,8 +76,18 @@ log = logging.getLogger(__name__)
 BATCH = 500
 IDLE = 0.2  # seconds between looks at the journal when everything is sent
 BASE_BACKOFF = 0.5
+PROBE_EVERY = 4.0
+"""The longest wait between tries while the pit cannot be reached: a restored network is used
+within seconds."""
 MAX_BACKOFF = 60.0
+"""The longest wait of all: after the pit refused (asking again quickly only repeats the
+refusal), or as its Retry-After (429) says."""
+HEARTBEAT_EVERY = 10.0
+"""Seconds between the idle sync's heartbeats (the floor turns a table late after 30 s)."""
 CONFIG_EVERY = 10.0  # seconds between asking the pit for a newer configuration
+RETRY_WRITE_EVERY = 10.0
+"""Seconds between writes of the state file while only the time of the next try changes (an
+SD card wears: a long cut is not a write every probe)."""
 FRESH_EVERY = 30.0
 """Seconds between writes of an unchanged state while the sync runs (its "still here")."""
 
@@ -128,6 +148,7 @@ class SyncClient:
     def __init__(self, journal_path: str | Path, table_id: str, url: str, credential: str, *,
                  batch: int = BATCH, http: httpx.Client | None = None,
                  timeout: float = 10.0, max_backoff: float = MAX_BACKOFF,
+                 probe_every: float = PROBE_EVERY,
                  idle: float = IDLE, config_every: float = CONFIG_EVERY,
                  rng: random.Random | None = None,
                  sleep: Callable[[float], None] | None = None,
@@ -140,6 +161,7 @@ class SyncClient:
         self.config_every = config_every
         self._config_asked = -config_every
         self.max_backoff = max_backoff
+        self.probe_every = probe_every
         # verify: how the pit's HTTPS certificate is checked ([sync] ca_file: SyncConfig.tls)
         self._http = http or httpx.Client(timeout=timeout, verify=verify)
         try:
@@ -157,7 +179,12 @@ class SyncClient:
         self.anchors_sent = 0
         self.anchor_problem = key_problem  # why anchors are not sent (no key, refused)
         self._rng = rng or random.Random()
+        self.heartbeat_every = HEARTBEAT_EVERY
+        self._heard = -float("inf")  # time.monotonic() the pit last took a request of ours
+        self.heartbeats = 0
+        self._timeout: float | None = None  # each request's, for the last send when stopping
         self._stop = threading.Event()
+        self._stopped = False  # stop() has run: the last send made, the client closed
         self._sleep = sleep or self._stop.wait
         self._journal: Journal | None = None
         self._pit_head: tuple[int, str] | None = None
@@ -180,6 +207,7 @@ class SyncClient:
         seq = self._pit_head[0]
         entries = list(islice(self._journal_().entries(seq), self.batch))
         if not entries:
+            self._heartbeat()
             self._acked(self._pit_head)
             return 0
         waiting = max(0, self._journal_().count() - entries[-1].seq)
@@ -189,9 +217,22 @@ class SyncClient:
         if answer.get("quarantined"):
             self._acked(new_head)
             raise SyncRefused(str(answer.get("error") or answer.get("reason")))
+        self._heard = time.monotonic()
         self._pit_head = new_head
         self._acked(new_head)
         return new_head[0] - seq
+
+    def _heartbeat(self) -> None:
+        """Tell the pit the table is there when nothing was sent for `heartbeat_every`
+        seconds: an empty batch, with the rows waiting on the table (its last sync)."""
+        if time.monotonic() - self._heard < self.heartbeat_every:
+            return
+        waiting = max(0, self._journal_().count() - (self._pit_head or (0, ""))[0])
+        answer = self._call("POST", f"/api/v1/tables/{self.table_id}/rows",
+                            json={"rows": [], "waiting": waiting})
+        self._pit_head = _head_of(answer.get("head"))
+        self._heard = time.monotonic()
+        self.heartbeats += 1
 
     def sync_all(self) -> int:
         """Send until nothing is left (no waiting); rows sent."""
@@ -375,6 +416,8 @@ class SyncClient:
         return self._anchor
 
     def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
+        if self._timeout is not None:
+            kwargs["timeout"] = self._timeout
         try:
             response = self._http.request(method, self.url + path, headers=self._headers,
                                           **kwargs)
@@ -411,23 +454,35 @@ class SyncClient:
         now = _now()
         changed = head != (self.state.acked_seq, self.state.acked_hash)
         state = self.state.with_(connected=True, last_attempt_at=now, last_error="",
+                                 retry_at="", stopped=False,
                                  anchored_seq=self._anchor[0] if self._anchor else 0,
                                  anchor_problem=self.anchor_problem)
         if changed:
             state = state.with_(acked_seq=head[0], acked_hash=head[1], acked_at=now)
         self._save(state)
 
-    def _failed(self, why: str, connected: bool = False) -> None:
-        self._save(self.state.with_(connected=connected, last_attempt_at=_now(),
-                                    last_error=why))
+    def _failed(self, why: str, connected: bool = False, wait: float | None = None) -> None:
+        """Keep the failure `why`, and when the next try is (`wait` seconds from now)."""
+        moment = datetime.now(UTC)
+        retry = (format_wall_time(moment + timedelta(seconds=wait)) if wait is not None
+                 else "")
+        self._save(self.state.with_(connected=connected, last_attempt_at=format_wall_time(
+            moment), last_error=why, retry_at=retry, stopped=False))
 
     def _save(self, state: SyncState) -> None:
         """Keep `state`; write it when a reader would see a change (the head, the link, the
         problem), or when the last write is `fresh_every` seconds old (the time of the last
-        attempt alone changes on every look at the journal)."""
+        attempt alone changes on every look at the journal). The time of the next try alone
+        changes on every probe of a pit that is down: that is written at most every
+        `RETRY_WRITE_EVERY` seconds (in between, a reader of the file sees it due: "0 s")."""
         old, self.state = self.state, state
-        news = state.with_(last_attempt_at="") != old.with_(last_attempt_at="")
-        if news or time.monotonic() - self._written >= self.fresh_every:
+        since = time.monotonic() - self._written
+        news = (state.with_(last_attempt_at="", retry_at="")
+                != old.with_(last_attempt_at="", retry_at=""))
+        if state.retry_at != old.retry_at and (not state.retry_at
+                                               or since >= RETRY_WRITE_EVERY):
+            news = True
+        if news or since >= self.fresh_every:
             try:
                 sync_state.save(self.state_file, state)
             except OSError as exc:  # a full disk: the pit still has the head; ask it again
@@ -438,19 +493,24 @@ class SyncClient:
 
     # --- the loop ------------------------------------------------------------------------
 
-    def backoff(self) -> float:
+    def backoff(self, most: float | None = None) -> float:
         """The wait after the current run of failures: the step doubles from BASE_BACKOFF up
-        to `max_backoff`, and the wait is drawn between half the step and the whole of it
-        ("equal jitter": never less than half, so a pit that is down is not hammered, yet
-        tables coming back together do not arrive in step)."""
-        cap = min(self.max_backoff, BASE_BACKOFF * 2 ** min(self.failures - 1, 30))
+        to `most` (by default `probe_every`, within `max_backoff`), and the wait is drawn
+        between half the step and the whole of it ("equal jitter": never less than half, so a
+        pit that is down is not hammered, yet tables coming back together do not arrive in
+        step)."""
+        top = min(self.probe_every, self.max_backoff) if most is None else most
+        cap = min(top, BASE_BACKOFF * 2 ** min(self.failures - 1, 30))
         return self._rng.uniform(cap / 2, cap)
 
     def wait_for(self, exc: Exception) -> float:
         """The wait after the failure `exc`: the pit's Retry-After when it gave one (at
-        least BASE_BACKOFF, at most `max_backoff`), else `backoff()`."""
+        least BASE_BACKOFF, at most `max_backoff`); after a refusal, `backoff()` up to
+        `max_backoff`; else (the pit not reached) `backoff()`, `probe_every` at most."""
         if isinstance(exc, PitBusy) and exc.retry_after is not None:
             return min(self.max_backoff, max(BASE_BACKOFF, exc.retry_after))
+        if isinstance(exc, SyncRefused):
+            return self.backoff(self.max_backoff)
         return self.backoff()
 
     def run(self) -> None:
@@ -463,15 +523,17 @@ class SyncClient:
                 self.failures += 1
                 self._pit_head = None  # ask again after any failure: the pit may have moved
                 # A pit that asks us to slow down is there: connected, but waited for.
-                self._failed(str(exc), connected=isinstance(exc, PitBusy))
-                self._sleep(self.wait_for(exc))
+                wait = self.wait_for(exc)
+                self._failed(str(exc), connected=isinstance(exc, PitBusy), wait=wait)
+                self._sleep(wait)
                 continue
             except Exception as exc:  # never let the sync thread die silently
                 log.exception("sync step failed")
                 self.failures += 1
                 self._pit_head = None
-                self._failed(f"{type(exc).__name__}: {exc}")
-                self._sleep(self.backoff())
+                wait = self.backoff()
+                self._failed(f"{type(exc).__name__}: {exc}", wait=wait)
+                self._sleep(wait)
                 continue
             self.failures = 0
             if not sent:
@@ -498,13 +560,38 @@ class SyncClient:
         self._thread = threading.Thread(target=self.run, name="tableside-sync", daemon=True)
         self._thread.start()
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop the thread and say so in the state file: a stopped sync is not connected."""
+    def stop(self, timeout: float = 5.0, last_send: bool = True) -> None:
+        """Stop the thread, send what is left once more (`last_send`, each request given at
+        most `timeout` seconds: the table is quitting), and say so in the state file: a
+        stopped sync is not running, not connected. Stopping a stopped sync does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
-        self._failed("the sync was stopped")
+        if last_send and not self.alive:  # a thread still in a request owns the connection
+            self.send_last(timeout)
+        self._save(self.state.with_(connected=False, last_attempt_at=_now(),
+                                    last_error="the sync was stopped", retry_at="",
+                                    stopped=True))
         self.close()
+
+    def send_last(self, timeout: float = 5.0) -> int:
+        """Send the rows the pit does not hold yet, once, before the sync stops (best effort:
+        a pit that cannot be reached leaves them for the next start); rows sent."""
+        self._timeout = timeout
+        sent = 0
+        try:
+            self._pit_head = None  # from the pit's own head, as at every start
+            deadline = time.monotonic() + 4 * timeout
+            while time.monotonic() < deadline and (step := self.step()) > 0:
+                sent += step
+        except (PitUnreachable, SyncRefused, JournalError) as exc:
+            log.info("the last send before stopping did not finish: %s", exc)
+        finally:
+            self._timeout = None
+        return sent
 
     def close(self) -> None:
         if self._journal is not None:

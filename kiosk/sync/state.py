@@ -37,6 +37,8 @@ class SyncState:
     last_error: str = ""
     anchored_seq: int = 0  # the newest head the pit holds anchored (as it last said)
     anchor_problem: str = ""  # why the sync sends no anchors ("" while it does)
+    retry_at: str = ""  # when the sync tries the pit again after a failure ("" when not waiting)
+    stopped: bool = False  # the sync was stopped (written as it stops): it does not run
 
     @property
     def head(self) -> tuple[int, str] | None:
@@ -63,6 +65,8 @@ def load(path: str | Path) -> SyncState:
         return SyncState()
     if not isinstance(state.anchored_seq, int) or not isinstance(state.anchor_problem, str):
         state = state.with_(anchored_seq=0, anchor_problem="")
+    if not isinstance(state.retry_at, str) or not isinstance(state.stopped, bool):
+        state = state.with_(retry_at="", stopped=False)
     return state
 
 

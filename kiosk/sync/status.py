@@ -44,6 +44,19 @@ class SyncStatus:
     last_contact: str = ""  # when the sync last wrote its state (UTC, "" never)
     anchored_seq: int = 0  # the newest head anchored at the pit, as the pit last said
     anchor_problem: str = ""  # why no anchors are sent ("" while they are)
+    retry_at: str = ""  # when the sync tries the pit again ("" when it is not waiting to)
+    stopped: bool = False  # the sync was stopped (not crashed, not silent)
+
+    def reconnect_in(self, now: datetime | None = None) -> int | None:
+        """Whole seconds until the sync tries the pit again (rounded up, 0 when due), or
+        None when it is not waiting to (connected, or not running)."""
+        if not self.running or self.connected or not self.retry_at:
+            return None
+        then = _parse_time(self.retry_at)
+        if then is None:
+            return None
+        left = (then - (now or datetime.now(UTC))).total_seconds()
+        return max(0, -int(-left // 1))
 
     def age_seconds(self, now: datetime | None = None) -> float | None:
         if not self.oldest_unsent:
@@ -66,9 +79,13 @@ class SyncStatus:
     def line(self, now: datetime | None = None) -> str:
         """One line in words for a technician."""
         link = self._link()
-        if not self.running:
+        if self.stopped:
+            link += f" (stopped at {self.last_contact})" if self.last_contact else ""
+        elif not self.running:
             since = f"since {self.last_contact}" if self.last_contact else "ever"
             link += f" (no word from it {since})"
+        elif (wait := self.reconnect_in(now)) is not None:
+            link += f", reconnecting in {wait} s"
         waiting = f"{self.waiting} row{'s' if self.waiting != 1 else ''} waiting"
         age = self.age_seconds(now)
         if age is not None:
@@ -109,8 +126,9 @@ def status(journal_path: str | Path, state: SyncState | None = None,
     except JournalError:
         pass
     touched = _parse_time(state.last_attempt_at)
-    running = touched is not None and (
+    running = not state.stopped and touched is not None and (
         (now or datetime.now(UTC)) - touched).total_seconds() < STALE_AFTER
     return SyncStatus(state.connected and running, state.acked_seq, state.acked_at,
                       max(0, head - state.acked_seq), oldest, state.last_error, running,
-                      state.last_attempt_at, state.anchored_seq, state.anchor_problem)
+                      state.last_attempt_at, state.anchored_seq, state.anchor_problem,
+                      state.retry_at, state.stopped)

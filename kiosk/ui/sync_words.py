@@ -32,6 +32,10 @@ def corner(now: SyncStatus, at: datetime | None = None) -> str:
         link = _("Sync not running")
     elif now.connected:
         link = _("Pit connected")
+    elif (wait := now.reconnect_in(at)) is not None:
+        # TRANSLATORS: the pit server cannot be reached; the sync tries it again in this many
+        # seconds ("Pit offline, reconnecting in 3 s").
+        link = _("Pit offline, reconnecting in %(n)s s") % {"n": number(wait)}
     else:
         link = _("Pit offline")
     if now.acked_seq:

@@ -117,7 +117,8 @@ def test_an_inspector_logs_in_sees_a_coup_live_acknowledges_and_replays(
         links[-1].click()
         verdict = wait.until(lambda d: d.find_element(By.ID, "verdict"))
         assert verdict.text == "Recomputed: matches what the table recorded."
-        assert '"coup": 1' in browser.find_element(By.ID, "replay").text
+        assert browser.find_element(By.ID, "round-when").text.endswith("settled")
+        assert browser.find_elements(By.CSS_SELECTOR, "#drawn .card")  # cards as cards
         shot(browser, "replay")
     finally:
         client.stop()

@@ -94,6 +94,9 @@ def test_the_floor_shows_live_late_and_silent_tables(browser: WebDriver,  # noqa
         assert re.fullmatch(r"1 min ago \(.* SAST\): late", late), late
         assert re.fullmatch(r"10 min ago \(.* SAST\): silent", silent), silent
         assert _row(browser, "PB-04")[5] == "never: silent"
+        # A quiet table's rows waiting are what it said when last heard: it may have more.
+        assert [_row(browser, t)[6] for t in ("PB-01", "PB-02", "PB-04")] == [
+            "0", "0 when last heard", "0"]
         assert _colour(browser, "PB-01") == "rgba(184, 240, 200, 1)"  # green
         assert _colour(browser, "PB-02") == "rgba(255, 201, 64, 1)"  # amber
         assert _colour(browser, "PB-03") == "rgba(255, 107, 90, 1)"  # red

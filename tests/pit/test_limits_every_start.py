@@ -17,6 +17,7 @@ import pytest
 from kiosk.config import parse
 from kiosk.replay import load_entries, replay
 from kiosk.rules.baccarat import engine as pb
+from kiosk.sync.status import status
 from pit.app import open_pit
 from tests.pit.conftest import PitServer
 from tests.processes import Proc, app_running, tableside
@@ -93,6 +94,12 @@ def test_run_console_takes_up_the_pits_version_and_opens_with_it_next_time(
 
         rows = _kinds(journal)
         kinds = [kind for kind, _ in rows]
+        # Quitting sent the last rows (the bet's removal, typed just before): none left
+        # waiting at the table, and its sync says it was stopped, not running.
+        assert state.store.head("T1")[0] == len(rows)
+        stopped = status(journal)
+        assert (stopped.running, stopped.waiting) == (False, 0)
+        assert stopped.last_error == "the sync was stopped"
         applied = kinds.index("pit_config_applied")
         assert kinds[applied + 1] == "punto_banco.table_opened"
         assert rows[applied][1]["version"] == 1

@@ -183,17 +183,22 @@ def test_a_rehashed_journal_is_caught_by_the_acknowledged_head(
 
 
 def test_the_client_backs_off_while_the_pit_is_unreachable(tmp_path: Path) -> None:
+    """It probes the pit again within a few seconds however long the cut: the wait doubles
+    from 0.5 s to 4 s, no further (it grew to 60 s, and a restored network went unused for
+    46.7 s)."""
     journal = Journal.open(tmp_path / "T.db", "T")
     Day(journal).play(1)
     waits: list[float] = []
-    client = SyncClient(journal.path, "T", "http://127.0.0.1:9", "x", max_backoff=8,
-                        sleep=waits.append)
+    client = SyncClient(journal.path, "T", "http://127.0.0.1:9", "x", sleep=waits.append)
     with pytest.raises(PitUnreachable, match="does not answer"):
         client.step()
     for _ in range(8):
         client.failures += 1
-        waits.append(client.backoff())
-    caps = [0.5, 1, 2, 4, 8, 8, 8, 8]
+        waits.append(client.wait_for(PitUnreachable("cut")))
+    caps = [0.5, 1, 2, 4, 4, 4, 4, 4]
     assert all(cap / 2 <= w <= cap for w, cap in zip(waits, caps, strict=True))
     assert len(set(waits)) == len(waits)  # jittered
+    # A pit that refuses is asked again more slowly: repeating at once only repeats it.
+    client.failures = 20
+    assert 30 <= client.wait_for(SyncRefused("chain break")) <= 60
     journal.close()

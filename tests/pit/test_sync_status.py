@@ -43,7 +43,8 @@ class FakePit:
             import json
 
             rows = json.loads(request.content)["rows"]
-            self.head = {"seq": rows[-1]["seq"], "hash": rows[-1]["hash"]}
+            if rows:  # none: a heartbeat
+                self.head = {"seq": rows[-1]["seq"], "hash": rows[-1]["hash"]}
             return httpx.Response(200, json={"head": self.head})
         return httpx.Response(204)
 

@@ -68,6 +68,14 @@ def audit(state: hc.HighCardState, op: Any, row: Row, report: ReplayReport) -> N
     report.coups.append(out)
 
 
+def alerts(op: Any) -> tuple[str, str] | None:
+    """The toy's records an inspector must see as alerts at the pit (`GameSpec.alerts`): a
+    push (two cards of one rank), as a game would its misdeal. Its void is already one."""
+    if isinstance(op, hc.Settled) and op.winner == "push":
+        return "push", f"round {op.round}: a push"
+    return None
+
+
 SPEC = GameSpec(
     name="high-card",
     aliases=("highcard",),
@@ -80,6 +88,7 @@ SPEC = GameSpec(
     family="high-card",
     devices=("shoe",),
     audit=audit,
+    alerts=alerts,
     demo="tests.toy_game.demo",
     screens="tests.toy_game.screens",
     default_rules=hc.HighCardRules,

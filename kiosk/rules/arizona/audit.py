@@ -7,9 +7,9 @@ from typing import Any
 
 from kiosk.rules.amounts import format_money
 from kiosk.rules.arizona import payouts
-from kiosk.rules.arizona.operations import BoxResult, Settled, Voided
+from kiosk.rules.arizona.operations import BoxResult, Misdealt, Settled, Voided
 from kiosk.rules.arizona.state import ArizonaState
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.audit import BetDrawn, CoupReplay, HandDrawn, ReplayReport, RoundDrawing, Row
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import encode
 
@@ -30,11 +30,58 @@ def outcome(boxes: tuple[BoxResult, ...], currency: str) -> str:
 
 def audit(state: ArizonaState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, Voided):
-        report.coups.append(CoupReplay(op.round, "voided", row.seq, row.wall_time,
-                                       hands=_hands(state), reason=op.reason,
-                                       outcome=f"voided: {op.reason}"))
+        coup = CoupReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
+                          reason=op.reason, outcome=f"voided: {op.reason}")
     elif isinstance(op, Settled):
-        report.coups.append(_audit_settlement(state, op, row))
+        coup = _audit_settlement(state, op, row)
+    else:
+        return
+    coup.drawing = draw(state, coup)
+    report.coups.append(coup)
+
+
+def draw(state: ArizonaState, coup: CoupReplay) -> RoundDrawing:
+    """The hand for an inspector: the community cards, each box's three cards with its
+    best hand, and each box's ante and raises (rule 6.6), or a void's handed back."""
+    currency = state.rules.currency
+    hands = [HandDrawn("community", tuple(c.code for c in state.community))]
+    results = {int(s["box"]): s for s in coup.settlements}
+    for box in state.boxes:
+        found = results.get(box)
+        hands.append(HandDrawn(f"box {box}", tuple(c.code for c in state.cards_of(box)),
+                               str(found["hand"]) if found else ""))
+    if coup.status == "voided":
+        bets = [BetDrawn(f"box {box} ante", amount, "handed back", 0, amount)
+                for box, amount in state.antes]
+        bets += [BetDrawn(f"box {box} raise {circle}", amount, "handed back", 0, amount)
+                 for box, circle, amount in state.raises]
+        return RoundDrawing(currency, tuple(hands), f"void: {coup.reason}", bets=tuple(bets),
+                            voided=True)
+    drawn = []
+    for s in coup.settlements:
+        stake = int(s["ante"]) + int(s["first"]) + int(s["second"])
+        net = int(s["net"])
+        word = "win" if net > 0 else "push" if net == 0 else "lose"
+        pays = f", pays {s['odds']} to 1" if s["odds"] is not None else ""
+        drawn.append(BetDrawn(f"box {s['box']}", stake, word, max(net, 0),
+                              max(stake + net, 0), f"{s['hand']}{pays}; ante "
+                              f"{format_money(int(s['ante']), currency)}, raises "
+                              f"{format_money(int(s['first']), currency)} and "
+                              f"{format_money(int(s['second']), currency)}"))
+    return RoundDrawing(currency, tuple(hands), coup.outcome, bets=tuple(drawn))
+
+
+MISDEAL = "misdeal"
+"""The alert a misdeal raises at the pit (rule 6.2)."""
+
+
+def alerts(op: Any) -> tuple[str, str] | None:
+    """Arizona Hold'em's records an inspector must see as alerts (`GameSpec.alerts`): a
+    misdeal, dealt again after a new shuffle (rules 6.2, 6.5)."""
+    if isinstance(op, Misdealt):
+        why = f": {op.reason}" if op.reason else ""
+        return MISDEAL, f"hand {op.round} misdealt{why} (rule 6.2)"
+    return None
 
 
 def _audit_settlement(state: ArizonaState, op: Settled, row: Row) -> CoupReplay:

@@ -16,6 +16,7 @@ SPEC = GameSpec(
     places=Places("boxes", lambda rules: rules.boxes),
     devices=("shoe",),
     audit=audit.audit,
+    alerts=audit.alerts,
     demo="kiosk.rules.arizona.demo",
     screens="kiosk.ui.games.arizona",
     default_rules=config.ArizonaRules,

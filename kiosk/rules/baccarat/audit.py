@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row, codes
+from kiosk.rules.audit import (
+    BetDrawn,
+    CoupReplay,
+    HandDrawn,
+    ReplayReport,
+    RoundDrawing,
+    Row,
+    codes,
+    odds_words,
+    outcome_word,
+)
 from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import encode
@@ -12,12 +22,41 @@ from kiosk.rules.operations import encode
 
 def audit(state: pb.PuntoBancoState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, pb.CoupSettled):
-        report.coups.append(_with_outcome(_audit_settlement(state, op, row)))
+        coup = _with_outcome(_audit_settlement(state, op, row))
     elif isinstance(op, pb.CoupVoided):
-        report.coups.append(_with_outcome(CoupReplay(
+        coup = _with_outcome(CoupReplay(
             op.coup, "voided", row.seq, row.wall_time,
             [c.code for c in state.player_cards], [c.code for c in state.banker_cards],
-            reason=op.reason)))
+            reason=op.reason))
+    else:
+        return
+    coup.drawing = draw(state, coup)
+    report.coups.append(coup)
+
+
+def draw(state: pb.PuntoBancoState, coup: CoupReplay) -> RoundDrawing:
+    """The coup for an inspector: both hands with their totals, the winner, every bet (a
+    void's: every bet on the layout, handed back, rule 2.7)."""
+    result = coup.result or {}
+    winner = str(result.get("winner") or "")
+    hands = tuple(
+        HandDrawn(side, tuple(cards), str(result.get(f"{side}_total", "")),
+                  "wins" if winner == side else "")
+        for side, cards in (("player", coup.player_cards), ("banker", coup.banker_cards)))
+    if coup.status == "voided":
+        bets = tuple(BetDrawn(f"area {b.area} {b.kind}", b.amount, "handed back", 0, b.amount)
+                     for b in state.bets)
+        return RoundDrawing(state.rules.currency, hands, f"void: {coup.reason}", bets=bets,
+                            voided=True)
+    totals = f"{result.get('player_total', '')} to {result.get('banker_total', '')}"
+    said = (f"tie, {totals}" if winner == "tie" else
+            f"{winner} wins, {result.get(f'{winner}_total', '')} to "
+            f"{result.get('banker_total' if winner == 'player' else 'player_total', '')}")
+    return RoundDrawing(state.rules.currency, hands, said, bets=tuple(
+        BetDrawn(f"area {s['area']} {s['kind']}", int(s["stake"]), outcome_word(s["outcome"]),
+                 int(s["paid"]), int(s["returned"]),
+                 f"pays {odds_words(s['odds'])}" if s["paid"] else "")
+        for s in coup.settlements))
 
 
 def _with_outcome(coup: CoupReplay) -> CoupReplay:

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.audit import (
+    BetDrawn,
+    CoupReplay,
+    HandDrawn,
+    ReplayReport,
+    RoundDrawing,
+    Row,
+    odds_words,
+    outcome_word,
+)
 from kiosk.rules.blackjack import engine as bj
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import encode
@@ -14,9 +23,9 @@ from kiosk.rules.operations import encode
 
 def audit(state: bj.BlackjackState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, bj.RoundSettled):
-        report.coups.append(_with_outcome(_audit_round(state, op, row)))
+        report.coups.append(_drawn(state, _with_outcome(_audit_round(state, op, row))))
     elif isinstance(op, bj.RoundVoided):
-        report.coups.append(_with_outcome(_audit_void(state, op, row)))
+        report.coups.append(_drawn(state, _with_outcome(_audit_void(state, op, row))))
     elif isinstance(op, bj.BlackjackPaid | bj.Surrendered | bj.EvenMoneyTaken):
         _audit_early(state, op, row, report)
 
@@ -26,6 +35,38 @@ def _with_outcome(coup: CoupReplay) -> CoupReplay:
     hands = "; ".join(f"{k} {' '.join(v)}" for k, v in (coup.hands or {}).items())
     coup.outcome = (f"voided: {coup.reason}; {hands}" if coup.status == "voided" else hands)
     return coup
+
+
+def _drawn(state: bj.BlackjackState, coup: CoupReplay) -> CoupReplay:
+    coup.drawing = draw(state, coup)
+    return coup
+
+
+def draw(state: bj.BlackjackState, coup: CoupReplay) -> RoundDrawing:
+    """The round for an inspector: the dealer's hand and each box's, each with its total,
+    and every bet settled in it (paid during the round too), or a void's bets handed back."""
+    hands = [HandDrawn("dealer", tuple(c.code for c in state.dealer),
+                       str(state.dealer_total) if state.dealer_points else "",
+                       "blackjack" if state.dealer_blackjack else "")]
+    for h in state.hands:
+        note = ("blackjack" if h.blackjack else "doubled" if h.doubled else
+                "split" if h.split else "")
+        hands.append(HandDrawn(f"box {h.box}/{h.number}", tuple(c.code for c in h.cards),
+                               str(h.total) if h.points else "", note))
+    bets = tuple(
+        BetDrawn(f"box {s['box']}" + (" insurance" if s["kind"] == "insurance"
+                                      else f"/{s['hand']}") + f", player {s['player']}",
+                 int(s["stake"]), outcome_word(str(s["outcome"])), int(s["paid"]),
+                 int(s["returned"]), f"pays {odds_words(s['odds'])}" if s["paid"] else "")
+        for s in coup.settlements)
+    if coup.status == "voided":
+        return RoundDrawing(state.rules.currency, tuple(hands), f"void: {coup.reason}",
+                            bets=bets, voided=True)
+    dealer = (coup.result or {}).get("dealer_total")
+    said = ("dealer has blackjack" if state.dealer_blackjack else
+            f"dealer busts with {dealer}" if isinstance(dealer, int) and dealer > 21 else
+            f"dealer stands on {dealer}" if dealer is not None else "dealer did not draw")
+    return RoundDrawing(state.rules.currency, tuple(hands), said, bets=bets)
 
 
 def _hands(state: bj.BlackjackState) -> dict[str, list[str]]:

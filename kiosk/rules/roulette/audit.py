@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.audit import BetDrawn, CoupReplay, ReplayReport, RoundDrawing, Row
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.roulette import engine as rl
+from kiosk.rules.roulette.bets import PAYS
+from kiosk.rules.roulette.wheel import colour_of
 
 
 def _hands(state: rl.RouletteState) -> dict[str, list[str]]:
@@ -23,6 +25,7 @@ def audit(state: rl.RouletteState, op: Any, row: Row, report: ReplayReport) -> N
         voided = CoupReplay(op.spin, "voided", row.seq, row.wall_time, hands=_hands(state),
                             reason="; ".join((*state.notes, op.reason)))
         voided.outcome = f"no spin: {voided.reason}"
+        voided.drawing = draw(state, voided)
         report.coups.append(voided)
         return
     if not isinstance(op, rl.SpinSettled):
@@ -43,7 +46,50 @@ def audit(state: rl.RouletteState, op: Any, row: Row, report: ReplayReport) -> N
             out.differences.append(_difference(op, again))
     number = (out.result or {}).get("number", op.number)
     out.outcome = f"number {number}" + (f" ({out.reason})" if out.reason else "")
+    out.drawing = draw(state, out, str(number))
     report.coups.append(out)
+
+
+def draw(state: rl.RouletteState, coup: CoupReplay, number: str = "") -> RoundDrawing:
+    """The spin for an inspector: the number in its colour, and every bet on the layout by
+    colour, at its colour's value a chip (rule 3.5: a winning bet is paid its odds and keeps
+    its stake); a void's bets all handed back."""
+    values = {s.colour: s.value_each for s in state.stacks}
+    bets = []
+    for b in state.layout:
+        each = values.get(b.colour, 0)
+        stake = b.placement.chips * each
+        chips = f"{b.placement.chips} chip{'s' if b.placement.chips != 1 else ''}"
+        if coup.status == "voided":
+            bets.append(BetDrawn(f"{b.colour}: {b.placement.place}", stake, "handed back", 0,
+                                 stake, chips))
+        elif number in b.placement.numbers:
+            paid = stake * PAYS[b.placement.kind]
+            bets.append(BetDrawn(f"{b.colour}: {b.placement.place}", stake, "win", paid,
+                                 stake + paid, f"{chips}, pays {PAYS[b.placement.kind]} to 1"))
+        else:
+            bets.append(BetDrawn(f"{b.colour}: {b.placement.place}", stake, "lose", 0, 0,
+                                 chips))
+    if coup.status == "voided":
+        return RoundDrawing(state.rules.currency, winner=f"no spin: {coup.reason}",
+                            bets=tuple(bets), voided=True)
+    said = f"number {number}" + (f" ({coup.reason})" if coup.reason else "")
+    return RoundDrawing(state.rules.currency, winner=said, number=number,
+                        number_colour=str(colour_of(number)) if number else "",
+                        bets=tuple(bets))
+
+
+SAME_DIRECTION = "same_direction"
+"""The alert a spin the same way as the one before raises at the pit (rule 3.2)."""
+
+
+def alerts(op: Any) -> tuple[str, str] | None:
+    """Roulette's records an inspector must see as alerts (`GameSpec.alerts`): a ball spun
+    the same way as the spin before, where rule 3.2 wants each spin the other way."""
+    if isinstance(op, rl.BallSpun) and op.same_direction:
+        return SAME_DIRECTION, (f"spin {op.spin}: the ball was spun {op.direction.value}, the "
+                                "same way as the spin before (rule 3.2)")
+    return None
 
 
 def _difference(recorded: rl.SpinSettled, again: rl.SpinSettled) -> str:

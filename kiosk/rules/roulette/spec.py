@@ -16,6 +16,7 @@ SPEC = GameSpec(
     places=Places("colours", lambda rules: rules.colours),
     devices=("wheel",),
     audit=audit.audit,
+    alerts=audit.alerts,
     demo="kiosk.rules.roulette.demo",
     screens="kiosk.ui.games.roulette",
     default_rules=rl.RouletteRules,
