@@ -73,6 +73,10 @@ pre{background:#163a28;padding:.8em;white-space:pre-wrap}
 .card.black{color:#111}
 .card.red{color:#b3001b}
 .card.unknown{color:#555}
+.card.tile{color:#111;border:2px solid #111;font-size:1.1em}
+#steps li{margin:.2em 0}
+#steps .money{margin-left:.5em;font-weight:bold}
+#steps .clause{margin-left:.5em;color:#b8f0c8;font-size:.9em}
 .total{font-size:1.2em;font-weight:bold;margin:.3em 0}
 .result{font-size:1.4em;font-weight:bold;color:#ffd98a}
 .pocket{display:inline-block;font-size:2.2em;font-weight:bold;padding:.2em .6em;border-radius:.3em;

@@ -25,10 +25,13 @@ class CardFace:
 
 
 def card_face(code: str) -> CardFace:
-    """"TS" -> 10♠ in black, "7H" -> 7♥ in red; a code that is no card is shown as it is."""
+    """"TS" -> 10♠ in black, "7H" -> 7♥ in red; a pai gow tile's code (its two ends' pips,
+    "66" teen) -> "6·6", drawn as a tile; a code that is no card is shown as it is."""
     if len(code) == 2 and code[1] in _SUITS:
         symbol, colour = _SUITS[code[1]]
         return CardFace(code, _RANKS.get(code[0], code[0]) + symbol, colour)
+    if len(code) == 2 and all(c in "123456" for c in code):
+        return CardFace(code, f"{code[0]}·{code[1]}", "tile")
     return CardFace(code, code, "unknown")
 
 

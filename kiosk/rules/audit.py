@@ -51,6 +51,17 @@ class BetDrawn:
 
 
 @dataclass(frozen=True, slots=True)
+class StepDrawn:
+    """One step of a round's procedure in the order the rules' text makes it: a payment and
+    its source ("area 2 wins: paid from the float"), a decision and who made it; `amount`
+    the cents it moves (None: no money moves), `clause` the rule it follows ("13.1.8")."""
+
+    words: str
+    amount: int | None = None
+    clause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class RoundDrawing:
     """A round drawn for an inspector (the pit's round page): the hands with their cards and
     totals, the winner in words, a roulette number and its colour, and every bet. Each game's
@@ -66,6 +77,9 @@ class RoundDrawing:
     voided: bool = False
     by: tuple[tuple[str, str], ...] = ()
     """Who did what in the round ((role, name) pairs), once the table journals people."""
+    steps: tuple[StepDrawn, ...] = ()
+    """The round's procedure step by step (pai gow's payments with their sources, mini
+    baccarat's shuffler malfunction); none for a game whose bets say it all."""
 
 
 @dataclass

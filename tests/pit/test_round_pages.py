@@ -26,7 +26,7 @@ from tests.pit.conftest import PitServer
 from tests.pit.test_dashboard_browser import browser, shot  # noqa: F401  (the fixture)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden_journals"
-JOURNALS = ("pb", "bj", "t21", "bj_rules", "mixed", "roulette", "az")
+JOURNALS = ("pb", "bj", "t21", "bj_rules", "mixed", "roulette", "az", "pg")
 
 
 def test_money_is_written_to_the_cent_in_the_tables_currency() -> None:
@@ -159,6 +159,80 @@ def test_roulette_shows_the_number_in_its_colour(browser: WebDriver,  # noqa: F8
     assert "pink: dozen 13-24 R10.00 win R20.00 R30.00 2 chips, pays 2 to 1" in rows
     assert "blue: straight 28 R25.00 lose R0.00 R0.00 1 chip" in rows
     shot(browser, "round-roulette-number")
+
+
+def _steps(driver: WebDriver) -> list[str]:
+    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#steps li")]
+
+
+def test_pai_gow_shows_the_tiles_the_hands_in_words_and_every_payment_with_its_source(
+        browser: WebDriver, pit: dict[str, PitServer]) -> None:  # noqa: F811
+    # The House banks (rule 13.1): its hands set the house way, each area against them.
+    _open(browser, pit["pg"], "/tables/PG-01/rounds/14")
+    assert browser.find_element(By.ID, "winner").text == (
+        "house (area 1) banks: area 2 wins, area 3 loses, area 4 stand-off")
+    assert _hand(browser, "house (area 1)").split("\n") == [
+        "house (area 1)", "5·6 1·5 2·6 3·4", "high 7 (foo) / low 5 (chop bot)",
+        "set the house way: no pair: the strongest low hand, 5 (chop bot), with 7 (foo); "
+        "confirmed by Thandi (rule 13.1.5)"]
+    assert _hand(browser, "area 2").split("\n") == [
+        "area 2", "6·6 4·5 5·5 1·6", "high wong / low 7 (mooy)", "wins"]
+    assert _hand(browser, "area 4").split("\n") == [
+        "area 4", "1·1 1·1 1·3 4·6", "high day pair / low 4 (gor)", "stand-off"]
+    tile = browser.find_element(By.CSS_SELECTOR, '.card.tile[title="66"]')
+    assert tile.value_of_css_property("color") == "rgba(17, 17, 17, 1)"
+    assert _bets(browser) == ["area 2 R50.00 win R45.00 R95.00 commission R5.00",
+                              "area 3 R100.00 lose R0.00 R0.00",
+                              "area 4 R150.00 stand-off R0.00 R150.00",
+                              "In all R300.00 R45.00 R245.00"]
+    assert _steps(browser) == [
+        "the bank's hands exposed at area 1 (rule 13.1.3)",
+        "area 3 loses: its wager to the float R100.00 (rule 13.1.7)",
+        "area 2 wins: paid from the float to the player at area 2 R50.00 (rule 13.1.8)",
+        "commission from the player at area 2 R5.00 (rule 14.1)",
+        "area 4 stand-off: its wager remains (rule 13.1.9)"]
+
+    # A player/banker (rule 13.2): payments from the losing wager area, then from the
+    # banker's wager when the losing wager area is short (13.2.8).
+    _open(browser, pit["pg"], "/tables/PG-01/rounds/36")
+    assert browser.find_element(By.ID, "winner").text == (
+        "banker (area 3) banks: area 4 loses, area 5 wins, area 1 wins")
+    assert _hand(browser, "area 1").split("\n") == [
+        "area 1", "2·4 1·2 1·5 1·5", "high gee joon pair / low look pair", "wins"]
+    assert _bets(browser) == [
+        "area 4 R100.00 lose R0.00 R0.00", "area 5 R300.00 win R285.00 R585.00 "
+        "commission R15.00", "area 1 R100.00 win R95.00 R195.00 commission R5.00",
+        "player/banker at area 3, banker's wager R500.00 lose R0.00 R200.00",
+        "In all R1,000.00 R380.00 R980.00"]
+    assert _steps(browser) == [
+        "the player/banker puts up the banker's wager R500.00 (rule 13.2.2)",
+        "the bank's hands exposed at area 3 (rule 13.2.4)",
+        "area 4 loses: its wager to the losing wager area R100.00 (rule 13.2.6)",
+        "area 5 wins: paid from the losing wager area to the player at area 5 R100.00 "
+        "(rule 13.2.7)",
+        "area 5: the rest of its payment from the banker's wager R200.00 (rule 13.2.8)",
+        "commission from the player at area 5 R15.00 (rule 14.1)",
+        "area 1: the rest of its payment from the banker's wager R100.00 (rule 13.2.8)",
+        "commission from the player at area 1 R5.00 (rule 14.1)",
+        "the banker's wager returned to the player/banker R200.00 (rule 13.2.8)"]
+
+    # The co-bank (rule 13.3): the float's share and the player/banker's.
+    _open(browser, pit["pg"], "/tables/PG-01/rounds/58")
+    steps = _steps(browser)
+    assert steps[:2] == ["the player/banker puts up the co-bank wager R200.00 (rule 13.3.2)",
+                         "the float puts up the co-bank wager R200.00 (rule 13.3.2)"]
+    assert "the losing wager area shared: to the float R30.00 (rule 13.3.9)" in steps
+    assert _bets(browser)[2] == ("player/banker at area 4, co-bank wager R200.00 win R20.00 "
+                                 "R220.00 commission R5.00")
+    shot(browser, "round-paigow")
+
+    # A void round: every wager handed back (rule 2.7).
+    _open(browser, pit["pg"], "/tables/PG-01/rounds/63")
+    assert browser.find_element(By.ID, "winner").text == "void: tiles dropped at area 2"
+    assert "Bets handed back" in browser.find_element(By.TAG_NAME, "main").text
+    assert _bets(browser) == ["area 2 R50.00 handed back R0.00 R50.00",
+                              "In all R50.00 R0.00 R50.00"]
+    assert _steps(browser) == []
 
 
 def test_the_raw_record_is_one_click_away(browser: WebDriver,  # noqa: F811

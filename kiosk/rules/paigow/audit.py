@@ -86,3 +86,129 @@ def _audit_settlement(state: PaiGowState, op: Settled, row: Row) -> CoupReplay:
             out.differences.append(f"{len(op.steps)} steps recorded, {len(steps)} "
                                    f"recomputed")
     return out
+
+
+# The round drawn for the pit's round page (docs/adding-a-game.md, "Drawing a round for the
+# pit"): each area's tiles with its high and low hands in words and its result, the bank's
+# hands as the house way set them, every wager, and every payment with its source in the
+# order of the bank's procedure. (Its imports are here, apart from the audit's.)
+
+from kiosk.rules.audit import BetDrawn, HandDrawn, RoundDrawing, StepDrawn  # noqa: E402
+from kiosk.rules.paigow.hands import Result  # noqa: E402
+from kiosk.rules.paigow.operations import Move, Place, Step  # noqa: E402
+
+_RESULT_NOTE = {Result.WIN: "wins", Result.LOSE: "loses", Result.STANDOFF: "stand-off"}
+
+
+def audit_and_draw(state: PaiGowState, op: Any, row: Row, report: ReplayReport) -> None:
+    """`audit`, each round it recomputes drawn for the pit (`draw`) from the same state."""
+    before = len(report.coups)
+    audit(state, op, row, report)
+    for coup in report.coups[before:]:
+        coup.drawing = draw(state, coup)
+
+
+def _to_the_cent(cents: int, currency: str) -> str:
+    """"R5.00": as the pit's page writes every amount."""
+    return f"{currency}{cents // 100:,}.{cents % 100:02d}"
+
+
+def _hand_words(high: Pair, low: Pair) -> str:
+    return f"high {hand(*high).words} / low {hand(*low).words}"
+
+
+def _place(place: Place, area: int) -> str:
+    return f"player at area {area}" if place is Place.PLAYER else place.value
+
+
+def step_words(step: Step) -> str:
+    """One step of a settlement as an inspector reads it, with where its chips come from and
+    go to: "area 2 wins: paid from the float to the player at area 2"."""
+    src, to, area = _place(step.source, step.area), _place(step.to, step.area), step.area
+    words = {
+        Move.WAGER: f"the {src} puts up the {to}",
+        Move.EXPOSE: f"the bank's hands exposed at area {area}",
+        Move.LOSE: f"area {area} loses: its wager to the {to}",
+        Move.PAY: f"area {area} wins: paid from the {src} to the {to}",
+        Move.SHORTFALL: f"area {area}: the rest of its payment from the {src}",
+        Move.COMMISSION: f"commission from the {src}",
+        Move.STANDOFF: f"area {area} stand-off: its wager remains",
+        Move.REMAINDER: f"the rest of the {src} to the {to}",
+        Move.SPLIT: f"the {src} shared: to the {to}",
+        Move.RETURN: f"the {src} returned to the {to}",
+    }
+    return words.get(step.move, f"{step.move.value}: from the {src} to the {to}")
+
+
+def _banker_bet(state: PaiGowState, steps: tuple[Step, ...]) -> BetDrawn | None:
+    """The player/banker's wager (13.2, 13.3) as a bet: what it put up, what came back."""
+    if state.bank is Bank.HOUSE:
+        return None
+    stake = sum(s.amount for s in steps if s.move is Move.WAGER and s.source is Place.BANKER)
+    back = (sum(s.amount for s in steps if s.to is Place.BANKER)
+            - sum(s.amount for s in steps if s.source is Place.BANKER
+                  and s.move is not Move.WAGER))
+    outcome = "win" if back > stake else "lose" if back < stake else "stand-off"
+    commission = sum(s.amount for s in steps
+                     if s.move is Move.COMMISSION and s.source is Place.BANKER)
+    detail = (f"commission {_to_the_cent(commission, state.rules.currency)}"
+              if commission else "")
+    return BetDrawn(_banker_place(state), stake, outcome, max(back - stake, 0), back, detail)
+
+
+def _banker_place(state: PaiGowState) -> str:
+    wager = Place.COBANK_WAGER if state.bank is Bank.COBANK else Place.BANKER_WAGER
+    return f"player/banker at area {state.chung}, {wager.value}"
+
+
+def draw(state: PaiGowState, coup: CoupReplay) -> RoundDrawing:
+    """The round for an inspector from the state the audit saw: the bank's hands (set the
+    house way, and why), each area's tiles, hands and result, every wager with what came back
+    and every step of the settlement with its source; a void's wagers all handed back."""
+    currency = state.rules.currency
+    bank_name = f"{BANKER[state.bank]} (area {state.chung})"
+    results: dict[int, AreaResult] = {}
+    if coup.status == "settled":
+        try:
+            areas, steps = settle(state)
+            results = {a.area: a for a in areas}
+        except (TablesideError, ValueError):
+            areas, steps = (), ()
+    else:
+        areas, steps = (), ()
+    hands: list[HandDrawn] = []
+    if state.bank_hand is not None:
+        note = f"set the house way: {state.bank_why}" if state.bank_why else ""
+        if state.confirmed_by:
+            note += f"; confirmed by {state.confirmed_by} (rule 13.1.5)"
+        hands.append(HandDrawn(bank_name, tuple(_codes(*state.bank_hand)),
+                               _hand_words(*state.bank_hand), note))
+    for area in state.in_order():
+        set_as = state.hand_of(area)
+        result = results.get(area)
+        hands.append(HandDrawn(
+            f"area {area}", tuple(_codes(*set_as)) if set_as else (),
+            _hand_words(*set_as) if set_as else "not set",
+            _RESULT_NOTE[result.result] if result else ""))
+    if coup.status != "settled":
+        bets = [BetDrawn(f"area {area}", amount, "handed back", 0, amount)
+                for area, amount in state.bets]
+        if state.bank is not Bank.HOUSE and state.banker_wager:
+            bets.append(BetDrawn(_banker_place(state), state.banker_wager, "handed back", 0,
+                                 state.banker_wager))
+        return RoundDrawing(currency, tuple(hands), f"void: {coup.reason}",
+                            bets=tuple(bets), voided=True)
+    bets = []
+    for a in areas:
+        commission = sum(s.amount for s in steps if s.move is Move.COMMISSION
+                         and s.source is Place.PLAYER and s.area == a.area)
+        bets.append(BetDrawn(f"area {a.area}", a.wager, a.result.value, max(a.net, 0),
+                             a.wager + a.net, f"commission {_to_the_cent(commission, currency)}"
+                             if commission else ""))
+    banker = _banker_bet(state, steps)
+    if banker is not None:
+        bets.append(banker)
+    said = f"{bank_name} banks: " + (", ".join(
+        f"area {a.area} {_RESULT_NOTE[a.result]}" for a in areas) or "no wager")
+    return RoundDrawing(currency, tuple(hands), said, bets=tuple(bets), steps=tuple(
+        StepDrawn(step_words(s), s.amount if s.amount else None, s.clause) for s in steps))
