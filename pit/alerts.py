@@ -3,7 +3,8 @@
 frames, an impossible card, a void, a late bet, the inspector called, a configuration from
 the pit that the table refused, a round flagged as disputed (rule 2.8), too many wrong PINs;
 and what each game's spec says of its own records (`GameSpec.alerts`: a ball spun the same
-way as the one before, rule 3.2; a misdeal). Chain breaks are raised by the ingest itself."""
+way as the one before, rule 3.2; a misdeal; a shuffler's malfunction and a coup it
+terminated, rules 12.1.2 and 12.4). Chain breaks are raised by the ingest itself."""
 
 from __future__ import annotations
 
@@ -42,6 +43,10 @@ TABLE_SILENT = "table_silent"
 """The floor has not heard from a table for `FloorTimes.silent_after` (raised by the pit)."""
 ROUND_DISPUTED = "round_disputed"
 """A round flagged as disputed at the table (rule 2.8): an inspector acknowledges it."""
+SHUFFLER_MALFUNCTION = "shuffler_malfunction"
+"""Mini baccarat: the shuffler malfunctioned and the procedure holds the coup (rule 12.1.2)."""
+COUP_TERMINATED = "coup_terminated"
+"""Mini baccarat: a coup the malfunction procedure terminated, every wager returned (12.4)."""
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",
@@ -60,6 +65,8 @@ TITLES = {
     PIN_LOCKOUT: "PIN lockout",
     MISDEAL: "Misdeal",
     SAME_DIRECTION: "Spun the same way (rule 3.2)",
+    SHUFFLER_MALFUNCTION: "Shuffler malfunction (rule 12.1)",
+    COUP_TERMINATED: "Coup terminated (rule 12.4)",
 }
 """The alerts' titles on the dashboard; a game's own kind with no title here is shown as its
 kind, its words in the message."""
@@ -92,6 +99,9 @@ def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
     if isinstance(op, CardQuery):
         return IMPOSSIBLE_CARD, op.message
     if isinstance(op, RoundVoid):
+        own = _of_the_game(op)  # a game's own kind of void (a coup terminated, rule 12.4)
+        if own is not None:
+            return own
         reason = getattr(op, "reason", "")
         return VOID, f"round voided{': ' + reason if reason else ''}"
     if isinstance(op, LateBet):
@@ -113,7 +123,8 @@ def _of_the_game(op: Operation) -> tuple[str, str] | None:
     family = GAMES.family_of(op)
     if family is None:
         return None
-    for spec in GAMES.in_family(family):
-        if spec.alerts is not None:
-            return spec.alerts(op)
+    for spec in GAMES.in_family(family):  # the first of the family's games to raise one
+        alert = spec.alerts(op) if spec.alerts is not None else None
+        if alert is not None:
+            return alert
     return None

@@ -26,7 +26,8 @@ from tests.pit.conftest import PitServer
 from tests.pit.test_dashboard_browser import browser, shot  # noqa: F401  (the fixture)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden_journals"
-JOURNALS = ("pb", "bj", "t21", "bj_rules", "mixed", "roulette", "az", "pg")
+JOURNALS = ("pb", "bj", "t21", "bj_rules", "mixed", "roulette", "az", "pg", "mb_transfer",
+            "mb_replace", "mb_terminate", "mb_shoe")
 
 
 def test_money_is_written_to_the_cent_in_the_tables_currency() -> None:
@@ -232,6 +233,90 @@ def test_pai_gow_shows_the_tiles_the_hands_in_words_and_every_payment_with_its_s
     assert "Bets handed back" in browser.find_element(By.TAG_NAME, "main").text
     assert _bets(browser) == ["area 2 R50.00 handed back R0.00 R50.00",
                               "In all R50.00 R0.00 R50.00"]
+    assert _steps(browser) == []
+
+
+DEALER, INSPECTOR = "the dealer", "inspector Thandi Mokoena (badge 4411)"
+FAULT = ("shuffler fault after 3 card(s) dealt: JAM: card path blocked, reported by the "
+         "shuffler (rule 12.1.2)")
+
+
+def test_mini_baccarat_shows_the_shuffler_malfunction_its_decisions_and_who_made_them(
+        browser: WebDriver, pit: dict[str, PitServer]) -> None:  # noqa: F811
+    table = pit["mb_transfer"].state.store.floor()[0].table_id
+    # Rule 12.2: no damage, a spare shuffler, the cards transferred, the coup goes on.
+    _open(browser, pit["mb_transfer"], f"/tables/{table}/rounds/31")
+    assert browser.find_element(By.ID, "winner").text == "player wins, 7 to 5"
+    assert _steps(browser) == [
+        FAULT,
+        f"{DEALER}: no cards were damaged (rule 12.3)",
+        f"{INSPECTOR}: no one was disadvantaged (rule 12.1.3)",
+        f"{INSPECTOR}: a spare shuffler is readily available (rule 12.1.4)",
+        f"{DEALER}: the cards can be transferred to it (rule 12.1.5)",
+        "branch taken: no damage: the cards transferred to the spare shuffler, the coup goes "
+        "on (rule 12.2)",
+        f"{DEALER}: the cards transferred to the spare shuffler (rule 12.2)",
+        f"{DEALER}: the coup goes on from the shuffler (rule 12.2)",
+        "the coup completed: player wins, 7 to 5 (rule 12.2)"]
+
+    # Rule 12.3: damaged cards removed, the rest transferred, the damaged replaced.
+    _open(browser, pit["mb_replace"], f"/tables/{table}/rounds/33")
+    steps = _steps(browser)
+    assert steps[5:] == [
+        "branch taken: cards damaged: removed, the rest transferred, the damaged replaced, "
+        "the coup goes on (rule 12.3)",
+        f"{DEALER}: damaged cards removed from play: QS 7H (rule 12.3.1)",
+        f"{DEALER}: the cards transferred to the spare shuffler (rule 12.3.2)",
+        f"{INSPECTOR}: 2 damaged card(s) replaced (rule 12.3.3)",
+        f"{DEALER}: the coup goes on from the shuffler (rule 12.3)",
+        "the coup completed: player wins, 7 to 5 (rule 12.3)"]
+
+    # Rule 12.4: someone disadvantaged, the coup terminated, every wager handed back.
+    _open(browser, pit["mb_terminate"], f"/tables/{table}/rounds/25")
+    assert browser.find_element(By.ID, "winner").text == (
+        "coup terminated: shuffler fault, rule 12.4")
+    assert "Bets handed back" in browser.find_element(By.TAG_NAME, "main").text
+    assert _bets(browser) == ["area 1 banker R100.00 handed back R0.00 R100.00",
+                              "area 3 player R50.00 handed back R0.00 R50.00",
+                              "area 3 tie R10.00 handed back R0.00 R10.00",
+                              "area 6 banker R80.00 handed back R0.00 R80.00",
+                              "In all R240.00 R0.00 R240.00"]
+    assert _steps(browser) == [
+        FAULT,
+        f"{DEALER}: no cards were damaged (rule 12.3)",
+        f"{INSPECTOR}: the casino or a player was disadvantaged (rule 12.1.3)",
+        "branch taken: someone disadvantaged: the coup terminated, every wager returned "
+        "(rule 12.4)",
+        f"{INSPECTOR}: the coup terminated, 4 wager(s) returned R240.00 (rule 12.4)"]
+    assert "Recomputed: matches what the table recorded." in browser.find_element(
+        By.TAG_NAME, "main").text
+
+    # Rule 12.5: the wagers offered back area by area, a shuffle and cut, a dealing shoe.
+    _open(browser, pit["mb_shoe"], f"/tables/{table}/rounds/38")
+    steps = _steps(browser)
+    assert steps[5:] == [
+        "branch taken: no spare or no transfer: the wagers offered back, a shuffle and cut, "
+        "the coup goes on from a dealing shoe (rule 12.5)",
+        f"{DEALER}: area 1's wagers offered back (banker R100.00): returned R100.00 "
+        "(rule 12.5.1)",
+        f"{DEALER}: area 3's wagers offered back (player R50.00, tie R10.00): kept in play "
+        "(rule 12.5.1)",
+        f"{DEALER}: area 6's wagers offered back (banker R80.00): kept in play (rule 12.5.1)",
+        f"{INSPECTOR}: damaged cards removed from play: 9C (rule 12.5.2)",
+        f"{INSPECTOR}: 1 damaged card(s) replaced (rule 12.5.2)",
+        f"{DEALER}: the cards shuffled again (rule 12.5.3)",
+        "seat 6 refused the cut (rule 12.5.3)",
+        "the cards cut by seat 3 (rule 12.5.3)",
+        f"{DEALER}: the coup goes on from the shoe (rule 12.5)",
+        "the coup completed: player wins, 7 to 5 (rule 12.5)"]
+    assert _bets(browser) == ["area 3 player R50.00 win R50.00 R100.00 pays 1 to 1",
+                              "area 3 tie R10.00 lose R0.00 R0.00",
+                              "area 6 banker R80.00 lose R0.00 R0.00",
+                              "area 1 banker R100.00 handed back R0.00 R100.00 rule 12.5.1",
+                              "In all R240.00 R50.00 R200.00"]
+    shot(browser, "round-mini-baccarat-shoe")
+    # A coup with no malfunction has no procedure to show.
+    _open(browser, pit["mb_shoe"], f"/tables/{table}/rounds/12")
     assert _steps(browser) == []
 
 

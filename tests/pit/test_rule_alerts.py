@@ -1,6 +1,7 @@
 """Alerts from the rules: each game's spec says which of its records raise an alert
 (`GameSpec.alerts`), and the pit raises them beside those of the shared records: a roulette
-spin the same way as the one before (rule 3.2), a misdeal, a void, a shuffler's fault, a
+spin the same way as the one before (rule 3.2), a misdeal, mini baccarat's shuffler
+malfunction and a coup it terminated (rules 12.1.2, 12.4), a void, a shuffler's fault, a
 refused configuration. The alerts page read in chromium."""
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from kiosk.rules.registry import GAMES
 from kiosk.store.journal import Journal
 from pit.alerts import (
     CONFIG_REFUSED,
+    COUP_TERMINATED,
     DEVICE_FAULT,
     MISDEAL,
     SAME_DIRECTION,
+    SHUFFLER_MALFUNCTION,
     VOID,
     alert_for,
 )
@@ -92,6 +95,58 @@ def test_a_spin_the_same_way_as_the_one_before_is_an_alert_on_the_dashboard(
         assert len(same) == 1
         assert ("spin 2: the ball was spun anticlockwise, the same way as the spin before "
                 f"(rule 3.2) row {seq}") in same[0]
+    finally:
+        server.stop()
+        state.close()
+
+
+def test_mini_baccarats_shuffler_malfunction_and_a_terminated_coup_are_alerts(
+        browser: WebDriver, tmp_path: Path) -> None:  # noqa: F811
+    # The golden table whose coup 2 the malfunction procedure terminated (rule 12.4).
+    journal = Journal.open(tmp_path / "MB.db", "MB-01")
+    for line in (GOLDEN / "mb_terminate.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        journal.append(row["kind"], row["payload"])
+    journal.close()
+    rows = wire_rows(journal.path)
+    fault = next(r.seq for r in rows if r.kind == "mini_baccarat.shuffler_malfunctioned")
+    ended = next(r.seq for r in rows if r.kind == "mini_baccarat.coup_terminated")
+    payloads = {r.seq: json.loads(r.payload) for r in rows}
+    assert alert_for("mini_baccarat.shuffler_malfunctioned", payloads[fault]) == (
+        SHUFFLER_MALFUNCTION, "coup 2: the shuffler can no longer operate as intended after 3 "
+        "card(s) dealt: JAM: card path blocked; reported by the shuffler (rule 12.1.2)")
+    # A terminated coup is the game's own kind of void: its alert says so, not "round voided".
+    assert alert_for("mini_baccarat.coup_terminated", payloads[ended]) == (
+        COUP_TERMINATED, "coup 2 terminated by inspector Thandi Mokoena (badge 4411): 4 "
+        "wager(s) returned (rule 12.4)")
+    # The procedure's other records raise none; punto banco's void still raises its own.
+    assert all(alert_for(r.kind, payloads[r.seq]) is None for r in rows
+               if r.kind == "mini_baccarat.fact_established")
+    assert alert_for("punto_banco.coup_voided", {"coup": 3, "reason": "shoe jammed"}
+                     )[0] == VOID  # type: ignore[index]
+
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    state.store.enroll("MB-01")
+    assert not state.store.ingest("MB-01", rows).quarantined
+    raised = [(a.kind, a.seq) for a in state.store.alerts(table_id="MB-01")]
+    assert (SHUFFLER_MALFUNCTION, fault) in raised and (COUP_TERMINATED, ended) in raised
+    assert [k for k, _ in raised].count(VOID) == 0
+    server = PitServer(state).start()
+    try:
+        browser.get(server.url + "/login?next=/alerts")
+        browser.find_element(By.ID, "name").send_keys("Thandi")
+        browser.find_element(By.ID, "password").send_keys("correct horse battery")
+        browser.find_element(By.ID, "login").click()
+        WebDriverWait(browser, 10).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#alerts tr[id^=alert-]"))
+        texts = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#alerts tr")]
+        started = [t for t in texts if "Shuffler malfunction (rule 12.1)" in t]
+        assert len(started) == 1 and f"(rule 12.1.2) row {fault}" in started[0]
+        terminated = [t for t in texts if "Coup terminated (rule 12.4)" in t]
+        assert len(terminated) == 1
+        assert ("coup 2 terminated by inspector Thandi Mokoena (badge 4411): 4 wager(s) "
+                f"returned (rule 12.4) row {ended}") in terminated[0]
     finally:
         server.stop()
         state.close()

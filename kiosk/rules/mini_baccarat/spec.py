@@ -19,6 +19,7 @@ SPEC = GameSpec(
     places=Places("seats", lambda rules: rules.areas),
     devices=("shoe",),
     audit=audit.audit,
+    alerts=audit.alerts,
     demo="kiosk.rules.mini_baccarat.demo",
     screens="kiosk.ui.games.mini_baccarat",
     default_rules=mb.MiniBaccaratRules,
