@@ -44,9 +44,9 @@ TABLE_SILENT = "table_silent"
 ROUND_DISPUTED = "round_disputed"
 """A round flagged as disputed at the table (rule 2.8): an inspector acknowledges it."""
 SHUFFLER_MALFUNCTION = "shuffler_malfunction"
-"""Mini baccarat: the shuffler malfunctioned and the procedure holds the coup (rule 12.1.2)."""
+"""A shuffling device malfunctioned and the procedure holds the coup (rule 12.1.2)."""
 COUP_TERMINATED = "coup_terminated"
-"""Mini baccarat: a coup the malfunction procedure terminated, every wager returned (12.4)."""
+"""A coup a malfunction procedure terminated, every wager returned (rule 12.4)."""
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",

@@ -25,7 +25,7 @@ class CardFace:
 
 
 def card_face(code: str) -> CardFace:
-    """"TS" -> 10♠ in black, "7H" -> 7♥ in red; a pai gow tile's code (its two ends' pips,
+    """"TS" -> 10♠ in black, "7H" -> 7♥ in red; a domino tile's code (its two ends' pips,
     "66" teen) -> "6·6", drawn as a tile; a code that is no card is shown as it is."""
     if len(code) == 2 and code[1] in _SUITS:
         symbol, colour = _SUITS[code[1]]

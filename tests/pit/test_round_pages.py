@@ -38,6 +38,7 @@ def test_money_is_written_to_the_cent_in_the_tables_currency() -> None:
     assert (card_face("TS").face, card_face("TS").colour) == ("10♠", "black")
     assert (card_face("7H").face, card_face("7H").colour) == ("7♥", "red")
     assert card_face("??").face == "??"
+    assert (card_face("66").face, card_face("66").colour) == ("6·6", "tile")  # a tile's pips
 
 
 @pytest.fixture(scope="module")
