@@ -693,8 +693,9 @@ class TableSession(Generic[S]):
                                   why=why) if device == "SHOE" else
                        Said.words("The %(device)s dealt the %(card)s but %(why)s",
                                   device=device_name(device), card=card.name, why=why))
-            way = Said.words("Put the card aside and call the inspector, or void the "
-                             "%(round)s", round=self.round_word())
+            way = (Said.words("Put the card aside and call the inspector, or void the "
+                              "%(round)s", round=self.round_word()) if self._may_void()
+                   else Said.words("Put the card aside and call the inspector"))
             if before is None:
                 self.report(device, "card_refused", detail, Severity.STOP, message, way)
                 return
@@ -706,6 +707,19 @@ class TableSession(Generic[S]):
                        Said.words("Key in the right card if the shoe misread it, void the "
                                   "%(round)s, or call the inspector to accept it",
                                   round=self.round_word()))
+
+    def _may_void(self) -> bool:
+        """Whether the game lets the dealer void the round now (its engine's
+        `can_void_round`): a coup the shuffler malfunction procedure holds is not voided,
+        it ends by the procedure (rule 12.4). A game that says nothing may."""
+        engine = importlib.import_module(type(self.game).__module__)
+        check = getattr(engine, "can_void_round", None)
+        if not callable(check):
+            return True
+        try:
+            return bool(check(self.state, "reason to be given"))
+        except (TypeError, TablesideError):
+            return True
 
     def _from_simulator(self, op: Operation, device: str) -> Operation:
         """A card a simulated device dealt, on record as `"source": "simulated"`, never as

@@ -69,3 +69,26 @@ def test_a_shuffler_fault_at_every_point_of_a_coup(tmp_path: Path, after: int,
     # The bets stay on the layout until the procedure decides (rules 12.2-12.5).
     assert [(b.area, b.amount) for b in state.bets] == [("1", 10_000), ("5", 5_000)]
     s.journal.close()
+
+
+def test_a_card_pushed_out_while_the_procedure_holds_the_coup_offers_no_void(
+        tmp_path: Path) -> None:
+    """The coup the malfunction procedure holds ends only by it (rule 12.4): the alert for a
+    card the broken shuffler still pushes out says only what the game allows."""
+    from hardware import events as ev
+    from kiosk.rules.cards import Card
+
+    s = _session(tmp_path / "j.db")
+    sim = ShufflerSimulator(decks=RULES.decks, seed=3, stops=ShufflerFaults(jam_after=3))
+    asyncio.run(_deal(s, sim, 6))
+    assert s.state.stopped and not mb.can_void_round(s.state, "jammed")
+    before = s.alerts_raised
+    s.on_device_event(ev.CardRead(device="SHUF", seq=10_000, card=Card.parse("9C")))
+    assert s.alerts_raised == before + 1
+    alert = s.alerts[-1]
+    assert alert.message.startswith("The shuffler dealt the nine of clubs but ")
+    assert alert.way_forward == "Put the card aside and call the inspector"
+    assert [e.payload["detail"] for e in s.journal.entries()
+            if e.kind == "device_report" and e.payload["event"] == "card_refused"] == [
+        "9C: The shuffler malfunction stops the coup (rule 12.1)"]
+    s.journal.close()

@@ -193,16 +193,17 @@ def test_the_tables_own_alerts_in_afrikaans_recorded_in_english(ui: UI, tmp_path
     session.on_device_event(DeviceOffline(device="SHUF", silent_seconds=12.0))
     assert shown() == ("Die skommeltoestel antwoord nie. Tik kaarte met die hand in; kyk na "
                        "sy kabel en krag")
-    # A card while no card is due (betting is open): refused, with the rule's reason.
+    # A card while no card is due (betting is open): refused, with the rule's reason; no
+    # coup is in play, so the alert offers no void (only what the game allows).
     session.on_device_event(CardRead(device="SHOE", seq=1, card=Card.parse("AS")))
     alert = session.alerts[-1]
     assert (alert.message, alert.way_forward) == (
         "The shoe dealt the ace of spades but A card cannot be dealt before no more bets "
-        "(rule 5.2)", "Put the card aside and call the inspector, or void the coup")
+        "(rule 5.2)", "Put the card aside and call the inspector")
     # (the rules' reason inside it in Afrikaans too; the card's name stays as the record's)
     assert shown() == ("Die skoen het die ace of spades uitgedeel maar 'n Kaart kan nie "
                        "uitgedeel word voor geen weddenskappe meer nie (reël 5.2). Sit die "
-                       "kaart eenkant en roep die inspekteur, of verklaar die spel ongeldig")
+                       "kaart eenkant en roep die inspekteur")
     details = [e.payload.get("detail") for e in session.journal.entries()
                if e.kind == "device_report"]
     assert "no such device /dev/ttyUSB0" in details  # the record's words are English

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kiosk import i18n
 from kiosk.config import parse
 from kiosk.rules.baccarat import engine as pb
@@ -91,3 +93,54 @@ def test_the_sign_reads_it_from_the_tables_file(tmp_path: Path) -> None:
             signage.run = original  # type: ignore[assignment]
         assert out.exit_code == 0, out.output
         assert seen["simulated"] is simulated
+
+
+def test_a_simulated_dealing_shuffler_is_called_a_shuffler(ui: UI, tmp_path: Path) -> None:
+    """Mini baccarat dealt from a simulated shuffler says SIMULATED SHUFFLER on the dealer's
+    screen (in every language), and SIMULATED SHOE once the coup goes on from a dealing
+    shoe (rule 12.5)."""
+    from kiosk.rules.mini_baccarat import engine as mb
+    from kiosk.store.journal import Journal
+    from kiosk.table.session import TableSession
+    from kiosk.ui.dealer.mini_baccarat_app import MiniBaccaratDealerApp
+    from tests.ui.test_signage_mini_baccarat import _journal
+
+    session: Any = _journal(tmp_path / "t.db", "continued")
+    assert session.state.device is mb.Device.SHOE  # the coup went on from a dealing shoe
+    session.journal.close()
+    journal = Journal.open(tmp_path / "mb.db", "MB-01")
+    s: Any = TableSession(mb.MiniBaccarat(), journal, mb.MiniBaccaratRules(), "MB-01")
+    s.simulated.add("shoe")
+    s.perform(lambda st: mb.shuffle(st, "shuffler"))
+    app = start_app(ui, MiniBaccaratDealerApp(s, table_name="Mini Baccarat 1"))
+    ui.pump(0.2)
+    dealer = app.screen
+    assert dealer.shoe_status.startswith("SIMULATED SHUFFLER · ")
+    assert dealer.ids.shoe_status.text == dealer.shoe_status
+    try:
+        for code, words in (("af", "GESIMULEERDE SKOMMELTOESTEL · "),
+                            ("pt", "BARALHADOR SIMULADO · "),
+                            ("zu", "UMSHINI WOKUSHOVA WOKULINGISA · ")):
+            i18n.use(code)
+            dealer.refresh()
+            assert dealer.shoe_status.startswith(words)
+    finally:
+        i18n.use("en")
+        journal.close()
+
+
+@pytest.mark.parametrize(("stage", "words"), [("fault", "SIMULATED SHUFFLER"),
+                                             ("continued", "SIMULATED SHOE")])
+def test_the_sign_of_a_simulated_shuffler_says_simulated_shuffler(
+        ui: UI, tmp_path: Path, stage: str, words: str) -> None:
+    """The shuffler deals (and broke down): SIMULATED SHUFFLER; the coup went on from a
+    dealing shoe (rule 12.5): SIMULATED SHOE."""
+    from kiosk.ui.signage.app import SignageApp
+    from tests.ui.test_signage_mini_baccarat import _journal
+
+    session = _journal(tmp_path / "t.db", stage)
+    app = start_app(ui, SignageApp(tmp_path / "t.db", "Mini Baccarat 1", simulated=True))
+    ui.resize(1280, 800)
+    ui.pump(0.2)
+    assert app.frame.notice.text == words
+    session.journal.close()

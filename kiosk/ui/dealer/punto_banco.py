@@ -47,6 +47,7 @@ from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
 from kiosk.ui.dealer.payouts import PayoutPanel  # noqa: F401  (the .kv places it)
 from kiosk.ui.dealer.punto_banco_words import area_panel, area_title, area_words
 from kiosk.ui.perf_present import flush_each_frame
+from kiosk.ui.simulated_words import SIMULATED_ROLES, simulated_words
 from kiosk.ui.widgets import AreaTile, ChipButton
 
 log = logging.getLogger(__name__)
@@ -256,8 +257,9 @@ class PuntoBancoDealer(DealerScreen):
         online = s.device_online.get("SHOE", True)
         self.shoe_ok = online
         self.shoe_status = shoe if online else _("Shoe not answering: key cards in")
-        if "shoe" in getattr(self.session, "simulated", ()):  # never taken for real cards
-            self.shoe_status = _("SIMULATED SHOE") + " · " + self.shoe_status
+        simulated = SIMULATED_ROLES & set(getattr(self.session, "simulated", ()))
+        if simulated:  # never taken for real cards: a shuffler that deals says so
+            self.shoe_status = simulated_words(state, simulated) + " · " + self.shoe_status
         self.step = say(s.next_step())  # the rules' words, in the dealer's language
         self.step_tone = (theme.WARNING if state.pending is not None
                           else theme.GOLD if state.phase is pb.Phase.PAYING

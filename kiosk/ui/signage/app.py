@@ -44,7 +44,7 @@ def prepare_environment(*, headless: bool = False) -> None:
 def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
         screenshot: Path | None = None, after: float = 2.0, trace: bool = False,
         languages: Any = None, care: Any = None, syncs: bool = False,
-        simulated: bool = False, hours: Any = None) -> int:
+        simulated: bool = False, hours: Any = None, simulated_device: str = "shoe") -> int:
     """Run the signage until its window closes (or the screenshot is saved), or until
     SIGINT or SIGTERM; exit status (130 after Ctrl-C, else 0; 1 if no screenshot)."""
 
@@ -53,7 +53,8 @@ def run(journal: Path, name: str = "", options: WindowOptions | None = None, *,
 
         return SignageApp(journal, name, trace=sys.stdout if trace else None,
                           screenshot=screenshot, screenshot_after=after, languages=languages,
-                          care=care, syncs=syncs, simulated=simulated, hours=hours)
+                          care=care, syncs=syncs, simulated=simulated, hours=hours,
+                          simulated_device=simulated_device)
 
     app, status = _until_stopped(make, options or WindowOptions(),
                                  headless=screenshot is not None)
@@ -134,6 +135,7 @@ def _name(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
               help="Seconds before --screenshot [default: 2].")
 @click.option("--simulated-shoe", "simulated", is_flag=True,
               help="The cards come from the shoe simulator: the sign says SIMULATED SHOE "
+                   "(SIMULATED SHUFFLER for a game dealt from a shuffler) "
                    "(with --config, its [devices.shoe] port = \"simulated\" says so too).")
 @click.option("--trace", is_flag=True, help="Print one JSON line per state change: "
               '{"seq", "t" (time.monotonic()), "game", "phase", "shown" (the texts on '
@@ -148,6 +150,7 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
     languages: SignLanguages | None = None
     care: SignCare | None = None
     hours = None
+    simulated_device = "shoe"  # or "shuffler": a simulated shuffler that deals
     if config_path is not None:
         from kiosk.config import ConfigError, load
 
@@ -168,6 +171,9 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
         shoe = cfg.device("shoe")
         simulated = simulated or (shoe is not None and shoe.port == "simulated"
                                   and "shoe" in GAMES.get(cfg.game).devices)
+        dealing = cfg.device("shuffler")  # a shuffler that deals, in the shoe's place
+        if dealing is not None and dealing.deals and dealing.port == "simulated":
+            simulated, simulated_device = True, "shuffler"
     else:
         syncs = False
     if journal is None:
@@ -175,7 +181,7 @@ def signage(journal: Path | None, config_path: Path | None, name: str, size: tup
     status = run(journal, name, WindowOptions(size, fullscreen, position),
                  screenshot=screenshot, after=2.0 if after is None else after, trace=trace,
                  languages=languages, care=care, syncs=syncs, simulated=simulated,
-                 hours=hours)
+                 hours=hours, simulated_device=simulated_device)
     sys.exit(status)
 
 

@@ -47,6 +47,7 @@ from kiosk.ui.signage.feed import POLL_INTERVAL, FeedChange, JournalFeed
 from kiosk.ui.signage.interruptions import interruption
 from kiosk.ui.signage.link import Link
 from kiosk.ui.signage.window import WindowOptions
+from kiosk.ui.simulated_words import simulated_words
 from kiosk.ui.sync_words import corner, read
 from kiosk.ui.text_label import TextLabel
 from kiosk.watchdog import notify
@@ -200,7 +201,7 @@ class SignageApp(App):  # type: ignore[misc]
                  languages: i18n.SignLanguages | None = None,
                  care: SignCare | None = None, syncs: bool = False,
                  simulated: bool = False, hours: OpeningHours | None = None,
-                 **kwargs: Any) -> None:
+                 simulated_device: str = "shoe", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.title = "Tableside signage"
         self.journal_path = Path(journal)
@@ -226,6 +227,8 @@ class SignageApp(App):  # type: ignore[misc]
         self._sync: SyncStatus | None = None  # as last read (None: no sync state)
         self.syncs = syncs  # the table has a [sync] pit: its corner shows even with no file
         self.simulated = simulated  # the cards come from the shoe simulator: the sign says so
+        self.simulated_device = simulated_device  # "shoe", or "shuffler" (one that deals)
+        self._simulated_said = ""  # the words the strip shows for it now
         self._sync_reading: threading.Thread | None = None
         self.pit_name = ""  # the table's name the pit's version in force sets ("": none)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
@@ -332,6 +335,9 @@ class SignageApp(App):  # type: ignore[misc]
         self._show()
         if feed.pit_config != self._pit_config:
             self._strip()
+        elif self.simulated and self._simulated_said != simulated_words(
+                feed.state, (self.simulated_device,)):
+            self._strip_words()  # a shuffler's coup went on from a dealing shoe (rule 12.5)
         if change.state_changed and self.trace is not None:
             state = feed.state
             game = feed.game
@@ -404,7 +410,8 @@ class SignageApp(App):  # type: ignore[misc]
         if self._notice is not None and _age(self._notice[1]) < NOTICE_SECONDS:
             notice = _("New table configuration: %(summary)s") % {"summary": self._notice[0]}
         if self.simulated:  # no real cards: nobody may take this table for a real one
-            notice = " · ".join(w for w in (_("SIMULATED SHOE"), notice) if w)
+            self._simulated_said = simulated_words(self.feed.state, (self.simulated_device,))
+            notice = " · ".join(w for w in (self._simulated_said, notice) if w)
         sync = self._sync
         self.frame.show(notice, corner(sync) if sync is not None else "",
                         sync is not None and sync.late())
