@@ -372,9 +372,10 @@ def games_command(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
+    width = max(len(str(r["name"])) for r in rows)  # every title in one column
     for r in rows:
         also = f" (also {', '.join(r['aliases'])})" if r["aliases"] else ""
-        click.echo(f"{r['name']:<12} {r['title']}{also}: rules {r['rules']}; "
+        click.echo(f"{r['name']:<{width}}  {r['title']}{also}: rules {r['rules']}; "
                    f"[{r['config_section']}], devices: {', '.join(r['devices']) or 'none'}")
 
 

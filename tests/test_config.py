@@ -154,12 +154,16 @@ def test_games_lists_every_registered_game_with_its_rule_sections() -> None:
     out = CliRunner().invoke(main, ["games"])
     assert out.exit_code == 0
     lines = out.output.splitlines()
-    assert lines[0].startswith("punto-banco  Punto banco (also baccarat, punto_banco): rules "
-                               "2, 5.1-5.7; [punto_banco], devices: shoe")
-    assert lines[1].startswith("blackjack    Blackjack: rules 2, 4.1-4.7")
-    assert lines[2].startswith("touch-21     Touch 21 (also touch21): rules 2, 7.1-7.7")
-    assert any(line.startswith("mini-baccarat Mini baccarat (also mini_baccarat, minibaccarat)"
-                               ": rules 2, 5.1-5.7, 12.1-12.5") for line in lines)
+    # The titles in one column after the longest name (mini-baccarat), two spaces apart.
+    assert lines[0].startswith("punto-banco    Punto banco (also baccarat, punto_banco): "
+                               "rules 2, 5.1-5.7; [punto_banco], devices: shoe")
+    assert lines[1].startswith("blackjack      Blackjack: rules 2, 4.1-4.7")
+    assert lines[2].startswith("touch-21       Touch 21 (also touch21): rules 2, 7.1-7.7")
+    assert any(line.startswith("mini-baccarat  Mini baccarat (also mini_baccarat, "
+                               "minibaccarat): rules 2, 5.1-5.7, 12.1-12.5") for line in lines)
+    width = max(len(line.split(" ")[0]) for line in lines)
+    assert {line[width:width + 2] for line in lines} == {"  "}
+    assert all(line[width + 2] != " " for line in lines)
 
 
 def test_each_device_has_its_own_section_with_its_protocol() -> None:
