@@ -364,3 +364,30 @@ def test_who_did_what_comes_from_the_round_once_tables_name_people() -> None:
     drawn = CoupReplay(1, "settled", 12, "t", drawing=RoundDrawing(
         "R", by=(("inspector", "0012 Sipho K."),)))
     assert who_did_what(drawn) == (("inspector", "0012 Sipho K."),)
+
+
+def test_a_procedure_replayed_from_a_snapshot_inside_it_keeps_what_the_state_holds() -> None:
+    """The pit replays a round from the snapshot before it; one taken inside the malfunction
+    procedure (a snapshot every so many rows, wherever they fall) still draws the fault and
+    the facts decided before it (who decided them is in the rows before it)."""
+    from kiosk.replay import Replay
+    from kiosk.table.fold import fold
+
+    entries = load_entries(GOLDEN / "mb_shoe.jsonl")
+    cut = 25  # the fault, the damage, the disadvantage, the spare: before it
+    start = fold(entries[:cut])
+    replay = Replay("mb_shoe", start, (cut, entries[cut - 1].hash))
+    coup = next(c for c in replay.feed(entries[cut:]).coups if c.coup == 2)
+    assert coup.drawing is not None
+    steps = [(s.words, s.clause) for s in coup.drawing.steps]
+    assert steps[:6] == [
+        ("shuffler fault after 3 card(s) dealt: JAM: card path blocked, reported by the "
+         "shuffler", "12.1.2"),
+        ("cards were damaged (on record before the rows replayed)", "12.3"),
+        ("no one was disadvantaged (on record before the rows replayed)", "12.1.3"),
+        ("a spare shuffler is readily available (on record before the rows replayed)",
+         "12.1.4"),
+        ("the dealer: the cards cannot be transferred", "12.1.5"),
+        ("branch taken: no spare or no transfer: the wagers offered back, a shuffle and cut, "
+         "the coup goes on from a dealing shoe", "12.5")]
+    assert steps[-1] == ("the coup completed: player wins, 7 to 5", "12.5")

@@ -152,9 +152,19 @@ def _drawn_with_procedure(state: mb.MiniBaccaratState, coup: CoupReplay, report:
     the way (rule 12.5.1) among its bets, and its completion."""
     steps = _procedure(report)
     m = state.malfunction
-    if m is not None and not steps:  # replayed from a snapshot taken in the procedure
-        steps.append(StepDrawn(f"shuffler fault after {m.cards_dealt} card(s) dealt, "
-                               f"reported by {_reporter(m.by)}", None, "12.1.2"))
+    if m is not None and not any(s.clause == "12.1.2" for s in steps):
+        # Replayed from a snapshot taken inside the procedure: what the rows before it
+        # decided is in the state (the fault, the facts), who decided it is not.
+        found = {s.words.split(": ", 1)[-1] for s in steps}
+        detail = f": {m.detail}" if m.detail else ""
+        earlier = [StepDrawn(f"shuffler fault after {m.cards_dealt} card(s) dealt{detail}, "
+                             f"reported by {_reporter(m.by)}", None, "12.1.2")]
+        for fact, answer in m.facts:
+            (yes, no), clause = _FACTS[fact]
+            if (yes if answer else no) not in found:
+                earlier.append(StepDrawn(f"{yes if answer else no} (on record before the "
+                                         f"rows replayed)", None, clause))
+        steps[:0] = earlier
     drawing = coup.drawing or RoundDrawing(state.rules.currency)
     returned = tuple(BetDrawn(f"area {b.area} {b.kind.value}", b.amount, "handed back", 0,
                               b.amount, "rule 12.5.1")
