@@ -391,3 +391,20 @@ def test_a_procedure_replayed_from_a_snapshot_inside_it_keeps_what_the_state_hol
         ("branch taken: no spare or no transfer: the wagers offered back, a shuffle and cut, "
          "the coup goes on from a dealing shoe", "12.5")]
     assert steps[-1] == ("the coup completed: player wins, 7 to 5", "12.5")
+
+
+def test_a_bank_hand_set_by_the_player_banker_is_not_called_the_house_way() -> None:
+    """Rule 13.2.3: a player/banker may set the bank's hands another way; the page says so."""
+    from kiosk.rules.paigow import audit as pg_audit, engine as pg
+    from kiosk.rules.paigow.tiles import parse_tiles
+
+    journal = replay_source(GOLDEN / "pg.jsonl")
+    way = next(c for c in journal.coups if c.seq == 25)
+    assert way.drawing is not None and way.drawing.hands[0].note.startswith(
+        "set the house way: no pair")
+    # The same round, the player/banker's 44 46 / 13 22 set as 44 13 / 46 22 instead.
+    state = pg.PaiGowState(rules=pg.PaiGowRules(), bank=pg.Bank.PLAYER, chung=2,
+                           bank_hand=(tuple(parse_tiles("44 13")), tuple(parse_tiles("46 22"))),
+                           bank_why="set by the player/banker")  # type: ignore[arg-type]
+    drawn = pg_audit.draw(state, way)
+    assert drawn.hands[0].note == "set by the player/banker, not the house way"

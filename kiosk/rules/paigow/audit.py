@@ -95,6 +95,7 @@ def _audit_settlement(state: PaiGowState, op: Settled, row: Row) -> CoupReplay:
 
 from kiosk.rules.audit import BetDrawn, HandDrawn, RoundDrawing, StepDrawn  # noqa: E402
 from kiosk.rules.paigow.hands import Result  # noqa: E402
+from kiosk.rules.paigow.houseway import house_way  # noqa: E402
 from kiosk.rules.paigow.operations import Move, Place, Step  # noqa: E402
 
 _RESULT_NOTE = {Result.WIN: "wins", Result.LOSE: "loses", Result.STANDOFF: "stand-off"}
@@ -178,7 +179,11 @@ def draw(state: PaiGowState, coup: CoupReplay) -> RoundDrawing:
         areas, steps = (), ()
     hands: list[HandDrawn] = []
     if state.bank_hand is not None:
-        note = f"set the house way: {state.bank_why}" if state.bank_why else ""
+        high, low = state.bank_hand
+        by_way = hand(*high) == house_way((*high, *low), state.rules.house_way).setting.high
+        note = (f"set the house way: {state.bank_why}" if by_way and state.bank_why
+                else "set the house way" if by_way else "set by the player/banker, not the "
+                "house way")
         if state.confirmed_by:
             note += f"; confirmed by {state.confirmed_by} (rule 13.1.5)"
         hands.append(HandDrawn(bank_name, tuple(_codes(*state.bank_hand)),
