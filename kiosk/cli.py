@@ -262,7 +262,7 @@ def replay(source: str, as_json: bool, head: str | None, pit_url: str | None,
         chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
         click.echo(f"{source}: table {report.table_id}, {report.entries} rows, chain {chain}"
                    f"{anchors.said() if report.chain_ok else ''}")
-        for c in report.coups:
+        for c in report.rounds:
             click.echo(c.line())
         for p in report.problems:
             click.echo(f"problem: {p}")

@@ -35,8 +35,8 @@ from kiosk.rules.errors import TablesideError
 from kiosk.table.roles import RoleRefused, needs_words
 
 
-async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Session:
-    """The scripted dealer plays `coups` rounds of the table's game in the terminal."""
+async def run_demo(cfg: TableConfig, rounds: int, seed: int, pace: float) -> Session:
+    """The scripted dealer plays `rounds` rounds of the table's game in the terminal."""
     console = game_console(cfg)
     table = open_table(cfg, describe=console.describe)
     session, journal, cfg = table.session, table.journal, table.config
@@ -60,7 +60,7 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
             # the shoe changed, so the table's count of cards seen matches the cards it will
             # now be dealt.
             restart_simulated_shoe(session, shoe)
-        for _ in range(coups):
+        for _ in range(rounds):
             table.configs.poll()  # between rounds: the pit's newer version, if any
             if table.configs.restart_wanted is not None:
                 break  # another game: the demo's next start opens with it

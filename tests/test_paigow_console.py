@@ -58,7 +58,7 @@ def test_a_round_typed_at_the_console(tmp_path: Path) -> None:
     kinds = [r.kind for r in rows]
     assert kinds.count("paigow.settled") == 1 and kinds.count("paigow.bank_hand_set") == 1
     report = replay(rows, str(exported))
-    assert report.ok and [c.outcome for c in report.coups] == [
+    assert report.ok and [c.outcome for c in report.rounds] == [
         "banker area 2 8 (yun) / 8 (gor): area 3 lose -R400; area 6 win +R190"]
 
 

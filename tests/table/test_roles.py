@@ -300,14 +300,14 @@ def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) 
                lambda st: pb.void_round(st, "Card exposed or dropped", "inspector I1"))
     report = replay(s.journal.entries())
     assert report.ok, report.problems
-    coup = report.coups[-1].as_json()
+    coup = report.rounds[-1].as_json()
     assert coup["status"] == "voided" and coup["dealer"] == "D1 Thandi"
     assert coup["overrides"] == [{"action": "void_round", "role": "inspector",
                                   "person": "I1", "name": "Inspector Naidoo",
                                   "reason": "Card exposed or dropped", "detail": ""}]
     assert "dealer D1 Thandi  void_round by inspector I1: Card exposed or dropped" in (
-        report.coups[-1].line())
-    assert report.coups[-1].who() == (
+        report.rounds[-1].line())
+    assert report.rounds[-1].who() == (
         ("dealer", "D1 Thandi"),
         ("inspector", "I1 Inspector Naidoo: void round (Card exposed or dropped)"))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.audit import ReplayReport, RoundReplay, Row
 from kiosk.rules.baccarat import audit as pb_audit
 from kiosk.rules.mini_baccarat import engine as mb
 from kiosk.rules.money import format_money
@@ -22,7 +22,7 @@ def audit(state: Any, op: Any, row: Row, report: ReplayReport) -> None:
         pb_audit.audit(state, op, row, report)
         return
     if isinstance(op, mb.CoupTerminated):
-        report.coups.append(_terminated(state, op, row))
+        report.rounds.append(_terminated(state, op, row))
         return
     if isinstance(op, mb.WagerOffered):
         expected = tuple(b for b in mb.returned_per_area(state) if b.area == op.area)
@@ -31,11 +31,11 @@ def audit(state: Any, op: Any, row: Row, report: ReplayReport) -> None:
                 f"row {row.seq}: seat {op.area}'s wagers recorded as {encode(op.bets)}, "
                 f"on the layout {encode(expected)} (rule 12.5.1)")
         return
-    before = len(report.coups)
+    before = len(report.rounds)
     pb_audit.audit(state, op, row, report)
     m = state.malfunction
-    if m is not None and len(report.coups) > before:
-        coup = report.coups[-1]
+    if m is not None and len(report.rounds) > before:
+        coup = report.rounds[-1]
         returned = len(m.returned)
         words = f"shuffler fault, rule {m.branch or '12.1'}"
         if returned:
@@ -43,8 +43,8 @@ def audit(state: Any, op: Any, row: Row, report: ReplayReport) -> None:
         coup.outcome = f"{coup.outcome} ({words})"
 
 
-def _terminated(state: mb.MiniBaccaratState, op: mb.CoupTerminated, row: Row) -> CoupReplay:
-    out = CoupReplay(op.coup, "terminated", row.seq, row.wall_time,
+def _terminated(state: mb.MiniBaccaratState, op: mb.CoupTerminated, row: Row) -> RoundReplay:
+    out = RoundReplay(op.coup, "terminated", row.seq, row.wall_time,
                      [c.code for c in state.player_cards], [c.code for c in state.banker_cards],
                      reason=f"shuffler fault, rule {op.branch}")
     expected = mb.returned_per_area(state)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.rules.amounts import format_money
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.audit import ReplayReport, RoundReplay, Row
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import encode
 from kiosk.rules.paigow.hands import hand
@@ -43,15 +43,15 @@ def outcome(bank: Bank, chung: int, high: Pair, low: Pair, areas: tuple[AreaResu
 
 def audit(state: PaiGowState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, Voided):
-        report.coups.append(CoupReplay(op.round, "voided", row.seq, row.wall_time,
+        report.rounds.append(RoundReplay(op.round, "voided", row.seq, row.wall_time,
                                        hands=_hands(state), reason=op.reason,
                                        outcome=f"voided: {op.reason}"))
     elif isinstance(op, Settled):
-        report.coups.append(_audit_settlement(state, op, row))
+        report.rounds.append(_audit_settlement(state, op, row))
 
 
-def _audit_settlement(state: PaiGowState, op: Settled, row: Row) -> CoupReplay:
-    out = CoupReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
+def _audit_settlement(state: PaiGowState, op: Settled, row: Row) -> RoundReplay:
+    out = RoundReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
     currency = state.rules.currency
     out.outcome = outcome(op.bank, op.chung, op.bank_high, op.bank_low, op.areas, currency)
     if op.round != state.round:

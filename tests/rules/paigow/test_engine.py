@@ -149,14 +149,14 @@ def test_replay_finds_a_settlement_altered_on_the_journal() -> None:
 
     report = ReplayReport("test", True, "", 0)
     audit(before.state, settled, Row(), report)
-    assert report.coups[0].differences == []
-    assert report.coups[0].outcome == ("house area 1 7 (foo) / 5 (chop bot): area 2 win +R9; "
+    assert report.rounds[0].differences == []
+    assert report.rounds[0].outcome == ("house area 1 7 (foo) / 5 (chop bot): area 2 win +R9; "
                                        "area 3 lose -R20")
     paid_more = replace(settled, steps=tuple(
         replace(s, amount=2_000) if s.move is pg.Move.PAY else s for s in settled.steps))
     report = ReplayReport("test", True, "", 0)
     audit(before.state, paid_more, Row(), report)
-    assert report.coups[0].differences == [
+    assert report.rounds[0].differences == [
         "step 3: recorded {'clause': '13.1.8', 'move': 'pay', 'area': 2, 'amount': 2000, "
         "'source': 'float', 'to': 'player'}, recomputed {'clause': '13.1.8', 'move': 'pay', "
         "'area': 2, 'amount': 1000, 'source': 'float', 'to': 'player'}"]
