@@ -28,6 +28,7 @@ from kiosk.rules.paigow.operations import (
     BetPlaced,
     BettingClosed,
     HandSet,
+    HandUnset,
     HouseWayConfirmed,
     Settled,
     Voided,
@@ -185,6 +186,8 @@ def describe(op: Operation, state: pg.PaiGowState) -> str | None:
     if isinstance(op, HandSet):
         mine = pg.Setting(pg.hand(*op.high), pg.hand(*op.low))
         return f"  area {op.area} set {mine.codes} ({mine.words})"
+    if isinstance(op, HandUnset):
+        return f"  area {op.area}'s hands taken off, to be keyed again"
     if isinstance(op, BankHandSet):
         bank = pg.Setting(pg.hand(*op.high), pg.hand(*op.low))
         return f"  bank set {bank.codes} ({bank.words}): {op.why}"
