@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from kiosk.i18n import say
 from kiosk.rules.audit import ReplayReport
 from kiosk.rules.errors import NotAllowed, Said
 from kiosk.rules.paigow import engine as pg
@@ -223,6 +224,7 @@ def test_each_settled_round_keeps_the_bank_tiles_and_the_results() -> None:
     assert isinstance(why, Said)
     assert why == "no pair: the strongest low hand, 5 (chop bot), with 7 (foo)"
     assert why.sentence is not None and why.sentence.template == "no pair: %(why)s"
+    assert say(why, code="pt").startswith("sem par: ")
     t.do(pg.confirm_house_way(t.state, "Thandi"))
     t.do(pg.confirm_payouts(t.state))
     (last,) = t.state.history
@@ -245,4 +247,4 @@ def test_the_player_bankers_own_setting_is_said_in_words() -> None:
     assert record.why == "set by the player/banker"
     t.do(record)
     assert isinstance(t.state.bank_why, Said)
-    assert t.state.bank_why.sentence is not None
+    assert say(t.state.bank_why, code="af") == "gestel deur die speler/bankier"
