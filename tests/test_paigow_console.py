@@ -24,6 +24,8 @@ bet 6 200
 bet 3 400
 close
 hand 3 33 23 56 36
+unhand 3
+hand 3 33 23 56 36
 banker 44 46 13 22 high 44 46
 hand 6 66 66 11 45
 banker 44 46 13 22 high 44 46
@@ -60,6 +62,8 @@ def test_a_round_typed_at_the_console(tmp_path: Path) -> None:
     rows = load_entries(exported)
     kinds = [r.kind for r in rows]
     assert kinds.count("paigow.settled") == 1 and kinds.count("paigow.bank_hand_set") == 1
+    assert kinds.count("paigow.hand_unset") == 1 and kinds.count("paigow.hand_set") == 3
+    assert "  area 3's hands taken off, to be keyed again" in out
     report = replay(rows, str(exported))
     assert report.ok and [c.outcome for c in report.coups] == [
         "banker area 2 8 (yun) / 8 (gor): area 3 lose -R400; area 6 win +R190"]
