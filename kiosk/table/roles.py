@@ -10,7 +10,7 @@ People
         [people]
         lockout_after = 5          # wrong PINs in a row that lock an id out
         lockout_minutes = 15       # for this long
-        [people.D101]
+        [people.4471]              # an id is a badge number: digits only
         name = "Thandi M."
         role = "dealer"
         pin = "scrypt$16384$8$1$...$..."   # tableside pit pin
@@ -62,7 +62,10 @@ PIN_DIGITS = (4, 8)
 """A PIN is 4 to 8 digits."""
 LOCKOUT_AFTER = 5
 LOCKOUT_MINUTES = 15
-_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+ID_DIGITS = 8
+"""An id is a badge number of 1 to 8 digits: the table's PIN pad keys digits only, so an id
+with letters could never be keyed (docs/roles.md)."""
+_ID = re.compile(rf"[0-9]{{1,{ID_DIGITS}}}")
 
 
 class Role(StrEnum):
@@ -151,6 +154,15 @@ def pin_refusal(pin: str) -> str:
     return ""
 
 
+def id_refusal(person_id: str) -> str:
+    """Why `person_id` cannot be a person's id ("" when it can): ids are digits, by rule,
+    as the PIN pad keys them."""
+    if not (person_id.isascii() and _ID.fullmatch(person_id)):
+        return (f"an id is a badge number of 1 to {ID_DIGITS} digits (the table's PIN pad "
+                f"keys digits only), not {person_id!r}")
+    return ""
+
+
 # --- people -------------------------------------------------------------------------------
 
 
@@ -197,9 +209,10 @@ def read_people(section: Mapping[str, Any],
             continue
         where = f"people.{pid}"
         if not isinstance(entry, dict):
-            fail("people", pid, "must be a person, like [people.D101] with name, role and pin")
-        if not _ID.fullmatch(pid):
-            fail(where, "", "an id is 1-32 letters, digits, '-', '_' or '.'")
+            fail("people", pid, "must be a person, like [people.4471] with name, role and pin")
+        why = id_refusal(pid)
+        if why:
+            fail(where, "", why)
         for key in entry:
             if key not in ("name", "role", "pin"):
                 fail(where, key, "unknown key (known here: name, pin, role)")
@@ -221,7 +234,7 @@ def people_toml(people: list[tuple[str, str, Role, str]], lockout_after: int = L
     lines = ["[people]", f"lockout_after = {lockout_after}",
              f"lockout_minutes = {lockout_minutes}"]
     for pid, name, role, pin in people:
-        why = pin_refusal(pin)
+        why = id_refusal(pid) or pin_refusal(pin)
         if why:
             raise RoleRefused(f"{pid}: {why}")
         quoted = name.replace("\\", "\\\\").replace('"', '\\"')
