@@ -85,6 +85,7 @@ class Override(StrEnum):
     REOPEN_HOURS = "reopen_outside_hours"
     DEVICE_SETUP = "device_setup"
     SELF_TEST = "self_test"
+    ATTENDED = "inspector_attended"
 
 
 NEEDS: dict[Override, Role] = {
@@ -96,6 +97,7 @@ NEEDS: dict[Override, Role] = {
     Override.REOPEN_HOURS: Role.INSPECTOR,
     Override.DEVICE_SETUP: Role.TECHNICIAN,
     Override.SELF_TEST: Role.TECHNICIAN,
+    Override.ATTENDED: Role.INSPECTOR,
 }
 """The role each override needs (docs/roles.md)."""
 

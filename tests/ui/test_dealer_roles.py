@@ -237,3 +237,37 @@ def test_a_card_keyed_over_the_shoes_read_takes_the_inspectors_pin(ui: UI,
     assert _rows(session, "override")[0]["action"] == "manual_card"
     assert session.state.player_cards == (Card.parse("4H"),)
     session.journal.close()
+
+
+def test_inspector_attended_takes_the_inspectors_pin_when_the_table_has_people(
+        ui: UI, tmp_path: Path) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    screen = app.screen
+    ui.tap(screen.ids.inspector)  # the call
+    assert session.inspector_called
+    ui.tap(screen.ids.inspector)  # "Inspector here": the PIN pad, not a badge number
+    pad = the_dialog(ui, "PinPad")
+    assert pad.stage == "id" and "inspector" in pad.needs
+    _key(ui, pad, "4471")
+    _key(ui, pad, "1111")  # a dealer's right PIN: not the inspector's
+    assert pad.refusal_text == "4471 may not do this: it needs the inspector's PIN"
+    assert _rows(session, "inspector_attended") == [] and session.inspector_called
+    _key(ui, pad, "3333")  # the PIN is keyed again for the same id: still refused
+    assert "Wrong id or PIN" in pad.refusal_text
+    ui.tap(pad.ids.cancel)
+    _closed(ui)
+    ui.tap(screen.ids.inspector)
+    pad = the_dialog(ui, "PinPad")
+    _key(ui, pad, "9001")
+    _key(ui, pad, "3333")
+    ui.pump(0.2)
+    assert _rows(session, "override") == [{
+        "action": "inspector_attended", "role": "inspector", "person": "9001",
+        "name": "Naidoo", "reason": "Answered the dealer's call", "detail": ""}]
+    assert _rows(session, "inspector_attended") == [{"inspector": "inspector 9001"}]
+    assert not session.inspector_called
+    session.journal.close()

@@ -27,12 +27,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.i18n import N_, _, said, say
 from kiosk.rules.errors import Said, Sentence, TablesideError
 from kiosk.rules.operations import Operation
+from kiosk.table.records import InspectorAttended
 from kiosk.table.roles import Override, RoleRefused, needs_words
 from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.choices import BadgePad
 from kiosk.ui.dealer.payout_words import money
-from kiosk.ui.dealer.pin_pad import OVERRIDE_REASONS, PinPad
+from kiosk.ui.dealer.pin_pad import ATTENDED_REASON, OVERRIDE_REASONS, PinPad
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import ChipButton, TableButton
 
@@ -336,8 +337,22 @@ class DealerScreen(BoxLayout):
         if not self.session.inspector_called:
             self.call_inspector("screen")
             return
+        if self.session.people.checked:  # the inspector's own PIN, not a number anyone types
+            self.attended_by_pin()
+            return
         BadgePad(title=_("Inspector attended: badge number"),
                  on_done=lambda badge: self._attended(badge)).open()
+
+    def attended_by_pin(self) -> PinPad:
+        """On a table with a people list the inspector answers the call with their id and
+        PIN (`Override.ATTENDED`): the override and `InspectorAttended` in one transaction."""
+        pad = PinPad(_("Inspector attended"), say(needs_words(Override.ATTENDED)),
+                     lambda pid, pin, reason: self._override(
+                         Override.ATTENDED, pid, pin, reason,
+                         lambda who, _why: lambda _s: InspectorAttended(f"inspector {who}")),
+                     reason=ATTENDED_REASON)
+        pad.open()
+        return pad
 
     def _attended(self, badge: str) -> None:
         try:

@@ -27,6 +27,8 @@ Builder.load_file(str(Path(__file__).with_name("pin_pad.kv")))
 OVERRIDE_REASONS = (N_("The shoe misread the card"), N_("Card exposed or dropped"),
                     N_("Device fault"), N_("Inspector's decision"))
 """The reasons an override is given with, when its act has no list of its own."""
+ATTENDED_REASON = N_("Answered the dealer's call")
+"""The reason on record when the inspector answers a call with their PIN (no choice)."""
 
 Done = Callable[[str, str, str], Any]
 """(id, PIN, reason): raise `RoleRefused` to keep the pad open with the reason said."""
