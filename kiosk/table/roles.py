@@ -49,13 +49,18 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.rules.errors import NotAllowed, Said
 from kiosk.rules.operations import TableRecord
+
+if TYPE_CHECKING:
+    from kiosk.store.journal import Journal
 
 _N, _R, _P = 2**14, 8, 1  # scrypt's cost: about 50 ms and 16 MiB a check on a small server
 PIN_DIGITS = (4, 8)
@@ -295,6 +300,16 @@ class PinLockedOut(TableRecord):
     seconds: int
 
 
+@dataclass(frozen=True, slots=True)
+class PinRefused(TableRecord):
+    """A wrong PIN for the id `person` keyed where no running table counts it (the self-test
+    command: one try a run). On record so that the next try counts it towards the lockout
+    (`check_on_record`); the PIN itself is never on record."""
+
+    kind = "pin_refused"
+    person: str
+
+
 # --- the PIN check with its lockout --------------------------------------------------------
 
 
@@ -337,6 +352,66 @@ class Gate:
             return Person(person_id, "", Role.DEALER, ""), True
         raise RoleRefused.of("Wrong id or PIN (%(left)s more wrong before a lockout)",
                              left=self.people.lockout_after - count)
+
+
+def _when(wall_time: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(wall_time).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def check_on_record(journal: Journal, people: People, person_id: str, pin: str,
+                    now: datetime) -> Person:
+    """The PIN check of a command that runs once and ends (the self-test), counted towards
+    the lockout like every PIN keyed at the table: a lockout on record for `person_id` still
+    running at `now` (wall clock) refuses even the right PIN; each wrong PIN goes on record
+    (`PinRefused`), and the `lockout_after`-th in a row since the id's last lockout or
+    approval locks it out on record (`PinLockedOut`: the table restarting honours it and the
+    pit raises it). Raises `RoleRefused` (`LockedOut`) as `Gate.check` does."""
+    person_id = person_id.strip()
+    since = journal.last_of_kind("selftest")  # the rows a tally needs: since the last run
+    last_lockout = journal.last_of_kind(PinLockedOut.kind)
+    start = since.seq if since else 0
+    if last_lockout is not None and last_lockout.seq <= start:
+        start = last_lockout.seq - 1
+    rows = list(journal.entries(start))
+    gate = Gate(people, time.monotonic)
+    base = time.monotonic()
+    for row in rows:
+        if row.payload.get("person") != person_id:
+            continue
+        if row.kind == PinLockedOut.kind:
+            at = _when(row.wall_time)
+            seconds = row.payload.get("seconds")
+            left = (float(seconds) - (now - at).total_seconds()
+                    if at is not None and isinstance(seconds, int) else 0.0)
+            gate.wrong.pop(person_id, None)
+            gate.until.pop(person_id, None)
+            if left > 0:
+                gate.until[person_id] = base + left
+        elif row.kind == PinRefused.kind:
+            gate.wrong[person_id] = gate.wrong.get(person_id, 0) + 1
+        elif row.kind == OverrideApproved.kind:
+            gate.wrong.pop(person_id, None)
+    try:
+        person, locked = gate.check(person_id, pin)
+    except LockedOut:
+        raise
+    except RoleRefused:
+        journal.append(PinRefused.kind, PinRefused(person_id).to_payload())
+        raise
+    if locked:
+        minutes = people.lockout_seconds // 60
+        journal.append_many([
+            (PinRefused.kind, PinRefused(person_id).to_payload()),
+            (PinLockedOut.kind, PinLockedOut(person_id, people.lockout_after,
+                                             people.lockout_seconds).to_payload())])
+        err = LockedOut.of("%(who)s is locked out after too many wrong PINs: %(minutes)s "
+                           "minute(s) left", who=person_id, minutes=minutes)
+        err.seconds = float(people.lockout_seconds)
+        raise err
+    return person
 
 
 def approval(person: Person, action: Override, reason: str, detail: str = ""
