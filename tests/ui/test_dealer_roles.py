@@ -140,11 +140,13 @@ def test_the_pin_pad_and_the_dealer_button_fit(ui: UI, tmp_path: Path, size: tup
     session = _table(tmp_path / "t.db")
     session.sign_in("4471", "1111")
     session.perform(pb.close_betting)
+    session.device_commands["shoe"] = lambda _c: True  # linked: the key-card button corrects
     app = start_app(ui, PuntoBancoDealerApp(session, table_name=LONGEST_NAME))
     ui.resize_window(*size)
     ui.pump(0.2)
     screen, case = app.screen, (size, language)
     assert screen._dealer_widget.parent is screen.ids.inspector.parent
+    assert screen.correcting and screen.ids.key_card.text != screen.ids.new_shoe.text
     ui.screenshot(f"roles-dealer-button-{_case(case)}")
     laid_out(ui, screen, size, frame=ui.shot)
     for stage in ("reason", "id", "pin", "refused"):
@@ -237,6 +239,40 @@ def test_a_card_keyed_over_the_shoes_read_takes_the_inspectors_pin(ui: UI,
     assert _rows(session, "override")[0]["action"] == "manual_card"
     assert session.state.player_cards == (Card.parse("4H"),)
     session.journal.close()
+
+
+def test_the_key_card_button_offers_the_inspectors_correction_over_the_shoes_read(
+        ui: UI, tmp_path: Path) -> None:
+    """The engines have no act that changes a card on record: a card keyed in over the
+    shoe's read is the correction, and the button says so while it would need the PIN."""
+    from kiosk.ui.dealer.blackjack_app import BlackjackDealerApp
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+    from tests.ui.test_layout_dialogs import _bj_insurance
+
+    session = _table(tmp_path / "t.db")
+    session.perform(pb.close_betting)
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    assert app.screen.ids.key_card.text == "Key card"  # no shoe: keying in is the dealer's
+    session.device_commands["shoe"] = lambda _c: True  # a shoe linked and answering
+    app.screen.refresh()
+    ui.pump(0.1)
+    assert app.screen.ids.key_card.text == "Correct card"
+    ui.screenshot("roles-correct-card")
+    session.set_people(People())  # no people list: no PIN, the old words
+    app.screen.refresh()
+    assert app.screen.ids.key_card.text == "Key card"
+    session.journal.close()
+    app.stop()
+    ui.pump(0.1)
+
+    bj_session = _bj_insurance(tmp_path / "bj.db")
+    bj_session.set_people(PEOPLE)
+    bj_session.device_commands["shoe"] = lambda _c: True
+    app = start_app(ui, BlackjackDealerApp(bj_session, table_name="BJ-01"))
+    ui.pump(0.2)
+    assert app.screen.ids.key_card.text == "Correct card"
+    bj_session.journal.close()
 
 
 def test_inspector_attended_takes_the_inspectors_pin_when_the_table_has_people(

@@ -134,6 +134,9 @@ class DealerScreen(BoxLayout):
     inspector_called = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     can_key_card = BooleanProperty(False)
+    # A card keyed in now stands over the shoe's read: the inspector's correction of a card
+    # (PIN and reason). The key-card button then reads "Correct card" (docs/roles.md).
+    correcting = BooleanProperty(False)
     can_void = BooleanProperty(False)
     chip_values = ListProperty([])
     session = ObjectProperty(None, allownone=True)
@@ -261,7 +264,9 @@ class DealerScreen(BoxLayout):
     def manual_needs_inspector(self) -> bool:
         """A card keyed in over the shoe's read needs the inspector while the table checks
         PINs (`TableSession.keyed_over_shoe`: not for a card the shoe could not read, nor
-        with the shoe away)."""
+        with the shoe away). The engines have no act that changes a card on record: keying
+        the right card in over the shoe's read is how the inspector corrects one, so the
+        key-card button says so ("Correct card", `correcting`)."""
         s = self.session
         return bool(s.people.checked and s.keyed_over_shoe())
 
@@ -364,6 +369,7 @@ class DealerScreen(BoxLayout):
         called = self.session.inspector_called
         self.inspector_called = called
         self.inspector_text = _("Inspector here") if called else _("Call inspector")
+        self.correcting = self.manual_needs_inspector()
         self.show_dealer()
 
     # --- refusals -------------------------------------------------------------------------
