@@ -149,10 +149,15 @@ def test_the_pin_pad_and_the_dealer_button_fit(ui: UI, tmp_path: Path, size: tup
     assert screen.correcting and screen.ids.key_card.text != screen.ids.new_shoe.text
     ui.screenshot(f"roles-dealer-button-{_case(case)}")
     laid_out(ui, screen, size, frame=ui.shot)
-    for stage in ("reason", "id", "pin", "refused"):
+    for stage in ("reason", "text", "id", "pin", "refused"):
         screen.open_void()
         pad = the_dialog(ui, "PinPad")
-        if stage != "reason":
+        if stage == "text":  # "Other…": the letter pad, a long reason typed
+            pad.go("text")
+            for key in "SHOE JAMMED AT BOX 7, CARD RE-KEYED BY THE INSPECTOR.":
+                pad.type(key)
+            assert "…" in pad.field  # the last letters typed, shown whole
+        elif stage != "reason":
             pad.choose(pad.reasons[1])
         if stage in ("pin", "refused"):
             for key in "88888888":
@@ -273,6 +278,38 @@ def test_the_key_card_button_offers_the_inspectors_correction_over_the_shoes_rea
     ui.pump(0.2)
     assert app.screen.ids.key_card.text == "Correct card"
     bj_session.journal.close()
+
+
+def test_other_reason_is_typed_on_the_letter_pad_and_goes_on_record(
+        ui: UI, tmp_path: Path) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    screen = app.screen
+    ui.tap(screen.ids.void)
+    pad = the_dialog(ui, "PinPad")
+    other = pad.reason_buttons[-1]
+    assert other.text == "Other…" and pad.stage == "reason"
+    ui.tap(other)
+    assert pad.stage == "text" and pad.field == "Reason: —" and pad.text_ok.disabled
+    keys = {b.key: b for b in pad.letters}
+    for key in "  SHOE  JAMMED, BOX 7":  # leading and double spaces are not typed
+        ui.tap(keys[key])
+    ui.tap(keys["⌫"])
+    ui.tap(keys["9"])
+    assert pad.field == "Reason: Shoe jammed, box 9"
+    ui.screenshot("roles-pin-pad-other-reason")
+    ui.tap(pad.text_ok)
+    assert pad.stage == "id" and pad.reason == "Shoe jammed, box 9"
+    _key(ui, pad, "9001")
+    _key(ui, pad, "3333")
+    ui.pump(0.2)
+    assert [r["reason"] for r in _rows(session, "override")] == ["Shoe jammed, box 9"]
+    voided = [e for e in session.journal.entries() if e.kind == "punto_banco.coup_voided"]
+    assert voided[0].payload["reason"] == "Shoe jammed, box 9"
+    session.journal.close()
 
 
 def test_inspector_attended_takes_the_inspectors_pin_when_the_table_has_people(
