@@ -221,10 +221,10 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         # has a people list) and "More" (cash and chips, disputes, hours); the table.
         self.step_label = self._place(TextLabel(font_size=17, bold=True, halign="left",
                                                 valign="middle"), 0.01, 0.92, 0.38, 0.08)
-        # TRANSLATORS: roulette's header button that opens cash and chips, disputes and
-        # hours (the other screens' "More"); keep it short.
         self.sign_button = self._button(_("Sign in"), 0.39, 0.92, 0.14, 0.08,
                                         self.dealer_button, theme.RAIL)
+        # TRANSLATORS: roulette's header button that opens cash and chips, disputes and
+        # hours (the other screens' "More"); keep it short.
         self.floor_button = self._button(_("More"), 0.53, 0.92, 0.10, 0.08, self.open_floor,
                                          theme.RAIL)
         self.status_label = self._place(TextLabel(font_size=14, halign="right",
