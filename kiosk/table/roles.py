@@ -15,6 +15,8 @@ People
         role = "dealer"
         pin = "scrypt$16384$8$1$...$..."   # tableside pit pin
 
+    An id is a badge number, digits only (`id_refusal`): the PIN pad keys digits.
+
     The pit signs `[people]` with the limits (kiosk/signed_config.py): the same document,
     taken up between rounds, kept in the journal once applied, so a table that cannot reach
     the pit keeps the last signed list. A table with no pit reads its own file. A table with
@@ -38,7 +40,9 @@ Records (all `TableRecord`s: no game's, every game leaves its state as it is)
     `DealerSignedIn(dealer, name)`, `DealerSignedOut(dealer, name)`;
     `RoundDealer(round, dealer, name)`, journaled with the first act of each round while a
     dealer is signed in (a journal with no sign-in has none: older journals read as
-    before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert.
+    before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert;
+    `PinRefused(person)`, a wrong PIN keyed to a command that runs once (the self-test), so
+    the next run counts it towards the lockout (`check_on_record`).
 """
 
 from __future__ import annotations
