@@ -371,7 +371,8 @@ def check_on_record(journal: Journal, people: People, person_id: str, pin: str,
     the lockout like every PIN keyed at the table: a lockout on record for `person_id` still
     running at `now` (wall clock) refuses even the right PIN; each wrong PIN goes on record
     (`PinRefused`), and the `lockout_after`-th in a row since the id's last lockout or
-    approval locks it out on record (`PinLockedOut`: the table restarting honours it and the
+    approval (read back to the last self-test run at most, so a long journal is not read
+    whole) locks it out on record (`PinLockedOut`: the table restarting honours it and the
     pit raises it). Raises `RoleRefused` (`LockedOut`) as `Gate.check` does."""
     person_id = person_id.strip()
     since = journal.last_of_kind("selftest")  # the rows a tally needs: since the last run
