@@ -253,7 +253,7 @@ def signage_rss(size: str) -> tuple[float, float, dict[str, float]]:
     its memory by kind."""
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "s.db"
-        subprocess.run([sys.executable, "-m", "kiosk.cli", "demo", "--console", "--coups", "8",
+        subprocess.run([sys.executable, "-m", "kiosk.cli", "demo", "--console", "--rounds", "8",
                         "--pace", "0", "--journal", str(db), "--fresh"], cwd=ROOT,
                        capture_output=True, check=True)
         t0 = time.time()

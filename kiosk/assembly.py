@@ -209,6 +209,13 @@ def _deals(cfg: TableConfig, device: DeviceConfig) -> bool:
     return device.role == cfg.dealer.role
 
 
+def deals_cards(spec: Any) -> bool:
+    """Whether the table opens a device that deals cards (the card shoe, or a shuffler that
+    deals), real or simulated: only for a game whose spec needs the card shoe. A game with
+    none (pai gow: its tiles are keyed in) opens no card device at all."""
+    return "shoe" in spec.devices
+
+
 def dealing_link(cfg: TableConfig, session: Any, seed: int, *, simulate: bool = False,
                  simulator: Callable[[int, int, str], SimulatedShoe] | None = None
                  ) -> tuple[SerialLink, SimulatedShoe | None]:
@@ -252,16 +259,18 @@ def other_links(cfg: TableConfig, session: Any, simulators: dict[str, Any] | Non
     return links
 
 
-def restart_simulated_shoe(session: Any, shoe: SimulatedShoe) -> None:
+def restart_simulated_shoe(session: Any, shoe: SimulatedShoe | None) -> None:
     """The simulator cannot resume a half-dealt round's shoe order: the round in play is void
-    and the cards are shuffled again (a new simulated shoe), as the game's demo says."""
+    and the cards are shuffled again (a new simulated shoe), as the game's demo says (a game
+    with no shoe, None: its demo's void and reshuffle only)."""
     play = demo_play(session.spec)
     void = play.void_for_restart(session.state)
     if void is not None:
         session.perform(void)
     shuffle = play.reshuffle(session.state)
     if shuffle is not None:
-        shoe.new_shoe()
+        if shoe is not None:
+            shoe.new_shoe()
         session.perform(shuffle)
 
 
@@ -292,8 +301,9 @@ class GameConsole:
     status: Callable[[Any], str]  # the session -> what `status` prints
     describe: Callable[[Operation, Any], str | None]  # a record -> a line, or nothing
     dealing: Callable[[Any], bool]  # the state -> cards are due from the shoe
-    deal: Callable[[Any, SimulatedShoe, float], Awaitable[None]]
-    play_round: Callable[[Any, SimulatedShoe, Any, float], Awaitable[None]]
+    deal: Callable[[Any, SimulatedShoe | None, float], Awaitable[None]]
+    play_round: Callable[[Any, SimulatedShoe | None, Any, float], Awaitable[None]]
+    """The shoe is None for a game that deals no cards (`deals_cards`)."""
 
 
 def demo_config(journal: Path, game: str = "") -> TableConfig:

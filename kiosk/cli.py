@@ -262,7 +262,7 @@ def replay(source: str, as_json: bool, head: str | None, pit_url: str | None,
         chain = "intact" if report.chain_ok else f"BROKEN: {report.chain_reason}"
         click.echo(f"{source}: table {report.table_id}, {report.entries} rows, chain {chain}"
                    f"{anchors.said() if report.chain_ok else ''}")
-        for c in report.coups:
+        for c in report.rounds:
             click.echo(c.line())
         for p in report.problems:
             click.echo(f"problem: {p}")
@@ -552,20 +552,20 @@ def _technician_approves(cfg: Any, technician: str | None, reason: str) -> None:
     """The technician's id and PIN checked against the table's people list, and their
     approval of the self-test on record (`override`, kiosk/table/roles.py); a wrong one is
     refused in one line and nothing runs."""
+    from datetime import UTC, datetime
+
     from kiosk.store.journal import Journal
-    from kiosk.table.roles import Override, RoleRefused, approval, check_pin
+    from kiosk.table.roles import Override, RoleRefused, approval, check_on_record
 
     pid = (technician or click.prompt("Technician's id")).strip()
     secret = click.prompt("PIN", hide_input=True)
-    person = cfg.people.get(pid)
-    try:
-        if person is None or not check_pin(secret, person.pin_hash):
-            raise RoleRefused("Wrong id or PIN: the self-test does not run")
-        record = approval(person, Override.SELF_TEST, reason)
-    except RoleRefused as exc:
-        _fail(exc)
     cfg.journal.parent.mkdir(parents=True, exist_ok=True)
     with Journal.open(cfg.journal, cfg.table_id) as journal:
+        try:  # a wrong PIN counts towards the id's lockout, on record (docs/roles.md)
+            person = check_on_record(journal, cfg.people, pid, secret, datetime.now(UTC))
+            record = approval(person, Override.SELF_TEST, reason)
+        except RoleRefused as exc:
+            _fail(TablesideError(f"{exc}: the self-test does not run"))
         journal.append(record.kind, record.to_payload())
 
 

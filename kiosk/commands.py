@@ -50,8 +50,7 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--out", type=click.Path(file_okay=False), default="artifacts/demo",
               show_default=True, help="where --headless writes its screenshots")
 @click.option("--console", "console", is_flag=True,
-              help="no screens: the scripted dealer plays --coups coups in the terminal")
-@click.option("--coups", type=int, default=10, show_default=True, help="coups for --console")
+              help="no screens: the scripted dealer plays --rounds rounds in the terminal")
 @click.option("--seed", type=int, default=2026, show_default=True, help="shoe order")
 @click.option("--pace", type=float, default=0.6, show_default=True,
               help="seconds between the simulated shoe's cards")
@@ -64,17 +63,19 @@ def _size(text: str) -> tuple[int, int]:
 @click.option("--no-signage", is_flag=True, help="do not open the player signage")
 @click.option("--game", type=click.Choice(GAMES.names()), default=GAMES.names()[0],
               show_default=True, help="`tableside games` lists them")
-@click.option("--rounds", type=click.IntRange(1, 200), default=12, show_default=True,
-              help="--headless, a game that plays a shoe: rounds to play at most (it stops "
-                   "once the cutting card has brought a shuffle)")
+@click.option("--rounds", type=click.IntRange(1, 10_000), default=None,
+              help="rounds (coups, spins, hands: the game's word) to play: --console plays "
+                   "them, 10 unless given; --headless, a game that plays a shoe, plays at "
+                   "most them (default 12, at most 200; it stops once the cutting card has "
+                   "brought a shuffle)")
 @click.option("--decks", type=click.IntRange(1, 16),
               help="decks in the shoe instead of the game's default, as many as its rules "
                    "allow (the rules refuse any other count, with the clause)")
 @click.option("--no-pit", is_flag=True,
               help="do not start the local pit server (and its dashboard) beside the table")
-def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: float,
+def demo(headless: bool, out: str, console: bool, seed: int, pace: float,
          journal_path: str | None, fresh: bool, no_signage: bool, game: str,
-         rounds: int, decks: int | None, no_pit: bool) -> None:
+         rounds: int | None, decks: int | None, no_pit: bool) -> None:
     """The demo table: dealer screen, player signage and a simulated shoe on a
     pseudo-terminal, with mock GPIO, and a local pit server the journal syncs to, with the
     inspectors' dashboard. No hardware needed."""
@@ -109,8 +110,8 @@ def demo(headless: bool, out: str, console: bool, coups: int, seed: int, pace: f
                    f"{DEMO_INSPECTOR[1]}); the journal syncs to it as the table plays, and "
                    f"limits set there reach the table between rounds")
     try:
-        status = _demo_table(cfg, spec, front, path, headless, out, console, coups, seed,
-                             pace, no_signage, rounds, pit)
+        status = _demo_table(cfg, spec, front, path, headless, out, console, seed, pace,
+                             no_signage, rounds, pit)
     finally:
         if pit is not None:
             pit.stop()
@@ -171,8 +172,8 @@ def _table_ids(path: Path, query: str) -> set[str]:
 
 
 def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headless: bool,
-                out: str, console: bool, coups: int, seed: int, pace: float,
-                no_signage: bool, rounds: int, pit: LocalPit | None) -> int:
+                out: str, console: bool, seed: int, pace: float, no_signage: bool,
+                rounds: int | None, pit: LocalPit | None) -> int:
     from kiosk.console import run_demo
 
     def synced() -> None:
@@ -183,7 +184,8 @@ def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headle
 
     if console:
         try:
-            session, stopped = asyncio.run(until_signal(run_demo(cfg, coups, seed, pace)))
+            session, stopped = asyncio.run(until_signal(run_demo(cfg, rounds or 10, seed,
+                                                                       pace)))
         except TablesideError as exc:
             raise click.ClickException(str(exc)) from exc
         except KeyboardInterrupt:  # Ctrl-C before the loop was listening for it
@@ -210,7 +212,8 @@ def _demo_table(cfg: TableConfig, spec: GameSpec, front: Any, path: Path, headle
                         fullscreen=False,
                         pace=front.HEADLESS_PACE if headless else pace,
                         seed=seed,
-                        pin_factory="mock", rounds=rounds, report=_Told())
+                        pin_factory="mock", rounds=min(rounds or 12, 200),
+                        report=_Told())
     if headless:
         click.echo(f"Playing {front.PLAYS} offscreen by touch:")
     status = _run(cfg, opts)

@@ -3,7 +3,8 @@
 The table in a terminal, for a game whose screens module has a `console` (`GameConsole`),
 built by the table's assembly (kiosk/assembly.py) as the dealer's screen builds it.
 Cards always take the real path: shoe bytes on a serial line (a pseudo-terminal fed by the
-shoe simulator when no shoe is attached), the shoe driver, the table session, the journal. In
+shoe simulator when no shoe is attached), the shoe driver, the table session, the journal; a
+game that deals no cards (its spec needs no card shoe: pai gow) opens no card device. In
 `demo` a scripted dealer plays rounds; in `run` the dealer types the game's commands (`help`
 lists them). Either way the table opens with the pit's signed configuration in force and
 takes up the pit's newer versions between rounds, as the screen does (`open_table`).
@@ -19,11 +20,13 @@ from collections.abc import AsyncIterator
 
 import click
 
+from hardware.link import SerialLink
 from kiosk.assembly import (
     GameConsole,
     Session,
     SimulatedShoe,
     dealing_link,
+    deals_cards,
     demo_play,
     open_table,
     other_links,
@@ -35,22 +38,26 @@ from kiosk.rules.errors import TablesideError
 from kiosk.table.roles import RoleRefused, needs_words
 
 
-async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Session:
-    """The scripted dealer plays `coups` rounds of the table's game in the terminal."""
+async def run_demo(cfg: TableConfig, rounds: int, seed: int, pace: float) -> Session:
+    """The scripted dealer plays `rounds` rounds of the table's game in the terminal."""
     console = game_console(cfg)
     table = open_table(cfg, describe=console.describe)
     session, journal, cfg = table.session, table.journal, table.config
-    # The demo's cards are the simulator's, and say so.
-    reader, simulated = dealing_link(cfg, session, seed, simulate=True,
-                                     simulator=SimulatedShoe)
-    assert simulated is not None
-    shoe = simulated
-    reader_task = asyncio.create_task(reader.run())
-    beat = asyncio.create_task(shoe.heartbeat())
+    # The demo's cards are the simulator's, and say so; a game that deals no cards opens no
+    # card device at all.
+    reader: SerialLink | None = None
+    shoe: SimulatedShoe | None = None
+    if deals_cards(session.spec):
+        reader, shoe = dealing_link(cfg, session, seed, simulate=True,
+                                    simulator=SimulatedShoe)
+        assert shoe is not None
+    reader_task = asyncio.create_task(reader.run()) if reader else None
+    beat = asyncio.create_task(shoe.heartbeat()) if shoe else None
     rng = random.Random(seed)
     try:
-        await reader.wait_connected(5)
-        shoe.open()
+        if reader and shoe:
+            await reader.wait_connected(5)
+            shoe.open()
         if session.replayed:
             click.echo(f"Resumed table {cfg.table_id} from {journal.count()} journal rows "
                        f"at {session.spec.round_word} "
@@ -60,16 +67,19 @@ async def run_demo(cfg: TableConfig, coups: int, seed: int, pace: float) -> Sess
             # the shoe changed, so the table's count of cards seen matches the cards it will
             # now be dealt.
             restart_simulated_shoe(session, shoe)
-        for _ in range(coups):
+        for _ in range(rounds):
             table.configs.poll()  # between rounds: the pit's newer version, if any
             if table.configs.restart_wanted is not None:
                 break  # another game: the demo's next start opens with it
             await console.play_round(session, shoe, rng, pace)
     finally:
-        beat.cancel()
-        reader.stop()
-        await asyncio.gather(reader_task, beat, return_exceptions=True)
-        shoe.close()
+        if beat:
+            beat.cancel()
+        if reader:
+            reader.stop()
+        await asyncio.gather(*(t for t in (reader_task, beat) if t), return_exceptions=True)
+        if shoe:
+            shoe.close()
         session.flush_reports()
         journal.close()
     return session
@@ -95,22 +105,27 @@ async def run_console(cfg: TableConfig) -> int:
     restart = asyncio.Event()
     table = open_table(cfg, describe=console.describe, restart=lambda _new: restart.set())
     session, journal, cfg = table.session, table.journal, table.config
-    reader, shoe = dealing_link(cfg, session, int.from_bytes(os.urandom(4), "big"),
-                                simulator=SimulatedShoe)
+    reader: SerialLink | None = None
+    shoe: SimulatedShoe | None = None
+    if deals_cards(session.spec):  # a game that deals no cards opens no card device
+        reader, shoe = dealing_link(cfg, session, int.from_bytes(os.urandom(4), "big"),
+                                    simulator=SimulatedShoe)
     url = cfg.dealer.port
     others = other_links(cfg, session)
-    reader_task = asyncio.create_task(reader.run())
+    reader_task = asyncio.create_task(reader.run()) if reader else None
     other_tasks = [asyncio.create_task(link.run()) for link in others]
     beat = asyncio.create_task(shoe.heartbeat()) if shoe else None
     watch = asyncio.create_task(take_up(table.configs))
     status = 0
     try:
-        if shoe:
+        if reader and shoe:
             await reader.wait_connected(5)
             shoe.open()
         role = cfg.dealer.role
         where = f"SIMULATED {role.upper()}" if shoe else url
-        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, {role} {where}")
+        device = (f"{role} {where}" if reader else
+                  f"no card device ({session.spec.title} deals no cards)")
+        click.echo(f"Table {cfg.table_id} ({cfg.name}), journal {cfg.journal}, {device}")
         click.echo(console.status(session))
         async for line in _until(restart, typed_lines()):
             if line.strip().lower() in ("quit", "exit"):
@@ -149,10 +164,11 @@ async def run_console(cfg: TableConfig) -> int:
         watch.cancel()
         if beat:
             beat.cancel()
-        reader.stop()
+        if reader:
+            reader.stop()
         for link in others:
             link.stop()
-        await asyncio.gather(reader_task, watch, *other_tasks, *(t for t in [beat] if t),
+        await asyncio.gather(watch, *other_tasks, *(t for t in (reader_task, beat) if t),
                              return_exceptions=True)
         if shoe:
             shoe.close()

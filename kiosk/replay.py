@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from kiosk.rules.audit import CoupReplay, ReplayReport
+from kiosk.rules.audit import ReplayReport, RoundReplay
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import Operation, TableOpening
 from kiosk.store.canonical import GENESIS_HASH
@@ -27,8 +27,15 @@ from kiosk.table.records import Snapshot
 from kiosk.table.roles import OverrideApproved, RoundDealer
 from kiosk.table.snapshot import restore
 
-__all__ = ["CoupReplay", "Replay", "ReplayReport", "load_entries", "replay",
-           "replay_round", "replay_source"]
+__all__ = [
+    "Replay",
+    "ReplayReport",
+    "RoundReplay",
+    "load_entries",
+    "replay",
+    "replay_round",
+    "replay_source",
+]
 
 
 def replay_source(source: str | Path, anchors: Mapping[int, str] | None = None
@@ -52,11 +59,11 @@ def replay(entries: Iterable[Entry], source: str = "") -> ReplayReport:
     return Replay(source).feed(entries)
 
 
-def replay_round(entries: Iterable[Entry], round_number: int) -> list[CoupReplay]:
+def replay_round(entries: Iterable[Entry], round_number: int) -> list[RoundReplay]:
     """The replay's recomputation of round `round_number` (rule 2.8: a disputed round shown
     to the inspector on the table's screen), each time the journal settled or voided a round
     of that number (a table that changed game counts again from 1), newest last."""
-    return [c for c in replay(entries).coups if c.coup == round_number]
+    return [c for c in replay(entries).rounds if c.number == round_number]
 
 
 class Replay:
@@ -109,15 +116,14 @@ class Replay:
         elif isinstance(op, OverrideApproved):
             self._overrides.append({k: str(v) for k, v in op.to_payload().items()})
         elif folded.game is not None and folded.game.audit is not None:
-            before = len(report.coups)
+            before = len(report.rounds)
             folded.game.audit(folded.state, op, row, report)
-            for coup in report.coups[before:]:  # who dealt it, who approved what in it
-                coup.dealer, coup.overrides = self._dealer, self._overrides
+            for done in report.rounds[before:]:  # who dealt it, who approved what in it
+                done.word = folded.game.round_word
+                done.dealer, done.overrides = self._dealer, self._overrides
                 self._dealer, self._overrides = "", []  # the next round journals its own
-                drawn = getattr(coup, "drawing", None)  # the pit's drawing of the round
-                if drawn is not None and hasattr(drawn, "by") and coup.who():
-                    drawing_of: Any = coup
-                    drawing_of.drawing = dataclasses.replace(drawn, by=coup.who())
+                if done.drawing is not None and done.who():  # the pit's drawing of it
+                    done.drawing = dataclasses.replace(done.drawing, by=done.who())
 
     def _problem(self, exc: FoldError) -> None:
         self.report.problems.append(str(exc))

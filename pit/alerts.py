@@ -3,7 +3,7 @@
 frames, an impossible card, a void, a late bet, the inspector called, a configuration from
 the pit that the table refused, a round flagged as disputed (rule 2.8), too many wrong PINs;
 and what each game's spec says of its own records (`GameSpec.alerts`: a ball spun the same
-way as the one before, rule 3.2; a misdeal; a shuffler's malfunction and a coup it
+way as the one before, rule 3.2; a misdeal; a shuffler's malfunction and a round it
 terminated, rules 12.1.2 and 12.4). Chain breaks are raised by the ingest itself."""
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ TABLE_SILENT = "table_silent"
 ROUND_DISPUTED = "round_disputed"
 """A round flagged as disputed at the table (rule 2.8): an inspector acknowledges it."""
 SHUFFLER_MALFUNCTION = "shuffler_malfunction"
-"""A shuffling device malfunctioned and the procedure holds the coup (rule 12.1.2)."""
-COUP_TERMINATED = "coup_terminated"
-"""A coup a malfunction procedure terminated, every wager returned (rule 12.4)."""
+"""A shuffling device malfunctioned and the procedure holds the round (rule 12.1.2)."""
+ROUND_TERMINATED = "round_terminated"
+"""A round a malfunction procedure terminated, every wager returned (rule 12.4)."""
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",
@@ -66,7 +66,7 @@ TITLES = {
     MISDEAL: "Misdeal",
     SAME_DIRECTION: "Spun the same way (rule 3.2)",
     SHUFFLER_MALFUNCTION: "Shuffler malfunction (rule 12.1)",
-    COUP_TERMINATED: "Coup terminated (rule 12.4)",
+    ROUND_TERMINATED: "Round terminated (rule 12.4)",
 }
 """The alerts' titles on the dashboard; a game's own kind with no title here is shown as its
 kind, its words in the message."""
@@ -99,7 +99,7 @@ def alert_for(kind: str, payload: dict[str, Any]) -> tuple[str, str] | None:
     if isinstance(op, CardQuery):
         return IMPOSSIBLE_CARD, op.message
     if isinstance(op, RoundVoid):
-        own = _of_the_game(op)  # a game's own kind of void (a coup terminated, rule 12.4)
+        own = _of_the_game(op)  # a game's own kind of void (terminated, rule 12.4)
         if own is not None:
             return own
         reason = getattr(op, "reason", "")

@@ -441,19 +441,19 @@ async def round_page(request: Request, session: Session) -> Response:
     table_id = str(request.path_params["table_id"])
     try:
         seq = int(request.path_params["seq"])
-        coup = await run_in_threadpool(pit.rounds.round_at, table_id, seq)
+        played = await run_in_threadpool(pit.rounds.round_at, table_id, seq)
     except (ValueError, UnknownTable):
         return message(request, "No such round", 404, session)
-    if coup is None:
+    if played is None:
         rows = await run_in_threadpool(pit.store.rows, table_id, seq - 1, 1)
         text = (f"Row {seq}: {rows[0].kind} {rows[0].payload}" if rows
                 else f"No row {seq} at the pit.")
         return render(request, "row.html", {"title": f"Table {table_id}, row {seq}",
                                             "session": session, "text": text})
     return render(request, "round.html",
-                  {"title": f"Table {table_id}, round {coup.coup} (row {coup.seq})",
-                   "session": session, "coup": coup, "table_id": table_id,
-                   "drawing": drawing_of(coup), "who": who_did_what(coup),
+                  {"title": f"Table {table_id}, round {played.number} (row {played.seq})",
+                   "session": session, "played": played, "table_id": table_id,
+                   "drawing": drawing_of(played), "who": who_did_what(played),
                    "card_face": card_face, "money": money,
                    "local": pit.times.local})
 
@@ -467,16 +467,16 @@ async def round_raw(request: Request, session: Session) -> Response:
     table_id = str(request.path_params["table_id"])
     try:
         seq = int(request.path_params["seq"])
-        coup, first = await run_in_threadpool(pit.rounds.round_and_start, table_id, seq)
+        played, first = await run_in_threadpool(pit.rounds.round_and_start, table_id, seq)
     except (ValueError, UnknownTable):
         return Response("no such round", status_code=404)
-    if coup is None:
+    if played is None:
         return Response("no such round", status_code=404)
     rows = await run_in_threadpool(pit.store.rows, table_id, first - 1,
-                                   min(coup.seq - first + 1, 10_000))
-    body = {"table_id": table_id, "round": coup.as_json(),
+                                   min(played.seq - first + 1, 10_000))
+    body = {"table_id": table_id, "round": played.as_json(),
             "rows": [row.as_json() for row in rows]}
-    name = f"{table_id}-round-{coup.coup}-row-{coup.seq}.json"
+    name = f"{table_id}-round-{played.number}-row-{played.seq}.json"
     return Response(json.dumps(body, indent=2, sort_keys=True), media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -1,13 +1,13 @@
 """A round as the inspector's round page draws it (pit/templates/round.html): cards as cards,
 money in the table's currency to the cent. Each game's audit draws its own rounds
-(`CoupReplay.drawing`, kiosk/rules/audit.py); a round of a game whose audit draws none is drawn
+(`RoundReplay.drawing`, kiosk/rules/audit.py); a round of a game whose audit draws none is drawn
 from the parts every round has (`kiosk.rules.audit.drawing_of`), so the page names no game."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kiosk.rules.audit import CoupReplay, drawing_of
+from kiosk.rules.audit import RoundReplay, drawing_of
 
 __all__ = ["CardFace", "card_face", "drawing_of", "money", "who_did_what"]
 
@@ -43,13 +43,11 @@ def money(cents: int, currency: str) -> str:
     return f"{sign}{currency}{whole:,}.{part:02d}"
 
 
-def who_did_what(coup: CoupReplay) -> tuple[tuple[str, str], ...]:
+def who_did_what(played: RoundReplay) -> tuple[tuple[str, str], ...]:
     """Who did what in the round, as (role, words) pairs: the game's drawing's, else what the
-    round itself says of its people (`CoupReplay.who()`, once tables journal sign-ins);
+    round itself says of its people (`RoundReplay.who()`, once tables journal sign-ins);
     none for a journal that names no people."""
-    drawn = drawing_of(coup).by
+    drawn = drawing_of(played).by
     if drawn:
         return drawn
-    who = getattr(coup, "who", None)
-    found = who() if callable(who) else ()
-    return tuple((str(role), str(words)) for role, words in found)
+    return played.who()

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kiosk.replay import CoupReplay, Replay
+from kiosk.replay import Replay, RoundReplay
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.operations import operation_from_record
 from kiosk.store.canonical import GENESIS_HASH, loads_strict
@@ -47,7 +47,7 @@ FOUND = 500
 class RoundsView:
     """Rounds of one table, newest last, with what was replayed to find them."""
 
-    coups: list[CoupReplay]
+    rounds: list[RoundReplay]
     head: int
     first_row: int
     """The first row replayed (after the snapshot the replay started from)."""
@@ -92,13 +92,13 @@ class Rounds:
                 kept = _Kept(*self._start(table_id, max(0, head - RECENT_ROWS)))
             self._feed(table_id, kept.replay, head)
             report = kept.replay.report
-            del report.coups[:-count]  # only the last rounds are kept
+            del report.rounds[:-count]  # only the last rounds are kept
             del report.problems[:-count]
             with self._guard:
                 self._kept[table_id] = kept
                 while len(self._kept) > self.kept_tables:
                     self._kept.popitem(last=False)
-            return RoundsView(list(report.coups), head, kept.first_row, report.chain_ok,
+            return RoundsView(list(report.rounds), head, kept.first_row, report.chain_ok,
                               report.chain_reason, list(report.problems))
 
     def between(self, table_id: str, start: str, end: str, limit: int = FOUND) -> RoundsView:
@@ -112,37 +112,37 @@ class Rounds:
             return RoundsView([], head, 0, True, "", [])
         low, high = int(found[0]), int(found[1])
         replay, first = self._start(table_id, low - 1)
-        coups: list[CoupReplay] = []
+        rounds: list[RoundReplay] = []
 
         def enough() -> bool:
-            coups.extend(c for c in replay.report.coups
+            rounds.extend(c for c in replay.report.rounds
                          if c.seq >= low and (not start or c.wall_time >= start)
                          and (not end or c.wall_time <= end))
-            replay.report.coups.clear()
-            return len(coups) >= limit
+            replay.report.rounds.clear()
+            return len(rounds) >= limit
 
         self._feed(table_id, replay, high, enough)
         report = replay.report
-        return RoundsView(coups[:limit], head, first, report.chain_ok, report.chain_reason,
+        return RoundsView(rounds[:limit], head, first, report.chain_ok, report.chain_reason,
                           report.problems)
 
-    def round_at(self, table_id: str, seq: int) -> CoupReplay | None:
+    def round_at(self, table_id: str, seq: int) -> RoundReplay | None:
         """The round whose settling (or void) row is `seq`, or the first one after it
         (an alert's row inside a round leads to that round)."""
         return self.round_and_start(table_id, seq)[0]
 
-    def round_and_start(self, table_id: str, seq: int) -> tuple[CoupReplay | None, int]:
+    def round_and_start(self, table_id: str, seq: int) -> tuple[RoundReplay | None, int]:
         """`round_at`, and the round's first row: the row after the round before it settled
         (or the first row replayed, when that round lies before the snapshot it began at)."""
         head = self.store.head(table_id)[0]
         replay, first = self._start(table_id, seq - 1)
-        found: list[CoupReplay] = []
+        found: list[RoundReplay] = []
         before = [first - 1]
 
         def done() -> bool:
-            for c in replay.report.coups:
+            for c in replay.report.rounds:
                 (found.append(c) if c.seq >= seq else before.append(c.seq))
-            replay.report.coups.clear()
+            replay.report.rounds.clear()
             return bool(found)
 
         self._feed(table_id, replay, head, done)

@@ -657,7 +657,7 @@ def session_play(rng: random.Random, rounds: int, counts: Counter[str]) -> None:
         again = TableSession(bj.Blackjack(), journal, rules, "BJ-S")
         audit = replay(rows, "session")
         out(["session reopened", again.replayed, again.state == session.state,
-             [(c.coup, c.status, c.differences) for c in audit.coups], audit.problems,
+             [(c.number, c.status, c.differences) for c in audit.rounds], audit.problems,
              audit.chain_ok])
         counts["session rounds"] += played
         counts["session rows"] += len(rows)

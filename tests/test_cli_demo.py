@@ -51,7 +51,7 @@ def test_the_demos_pit_prints_its_dashboard_and_holds_the_journal(tmp_path: Path
     from kiosk.store.journal import head_of
 
     done = subprocess.run(
-        [sys.executable, "-m", "kiosk.cli", "demo", "--console", "--coups", "3", "--pace", "0",
+        [sys.executable, "-m", "kiosk.cli", "demo", "--console", "--rounds", "3", "--pace", "0",
          "--journal", "data/demo.db"], cwd=tmp_path, env=env(tmp_path), capture_output=True,
         stdin=subprocess.DEVNULL, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

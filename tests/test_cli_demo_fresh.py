@@ -18,7 +18,7 @@ from kiosk.config import example
 from kiosk.store.journal import Journal
 from tests.test_cli_errors import one_format, tableside
 
-DEMO = ["demo", "--console", "--coups", "1", "--pace", "0", "--no-pit", "--fresh"]
+DEMO = ["demo", "--console", "--rounds", "1", "--pace", "0", "--no-pit", "--fresh"]
 
 
 def _journal(path: Path, table_id: str) -> str:

@@ -67,7 +67,7 @@ def test_run_and_config_check_refuse_it_in_one_line(tmp_path: Path) -> None:
 
 def test_the_simulators_cards_are_on_record_as_simulated(tmp_path: Path) -> None:
     path = tmp_path / "demo.db"
-    session = asyncio.run(run_demo(demo_config(path), coups=2, seed=5, pace=0.0))
+    session = asyncio.run(run_demo(demo_config(path), rounds=2, seed=5, pace=0.0))
     assert session.simulated == {"shoe"}
     dealt = [e.payload for e in iter_entries(path) if e.kind == "punto_banco.card_dealt"]
     assert len(dealt) >= 8

@@ -29,7 +29,7 @@ def test_an_old_journal_replays_exactly_as_it_did(name: str) -> None:
     before = json.loads((GOLDEN / f"{name}.replay.json").read_text())
     after = _report(name)
     assert after == before
-    assert after["ok"] and after["coups"]  # rule 2.8: every round recomputed, none differs
+    assert after["ok"] and after["rounds"]  # rule 2.8: every round recomputed, none differs
 
 
 @pytest.mark.parametrize("name", [*SAME, "mixed"])
@@ -46,10 +46,10 @@ def test_a_table_that_changed_game_has_every_round_audited() -> None:
     that followed the table's reopening; now every round of both games is recomputed."""
     before = json.loads((GOLDEN / "mixed.replay.json").read_text())
     after = _report("mixed")
-    assert len(before["coups"]) == 1  # what the old replay saw
-    assert after["coups"][0] == before["coups"][0]  # the punto banco coup, unchanged
-    settled, voided = after["coups"][1], after["coups"][2]
-    assert (settled["coup"], settled["status"], voided["coup"], voided["status"]) == (
+    assert len(before["rounds"]) == 1  # what the old replay saw
+    assert after["rounds"][0] == before["rounds"][0]  # the punto banco coup, unchanged
+    settled, voided = after["rounds"][1], after["rounds"][2]
+    assert (settled["round"], settled["status"], voided["round"], voided["status"]) == (
         1, "settled", 2, "voided")
     # Box 1: T 6 stands, dealer 7 5 5 = 17: the stake of R50 lost. Box 2: 8 3 doubled by A
     # and by B behind, 9 for 20 beats 17: each wins their doubled stake (R200 and R100).

@@ -24,6 +24,8 @@ bet 6 200
 bet 3 400
 close
 hand 3 33 23 56 36
+unhand 3
+hand 3 33 23 56 36
 banker 44 46 13 22 high 44 46
 hand 6 66 66 11 45
 banker 44 46 13 22 high 44 46
@@ -45,6 +47,9 @@ def test_a_round_typed_at_the_console(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
+    # Pai gow's tiles are keyed in: the console opens no card shoe, not even a simulated one.
+    assert ", no card device (Pai gow deals no cards)\n" in out
+    assert "SIMULATED SHOE" not in out
     assert "  refused: Area 6 sets its hands first: the bank's come last (rule 13.2.3)" in out
     assert "    area 3  33 23 | 56 36  1 (chong) / 0" in out
     assert "      13.2.7  remainder  area 2         R200  losing wager area -> player/banker" \
@@ -57,9 +62,32 @@ def test_a_round_typed_at_the_console(tmp_path: Path) -> None:
     rows = load_entries(exported)
     kinds = [r.kind for r in rows]
     assert kinds.count("paigow.settled") == 1 and kinds.count("paigow.bank_hand_set") == 1
+    assert kinds.count("paigow.hand_unset") == 1 and kinds.count("paigow.hand_set") == 3
+    assert "  area 3's hands taken off, to be keyed again" in out
     report = replay(rows, str(exported))
-    assert report.ok and [c.outcome for c in report.coups] == [
+    assert report.ok and [c.outcome for c in report.rounds] == [
         "banker area 2 8 (yun) / 8 (gor): area 3 lose -R400; area 6 win +R190"]
+
+
+def test_the_demo_opens_no_card_device_for_a_game_with_no_shoe(tmp_path: Path) -> None:
+    """The scripted demo plays pai gow with no card device, simulated or real."""
+    import asyncio
+
+    from kiosk.assembly import demo_config
+    from kiosk.console import run_demo
+    from kiosk.rules.paigow.config import PaiGowRules
+    from kiosk.store.journal import Journal
+
+    assert not hasattr(PaiGowRules(), "decks")  # no pretend shoe for the console
+    session = asyncio.run(run_demo(demo_config(tmp_path / "pg.db", "paigow"), coups=3, seed=5,
+                                   pace=0.0))
+    assert session.simulated == set() and not session.has_device("shoe")
+    assert session.state.round == 4  # three rounds played, each settled or void
+    journal = Journal.open(tmp_path / "pg.db", "DEMO-1")
+    kinds = [e.kind for e in journal.entries()]
+    journal.close()
+    assert "paigow.washed" in kinds
+    assert not [k for k in kinds if "shoe" in k or "card" in k]
 
 
 @pytest.mark.parametrize(("line", "words"), [

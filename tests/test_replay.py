@@ -46,7 +46,7 @@ def _rechain(entries: list[Entry]) -> list[Entry]:
 def test_replay_recomputes_every_settlement(tmp_path: Path) -> None:
     report = replay(load_entries(_journal(tmp_path / "j.db")))
     assert report.ok and report.chain_ok
-    (coup,) = report.coups
+    (coup,) = report.rounds
     assert coup.player_cards == ["4H", "KD", "2C"] and coup.banker_cards == ["3C", "4S"]
     assert coup.result == {"winner": "banker", "player_total": 6, "banker_total": 7,
                            "player_pair": False, "banker_pair": False, "natural": False}
@@ -62,8 +62,8 @@ def test_replay_of_export_matches_database(tmp_path: Path) -> None:
     export_jsonl(path, buf)
     jsonl = tmp_path / "j.jsonl"
     jsonl.write_text(buf.getvalue())
-    assert replay(load_entries(jsonl)).as_json()["coups"] == replay(
-        load_entries(path)).as_json()["coups"]
+    assert replay(load_entries(jsonl)).as_json()["rounds"] == replay(
+        load_entries(path)).as_json()["rounds"]
 
 
 def test_forged_payout_is_reported_even_with_a_rehashed_chain(tmp_path: Path) -> None:
@@ -75,7 +75,7 @@ def test_forged_payout_is_reported_even_with_a_rehashed_chain(tmp_path: Path) ->
     report = replay(forged)
     assert report.chain_ok  # the chain alone cannot see a consistent forgery
     assert not report.ok
-    (diff,) = report.coups[0].differences
+    (diff,) = report.rounds[0].differences
     assert diff.startswith("area 1 banker: paid recorded 5225, recomputed 5000")
 
 
@@ -125,7 +125,7 @@ def test_blackjack_rounds_are_recomputed_and_a_forged_blackjack_payout_is_found(
     entries = load_entries(_blackjack_journal(tmp_path / "bj.db"))
     report = replay(entries)
     assert report.ok, report.as_json()
-    (rnd,) = report.coups
+    (rnd,) = report.rounds
     assert rnd.hands == {"dealer": ["7D", "TS"], "box 1/1": ["AS", "KD"],
                          "box 2/1": ["TH", "9C"]}
     assert "2C" not in json.dumps(report.as_json())  # the burn card is never shown
@@ -155,7 +155,7 @@ def test_a_void_lists_the_bets_it_returned_and_a_forged_return_is_found(
     entries = load_entries(path)
     report = replay(entries)
     assert report.ok, report.as_json()
-    voided = report.coups[-1]
+    voided = report.rounds[-1]
     assert voided.status == "voided" and voided.reason == "the dealer dropped the shoe"
     assert [(s["box"], s["stake"], s["outcome"], s["returned"]) for s in voided.settlements] == [
         (3, 20_000, "returned", 20_000)]
@@ -163,7 +163,7 @@ def test_a_void_lists_the_bets_it_returned_and_a_forged_return_is_found(
     row.payload["returned"][0]["returned"] = 10_000  # half of it "handed back"
     forged = replay(_rechain(entries))
     assert forged.chain_ok and not forged.ok
-    assert forged.coups[-1].differences[0].startswith("returned [")
+    assert forged.rounds[-1].differences[0].startswith("returned [")
     row.payload["returned"] = []  # nothing handed back at all
     assert not replay(_rechain(entries)).ok
     del row.payload["returned"]  # a row from before the list was recorded: nothing to check

@@ -127,14 +127,14 @@ def test_a_round_by_shoe_events_replays_and_a_forged_payout_is_found(toy: object
     path = _played(tmp_path / "hc.db", toy)
     report = replay(load_entries(path))
     assert report.ok and report.table_id == "HC-01"
-    (round_,) = report.coups
+    (round_,) = report.rounds
     assert round_.hands == {"player": ["KD"], "dealer": ["7C"]}
     assert round_.settlements == [{"side": "player", "paid": 5_000}]
     entries = load_entries(path)
     entries[-1].payload["paid"] = [["player", 10_000]]
     forged = replay(entries)
     assert not forged.ok and not forged.chain_ok  # the chain breaks at the edited row
-    assert forged.coups[0].differences == [
+    assert forged.rounds[0].differences == [
         "recorded player [('player', 10000)], recomputed player [('player', 5000)]"]
 
 
@@ -147,8 +147,8 @@ def test_the_headless_demo_plays_a_round_of_it(toy: object, tmp_path: Path) -> N
     assert "round settled: round 1" in out.stdout
     assert (tmp_path / "shots" / "dealer-800x480.png").stat().st_size > 1000
     report = replay(load_entries(tmp_path / "demo.db"))
-    assert report.ok and [c.status for c in report.coups] == ["settled"]
-    assert report.coups[0].settlements[0]["side"] == "player"  # the one bet, tapped
+    assert report.ok and [c.status for c in report.rounds] == ["settled"]
+    assert report.rounds[0].settlements[0]["side"] == "player"  # the one bet, tapped
 
 
 @pytest.mark.slow
@@ -283,11 +283,11 @@ def test_its_golden_journal_replays_exactly_as_it_did(toy: Any) -> None:
     after = json.loads(json.dumps(replay(load_entries(GOLDEN),
                                          "tests/toy_game/golden.jsonl").as_json()))
     assert after == before
-    assert after["ok"] and [c["status"] for c in after["coups"]] == [
+    assert after["ok"] and [c["status"] for c in after["rounds"]] == [
         "settled", "settled", "settled", "settled", "voided", "settled"]
     # Round 4: R1,000 on the dealer loses to the player's ace; round 3 a push, nothing won.
-    assert after["coups"][3]["settlements"] == [{"side": "dealer", "paid": 0}]
-    assert after["coups"][2]["result"] == {"winner": "push"}
+    assert after["rounds"][3]["settlements"] == [{"side": "dealer", "paid": 0}]
+    assert after["rounds"][2]["result"] == {"winner": "push"}
 
 
 def test_the_pit_shows_each_of_its_rounds_outcome(toy: Any, tmp_path: Path) -> None:
@@ -299,7 +299,7 @@ def test_the_pit_shows_each_of_its_rounds_outcome(toy: Any, tmp_path: Path) -> N
     store.enroll(table_id)
     store.ingest(table_id, [WireRow(**to_wire(e)) for e in entries])
     view = Rounds(store).between(table_id, "", "")
-    assert [c.outcome for c in view.coups] == [
+    assert [c.outcome for c in view.rounds] == [
         "player KD against 7C", "dealer 4H against JS", "push 9S against 9D",
         "player AH against 2C", "void: card dropped on the floor", "dealer 3D against TC"]
 
@@ -307,7 +307,7 @@ def test_the_pit_shows_each_of_its_rounds_outcome(toy: Any, tmp_path: Path) -> N
         rounds = Rounds(store)
 
     html = _rounds_html(Pit(), table_id, "2000-01-01T00:00:00.000Z", "")  # type: ignore[arg-type]
-    for coup in view.coups:
+    for coup in view.rounds:
         assert f"<td>{escape(coup.outcome)}</td>" in html
     store.db.close()
     # The pit names no game, the toy's included.
@@ -436,14 +436,14 @@ def test_its_integrity_figures_count_its_journal(toy: Any) -> None:
 
 @pytest.mark.slow
 def test_its_typed_console_plays_rounds(toy: Any, tmp_path: Path) -> None:
-    out = _cli("demo", "--game", "high-card", "--console", "--coups", "3", "--no-pit",
+    out = _cli("demo", "--game", "high-card", "--console", "--rounds", "3", "--no-pit",
                "--pace", "0.05",
                "--fresh", "--journal", str(tmp_path / "console.db"), timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     report = replay(load_entries(tmp_path / "console.db"))
-    assert report.ok and len(report.coups) == 3
+    assert report.ok and len(report.rounds) == 3
     assert out.stdout.count(": pay and confirm") >= len(
-        [c for c in report.coups if c.status == "settled"])
+        [c for c in report.rounds if c.status == "settled"])
 
 
 # --- The doc lists every hook, and the toy uses each ------------------------------------------

@@ -83,10 +83,12 @@ class RoundDrawing:
 
 
 @dataclass
-class CoupReplay:
-    """One round (a coup in punto banco) as replay recomputed it."""
+class RoundReplay:
+    """One round as replay recomputed it: `number` is the round's number in its game (the
+    coup in punto banco, the spin at roulette), `word` what its game calls it (the spec's
+    `round_word`, set by replay), for the report's lines."""
 
-    coup: int
+    number: int
     status: str  # settled | voided
     seq: int
     wall_time: str
@@ -105,13 +107,16 @@ class CoupReplay:
     """The round's outcome in one line, in its game's words ("banker 7-6", "number 17"):
     filled in by the game's audit, shown as it is by the pit's rounds list (which names no
     game). Not part of `as_json`: replay's JSON holds the parts it is made of."""
+    word: str = "round"
+    """What the round's game calls a round ("coup", "spin", "hand"): not part of `as_json`,
+    whose keys are the same for every game ("round")."""
     drawing: RoundDrawing | None = None
     """The round drawn for an inspector (filled in by the game's audit; None: the pit draws
     what the parts above hold). Not part of `as_json` either."""
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "coup": self.coup, "status": self.status, "seq": self.seq,
+            "round": self.number, "status": self.status, "seq": self.seq,
             "wall_time": self.wall_time, "player_cards": self.player_cards,
             "banker_cards": self.banker_cards, "result": self.result,
             "settlements": self.settlements, "differences": self.differences,
@@ -145,14 +150,14 @@ class CoupReplay:
             differs += f"  {o['action']} by {o['role']} {o['person']}: {o['reason']}"
         if self.hands is not None:
             hands = "  ".join(f"{k} {' '.join(v)}" for k, v in self.hands.items())
-            return f"round {self.coup:>4} {self.status:<8} {hands}{differs}"
+            return f"{self.word} {self.number:>4} {self.status:<8} {hands}{differs}"
         res = self.result or {}
-        return (f"coup {self.coup:>4} {self.status:<8} P {' '.join(self.player_cards):<9} "
+        return (f"{self.word} {self.number:>4} {self.status:<8} P {' '.join(self.player_cards):<9} "
                 f"B {' '.join(self.banker_cards):<9} {res.get('winner', '-'):<6} "
                 f"{res.get('player_total', '')}-{res.get('banker_total', '')}{differs}")
 
 
-def drawing_of(coup: CoupReplay, currency: str = "R") -> RoundDrawing:
+def drawing_of(coup: RoundReplay, currency: str = "R") -> RoundDrawing:
     """The round's drawing: its game's (`coup.drawing`), or one made from the parts every
     round has: its hands (or player and banker cards) and its settlements' `stake`, `paid`,
     `returned` and `outcome` (no totals, the outcome line as the winner)."""
@@ -189,14 +194,14 @@ class ReplayReport:
     chain_reason: str
     entries: int
     table_id: str = ""
-    coups: list[CoupReplay] = field(default_factory=list)
+    rounds: list[RoundReplay] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     disputes: list[str] = field(default_factory=list)
     """Rounds flagged as disputed (rule 2.8), a line each with the row it is on record in."""
 
     @property
     def differences(self) -> int:
-        return sum(len(c.differences) for c in self.coups) + len(self.problems)
+        return sum(len(c.differences) for c in self.rounds) + len(self.problems)
 
     @property
     def ok(self) -> bool:
@@ -206,7 +211,7 @@ class ReplayReport:
         out: dict[str, Any] = {
             "source": self.source, "table_id": self.table_id, "entries": self.entries,
             "chain": {"ok": self.chain_ok, "reason": self.chain_reason},
-            "coups": [c.as_json() for c in self.coups], "problems": self.problems}
+            "rounds": [c.as_json() for c in self.rounds], "problems": self.problems}
         if self.disputes:  # a journal with none reports exactly as before
             out["disputes"] = self.disputes
         return {**out, "differences": self.differences, "ok": self.ok}
@@ -214,7 +219,7 @@ class ReplayReport:
 
 class Audit(Protocol):
     """A game's replay audit: called with the state just before `op` is folded; it adds
-    the rounds it recomputed to `report.coups` and anything else to `report.problems`."""
+    the rounds it recomputed to `report.rounds` and anything else to `report.problems`."""
 
     def __call__(self, state: Any, op: Any, row: Row, report: ReplayReport) -> None: ...
 

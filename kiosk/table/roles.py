@@ -10,10 +10,12 @@ People
         [people]
         lockout_after = 5          # wrong PINs in a row that lock an id out
         lockout_minutes = 15       # for this long
-        [people.D101]
+        [people.4471]              # an id is a badge number: digits only
         name = "Thandi M."
         role = "dealer"
         pin = "scrypt$16384$8$1$...$..."   # tableside pit pin
+
+    An id is a badge number, digits only (`id_refusal`): the PIN pad keys digits.
 
     The pit signs `[people]` with the limits (kiosk/signed_config.py): the same document,
     taken up between rounds, kept in the journal once applied, so a table that cannot reach
@@ -38,7 +40,9 @@ Records (all `TableRecord`s: no game's, every game leaves its state as it is)
     `DealerSignedIn(dealer, name)`, `DealerSignedOut(dealer, name)`;
     `RoundDealer(round, dealer, name)`, journaled with the first act of each round while a
     dealer is signed in (a journal with no sign-in has none: older journals read as
-    before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert.
+    before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert;
+    `PinRefused(person)`, a wrong PIN keyed to a command that runs once (the self-test), so
+    the next run counts it towards the lockout (`check_on_record`).
 """
 
 from __future__ import annotations
@@ -49,20 +53,28 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.rules.errors import NotAllowed, Said
 from kiosk.rules.operations import TableRecord
+
+if TYPE_CHECKING:
+    from kiosk.store.journal import Journal
 
 _N, _R, _P = 2**14, 8, 1  # scrypt's cost: about 50 ms and 16 MiB a check on a small server
 PIN_DIGITS = (4, 8)
 """A PIN is 4 to 8 digits."""
 LOCKOUT_AFTER = 5
 LOCKOUT_MINUTES = 15
-_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+ID_DIGITS = 8
+"""An id is a badge number of 1 to 8 digits: the table's PIN pad keys digits only, so an id
+with letters could never be keyed (docs/roles.md)."""
+_ID = re.compile(rf"[0-9]{{1,{ID_DIGITS}}}")
 
 
 class Role(StrEnum):
@@ -82,6 +94,7 @@ class Override(StrEnum):
     REOPEN_HOURS = "reopen_outside_hours"
     DEVICE_SETUP = "device_setup"
     SELF_TEST = "self_test"
+    ATTENDED = "inspector_attended"
 
 
 NEEDS: dict[Override, Role] = {
@@ -93,6 +106,7 @@ NEEDS: dict[Override, Role] = {
     Override.REOPEN_HOURS: Role.INSPECTOR,
     Override.DEVICE_SETUP: Role.TECHNICIAN,
     Override.SELF_TEST: Role.TECHNICIAN,
+    Override.ATTENDED: Role.INSPECTOR,
 }
 """The role each override needs (docs/roles.md)."""
 
@@ -151,6 +165,15 @@ def pin_refusal(pin: str) -> str:
     return ""
 
 
+def id_refusal(person_id: str) -> str:
+    """Why `person_id` cannot be a person's id ("" when it can): ids are digits, by rule,
+    as the PIN pad keys them."""
+    if not (person_id.isascii() and _ID.fullmatch(person_id)):
+        return (f"an id is a badge number of 1 to {ID_DIGITS} digits (the table's PIN pad "
+                f"keys digits only), not {person_id!r}")
+    return ""
+
+
 # --- people -------------------------------------------------------------------------------
 
 
@@ -197,9 +220,10 @@ def read_people(section: Mapping[str, Any],
             continue
         where = f"people.{pid}"
         if not isinstance(entry, dict):
-            fail("people", pid, "must be a person, like [people.D101] with name, role and pin")
-        if not _ID.fullmatch(pid):
-            fail(where, "", "an id is 1-32 letters, digits, '-', '_' or '.'")
+            fail("people", pid, "must be a person, like [people.4471] with name, role and pin")
+        why = id_refusal(pid)
+        if why:
+            fail(where, "", why)
         for key in entry:
             if key not in ("name", "role", "pin"):
                 fail(where, key, "unknown key (known here: name, pin, role)")
@@ -221,7 +245,7 @@ def people_toml(people: list[tuple[str, str, Role, str]], lockout_after: int = L
     lines = ["[people]", f"lockout_after = {lockout_after}",
              f"lockout_minutes = {lockout_minutes}"]
     for pid, name, role, pin in people:
-        why = pin_refusal(pin)
+        why = id_refusal(pid) or pin_refusal(pin)
         if why:
             raise RoleRefused(f"{pid}: {why}")
         quoted = name.replace("\\", "\\\\").replace('"', '\\"')
@@ -280,6 +304,16 @@ class PinLockedOut(TableRecord):
     seconds: int
 
 
+@dataclass(frozen=True, slots=True)
+class PinRefused(TableRecord):
+    """A wrong PIN for the id `person` keyed where no running table counts it (the self-test
+    command: one try a run). On record so that the next try counts it towards the lockout
+    (`check_on_record`); the PIN itself is never on record."""
+
+    kind = "pin_refused"
+    person: str
+
+
 # --- the PIN check with its lockout --------------------------------------------------------
 
 
@@ -322,6 +356,67 @@ class Gate:
             return Person(person_id, "", Role.DEALER, ""), True
         raise RoleRefused.of("Wrong id or PIN (%(left)s more wrong before a lockout)",
                              left=self.people.lockout_after - count)
+
+
+def _when(wall_time: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(wall_time).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def check_on_record(journal: Journal, people: People, person_id: str, pin: str,
+                    now: datetime) -> Person:
+    """The PIN check of a command that runs once and ends (the self-test), counted towards
+    the lockout like every PIN keyed at the table: a lockout on record for `person_id` still
+    running at `now` (wall clock) refuses even the right PIN; each wrong PIN goes on record
+    (`PinRefused`), and the `lockout_after`-th in a row since the id's last lockout or
+    approval (read back to the last self-test run at most, so a long journal is not read
+    whole) locks it out on record (`PinLockedOut`: the table restarting honours it and the
+    pit raises it). Raises `RoleRefused` (`LockedOut`) as `Gate.check` does."""
+    person_id = person_id.strip()
+    since = journal.last_of_kind("selftest")  # the rows a tally needs: since the last run
+    last_lockout = journal.last_of_kind(PinLockedOut.kind)
+    start = since.seq if since else 0
+    if last_lockout is not None and last_lockout.seq <= start:
+        start = last_lockout.seq - 1
+    rows = list(journal.entries(start))
+    gate = Gate(people, time.monotonic)
+    base = time.monotonic()
+    for row in rows:
+        if row.payload.get("person") != person_id:
+            continue
+        if row.kind == PinLockedOut.kind:
+            at = _when(row.wall_time)
+            seconds = row.payload.get("seconds")
+            left = (float(seconds) - (now - at).total_seconds()
+                    if at is not None and isinstance(seconds, int) else 0.0)
+            gate.wrong.pop(person_id, None)
+            gate.until.pop(person_id, None)
+            if left > 0:
+                gate.until[person_id] = base + left
+        elif row.kind == PinRefused.kind:
+            gate.wrong[person_id] = gate.wrong.get(person_id, 0) + 1
+        elif row.kind == OverrideApproved.kind:
+            gate.wrong.pop(person_id, None)
+    try:
+        person, locked = gate.check(person_id, pin)
+    except LockedOut:
+        raise
+    except RoleRefused:
+        journal.append(PinRefused.kind, PinRefused(person_id).to_payload())
+        raise
+    if locked:
+        minutes = people.lockout_seconds // 60
+        journal.append_many([
+            (PinRefused.kind, PinRefused(person_id).to_payload()),
+            (PinLockedOut.kind, PinLockedOut(person_id, people.lockout_after,
+                                             people.lockout_seconds).to_payload())])
+        err = LockedOut.of("%(who)s is locked out after too many wrong PINs: %(minutes)s "
+                           "minute(s) left", who=person_id, minutes=minutes)
+        err.seconds = float(people.lockout_seconds)
+        raise err
+    return person
 
 
 def approval(person: Person, action: Override, reason: str, detail: str = ""

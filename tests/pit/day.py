@@ -18,7 +18,7 @@ class Day:
         self.state = pb.initial_state(self.rules, journal.table_id)
         self.seed = seed
         self.shoe = SeededShoe(8, seed)
-        self.coups = 0
+        self.rounds = 0
         self.journal.append_many([self._do(pb.open_table(self.rules, journal.table_id))])
 
     def _do(self, op: Operation) -> tuple[str, dict[str, object]]:
@@ -40,5 +40,5 @@ class Day:
                 rows.append(self._do(pb.shoe_card(self.state, self.shoe.deal())))
             rows.append(self._do(pb.confirm_payouts(self.state)))
             self.journal.append_many(rows)
-            self.coups += 1
+            self.rounds += 1
         return self.journal.count()

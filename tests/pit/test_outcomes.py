@@ -46,27 +46,26 @@ def test_the_rounds_list_shows_each_games_outcome(name: str, tmp_path: Path) -> 
     store.ingest(table_id, [WireRow(**to_wire(e)) for e in entries])
     whole = replay(entries)
     view = Rounds(store).between(table_id, "", "")
-    assert len(view.coups) == len(whole.coups) > 0
-    for coup in view.coups:
+    assert len(view.rounds) == len(whole.rounds) > 0
+    for coup in view.rounds:
         assert coup.outcome, coup.as_json()
     if name in FIRST:
-        assert view.coups[0].outcome == FIRST[name]
-    voided = [c for c in view.coups if c.status == "voided"]
+        assert view.rounds[0].outcome == FIRST[name]
+    voided = [c for c in view.rounds if c.status == "voided"]
     assert all(c.reason in c.outcome for c in voided)
 
     class Pit:
         rounds = Rounds(store)
 
     html = _rounds_html(Pit(), table_id, "2000-01-01T00:00:00.000Z", "")  # type: ignore[arg-type]
-    for coup in view.coups:
+    for coup in view.rounds:
         assert f"<td>{escape(coup.outcome)}</td>" in html
     store.db.close()
 
 
 def test_the_pit_names_no_game() -> None:
     words = {w for g in games() for w in (g.name, *g.aliases, g.title.lower())}
-    # ("coup" stays: it is the name of replay's round, kiosk.rules.audit.CoupReplay.coup)
-    words |= {"winner", "banker", "player_total", "hands", "spin"}
+    words |= {"coup", "coups", "winner", "banker", "player_total", "hands", "spin"}
     for path in (ROOT / "pit").glob("*.py"):
         text = path.read_text(encoding="utf-8").lower()
         found = sorted(w for w in words if re.search(rf"\b{re.escape(w)}\b", text))

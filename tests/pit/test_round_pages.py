@@ -80,7 +80,7 @@ def _hand(driver: WebDriver, name: str) -> str:
 
 
 def _replayed(name: str) -> list[dict[str, object]]:
-    coups = json.loads((GOLDEN / f"{name}.replay.json").read_text())["coups"]
+    coups = json.loads((GOLDEN / f"{name}.replay.json").read_text())["rounds"]
     assert isinstance(coups, list)
     return coups
 
@@ -136,7 +136,7 @@ def test_blackjack_shows_each_hand_and_its_total(browser: WebDriver,  # noqa: F8
 
 def test_a_void_round_lists_every_bet_handed_back(browser: WebDriver,  # noqa: F811
                                                   pit: dict[str, PitServer]) -> None:
-    void = next(c for c in replay_source(GOLDEN / "mixed.jsonl").coups if c.status == "voided")
+    void = next(c for c in replay_source(GOLDEN / "mixed.jsonl").rounds if c.status == "voided")
     _open(browser, pit["mixed"], f"/tables/T-01/rounds/{void.seq}")
     assert browser.find_element(By.ID, "winner").text == "void: shoe jammed"
     assert "Bets handed back" in browser.find_element(By.TAG_NAME, "main").text
@@ -337,12 +337,12 @@ def test_the_raw_record_is_one_click_away(browser: WebDriver,  # noqa: F811
     assert answer.headers["content-disposition"] == (
         'attachment; filename="DEMO-1-round-1-row-16.json"')
     body = answer.json()
-    assert body["round"]["coup"] == 1
+    assert body["round"]["round"] == 1
     # The round's rows, from the table's opening (no round before it) to its settling row,
     # each as the table hashed it.
     assert [r["seq"] for r in body["rows"]] == list(range(1, 17))
     assert body["rows"] == [r.as_json() for r in server.state.store.rows("DEMO-1", 0, 16)]
-    second = next(c for c in _replayed("az") if c["coup"] == 2)
+    second = next(c for c in _replayed("az") if c["round"] == 2)
     answer = httpx.get(f"{server.url}/tables/DEMO-1/rounds/{second['seq']}/raw",
                        cookies={"pit_session": cookie["value"]})
     assert [r["seq"] for r in answer.json()["rows"]] == list(range(17, int(second["seq"]) + 1))
@@ -350,18 +350,18 @@ def test_the_raw_record_is_one_click_away(browser: WebDriver,  # noqa: F811
 
 
 def test_who_did_what_comes_from_the_round_once_tables_name_people() -> None:
-    from kiosk.rules.audit import CoupReplay, RoundDrawing
+    from kiosk.rules.audit import RoundDrawing, RoundReplay
     from pit.drawing import who_did_what
 
-    plain = CoupReplay(1, "settled", 12, "2026-11-28T08:00:00.000Z")
+    plain = RoundReplay(1, "settled", 12, "2026-11-28T08:00:00.000Z")
     assert who_did_what(plain) == ()
 
-    class Signed(CoupReplay):
+    class Signed(RoundReplay):
         def who(self) -> tuple[tuple[str, str], ...]:
             return (("dealer", "4471 Thandi M."),)
 
     assert who_did_what(Signed(1, "settled", 12, "t")) == (("dealer", "4471 Thandi M."),)
-    drawn = CoupReplay(1, "settled", 12, "t", drawing=RoundDrawing(
+    drawn = RoundReplay(1, "settled", 12, "t", drawing=RoundDrawing(
         "R", by=(("inspector", "0012 Sipho K."),)))
     assert who_did_what(drawn) == (("inspector", "0012 Sipho K."),)
 
@@ -377,7 +377,7 @@ def test_a_procedure_replayed_from_a_snapshot_inside_it_keeps_what_the_state_hol
     cut = 25  # the fault, the damage, the disadvantage, the spare: before it
     start = fold(entries[:cut])
     replay = Replay("mb_shoe", start, (cut, entries[cut - 1].hash))
-    coup = next(c for c in replay.feed(entries[cut:]).coups if c.coup == 2)
+    coup = next(c for c in replay.feed(entries[cut:]).rounds if c.number == 2)
     assert coup.drawing is not None
     steps = [(s.words, s.clause) for s in coup.drawing.steps]
     assert steps[:6] == [
@@ -399,7 +399,7 @@ def test_a_bank_hand_set_by_the_player_banker_is_not_called_the_house_way() -> N
     from kiosk.rules.paigow.tiles import parse_tiles
 
     journal = replay_source(GOLDEN / "pg.jsonl")
-    way = next(c for c in journal.coups if c.seq == 25)
+    way = next(c for c in journal.rounds if c.seq == 25)
     assert way.drawing is not None and way.drawing.hands[0].note.startswith(
         "set the house way: no pair")
     # The same round, the player/banker's 44 46 / 13 22 set as 44 13 / 46 22 instead.

@@ -58,33 +58,33 @@ def test_rounds_start_from_a_snapshot_and_match_a_replay_from_row_1(
     journal, snapshots = _table(tmp_path / "T1.db", "T1")
     _ingest(store, "T1", journal.path)
     whole = replay(iter_entries(journal.path), "T1")
-    assert whole.ok and len(whole.coups) == 36
-    everything = [c.as_json() for c in whole.coups]
+    assert whole.ok and len(whole.rounds) == 36
+    everything = [c.as_json() for c in whole.rounds]
     rounds = Rounds(store)
 
     recent = rounds.recent("T1", count=5)
     assert recent.first_row == snapshots[1]  # the last snapshot at least 40 rows back
-    assert [c.as_json() for c in recent.coups] == everything[-5:]
+    assert [c.as_json() for c in recent.rounds] == everything[-5:]
     assert recent.chain_ok and not recent.problems
 
     # Rows that arrive later are fed to the kept replay.
     Day(journal, seed=9).play(2)
     store.ingest("T1", wire_rows(journal.path, after=store.head("T1")[0]))
     later = replay(iter_entries(journal.path), "T1")
-    assert [c.as_json() for c in rounds.recent("T1", count=5).coups] == \
-        [c.as_json() for c in later.coups[-5:]]
+    assert [c.as_json() for c in rounds.recent("T1", count=5).rounds] == \
+        [c.as_json() for c in later.rounds[-5:]]
 
     # Search by time: the rounds settled in that time, replayed from the snapshot before it.
-    middle = whole.coups[15:20]
+    middle = whole.rounds[15:20]
     start, end = middle[0].wall_time, middle[-1].wall_time
     found = rounds.between("T1", start, end)
     assert found.first_row == snapshots[0]
-    assert [c.as_json() for c in found.coups] == [c.as_json() for c in middle]
-    assert rounds.between("T1", "2030-01-01T00:00:00.000Z", "").coups == []
-    assert len(rounds.between("T1", "", end, limit=3).coups) == 3
+    assert [c.as_json() for c in found.rounds] == [c.as_json() for c in middle]
+    assert rounds.between("T1", "2030-01-01T00:00:00.000Z", "").rounds == []
+    assert len(rounds.between("T1", "", end, limit=3).rounds) == 3
 
     # One round, by its settling row or a row inside it.
-    coup = whole.coups[30]
+    coup = whole.rounds[30]
     assert rounds.round_at("T1", coup.seq) is not None
     assert rounds.round_at("T1", coup.seq).as_json() == coup.as_json()  # type: ignore[union-attr]
     inside = rounds.round_at("T1", coup.seq - 2)
@@ -114,6 +114,6 @@ def test_only_a_few_tables_replays_are_kept(tmp_path: Path) -> None:
         journal.close()
     rounds = Rounds(store, kept_tables=2)
     for table_id in ("A", "B", "C", "B"):
-        assert len(rounds.recent(table_id).coups) == 2
+        assert len(rounds.recent(table_id).rounds) == 2
     assert rounds.kept == ["C", "B"]
     store.db.close()

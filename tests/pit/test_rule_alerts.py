@@ -20,9 +20,9 @@ from kiosk.rules.registry import GAMES
 from kiosk.store.journal import Journal
 from pit.alerts import (
     CONFIG_REFUSED,
-    COUP_TERMINATED,
     DEVICE_FAULT,
     MISDEAL,
+    ROUND_TERMINATED,
     SAME_DIRECTION,
     SHUFFLER_MALFUNCTION,
     VOID,
@@ -117,7 +117,7 @@ def test_mini_baccarats_shuffler_malfunction_and_a_terminated_coup_are_alerts(
         "card(s) dealt: JAM: card path blocked; reported by the shuffler (rule 12.1.2)")
     # A terminated coup is the game's own kind of void: its alert says so, not "round voided".
     assert alert_for("mini_baccarat.coup_terminated", payloads[ended]) == (
-        COUP_TERMINATED, "coup 2 terminated by inspector Thandi Mokoena (badge 4411): 4 "
+        ROUND_TERMINATED, "coup 2 terminated by inspector Thandi Mokoena (badge 4411): 4 "
         "wager(s) returned (rule 12.4)")
     # The procedure's other records raise none; punto banco's void still raises its own.
     assert all(alert_for(r.kind, payloads[r.seq]) is None for r in rows
@@ -130,7 +130,7 @@ def test_mini_baccarats_shuffler_malfunction_and_a_terminated_coup_are_alerts(
     state.store.enroll("MB-01")
     assert not state.store.ingest("MB-01", rows).quarantined
     raised = [(a.kind, a.seq) for a in state.store.alerts(table_id="MB-01")]
-    assert (SHUFFLER_MALFUNCTION, fault) in raised and (COUP_TERMINATED, ended) in raised
+    assert (SHUFFLER_MALFUNCTION, fault) in raised and (ROUND_TERMINATED, ended) in raised
     assert [k for k, _ in raised].count(VOID) == 0
     server = PitServer(state).start()
     try:
@@ -143,7 +143,7 @@ def test_mini_baccarats_shuffler_malfunction_and_a_terminated_coup_are_alerts(
         texts = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "#alerts tr")]
         started = [t for t in texts if "Shuffler malfunction (rule 12.1)" in t]
         assert len(started) == 1 and f"(rule 12.1.2) row {fault}" in started[0]
-        terminated = [t for t in texts if "Coup terminated (rule 12.4)" in t]
+        terminated = [t for t in texts if "Round terminated (rule 12.4)" in t]
         assert len(terminated) == 1
         assert ("coup 2 terminated by inspector Thandi Mokoena (badge 4411): 4 wager(s) "
                 f"returned (rule 12.4) row {ended}") in terminated[0]

@@ -79,7 +79,7 @@ def test_a_day_of_play_with_the_pit_down_arrives_exactly_once(
     server = pit_server(server.port)  # the network is back
     wait_for(lambda: client.state.acked_seq == played, 60, "the backlog reaches the pit")
     client.stop()
-    assert day.coups == 2050
+    assert day.rounds == 2050
     mine = wire_rows(journal.path)
     assert pit_rows(server, "PB-01") == mine  # every row, once, byte for byte
     assert server.state.store.head("PB-01") == head_of(journal.path)

@@ -114,6 +114,7 @@ def test_pai_gow_legal_actions_agree_with_the_queries() -> None:
             assert (act in legal) == can(state), (act, pg.next_step(state))
         assert ("void_round" in legal) == pg.can_void_round(state, "reason")
         assert ("confirm_house_way" in legal) == pg.can_confirm_house_way(state, "Thandi")
+        assert ("unset_hand" in legal) == any(pg.can_unset_hand(state, a) for a in areas)
     assert {"shuffle", "take_bank", "place_bet", "remove_bet", "close_betting", "set_hand",
             "set_bank", "confirm_house_way", "confirm_payouts", "void_round"} <= seen
 

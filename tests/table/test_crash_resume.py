@@ -25,7 +25,7 @@ def _run_and_kill(journal: Path, seed: int, after: float) -> str:
     machine, and test nothing)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     child = subprocess.Popen(
-        [sys.executable, "-m", "kiosk.cli", "demo", "--console", "--coups", "500", "--pace", "0",
+        [sys.executable, "-m", "kiosk.cli", "demo", "--console", "--rounds", "500", "--pace", "0",
          "--seed", str(seed), "--journal", str(journal)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
     assert child.stdout is not None

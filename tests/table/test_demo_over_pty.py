@@ -17,7 +17,7 @@ from kiosk.store.journal import iter_entries, verify
 def test_demo_plays_coups_through_the_serial_driver(tmp_path: Path) -> None:
     path = tmp_path / "demo.db"
     cfg = demo_config(path)
-    session = asyncio.run(run_demo(cfg, coups=6, seed=5, pace=0.0))
+    session = asyncio.run(run_demo(cfg, rounds=6, seed=5, pace=0.0))
     assert session.state.coup == 7
     entries = list(iter_entries(path))
     ops = [operation_from_record(e.kind, e.payload) for e in entries]
@@ -33,7 +33,7 @@ def test_demo_plays_coups_through_the_serial_driver(tmp_path: Path) -> None:
     assert {op.source for op in dealt} == {pb.CardSource.SIMULATED}
     assert verify(path).ok
     report = replay(entries)
-    assert report.ok and len(report.coups) == 6
+    assert report.ok and len(report.rounds) == 6
     # The shoe said hello over the line and the session recorded it.
     hello = [e for e in entries if e.kind == "device_report" and e.payload["event"] == "hello"]
     assert hello and "TABLESIDE-SIM" in hello[0].payload["detail"]

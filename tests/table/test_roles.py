@@ -228,28 +228,45 @@ def _toml(tmp: Path, people: str = "", key: str = "") -> str:
 
 
 def test_a_table_reads_its_people_from_its_file(tmp_path: Path) -> None:
-    cfg = parse(_toml(tmp_path, people_toml([("D1", "Thandi", Role.DEALER, "1111"),
-                                             ("I1", "Naidoo", Role.INSPECTOR, "3333")],
+    cfg = parse(_toml(tmp_path, people_toml([("1001", "Thandi", Role.DEALER, "1111"),
+                                             ("9001", "Naidoo", Role.INSPECTOR, "3333")],
                                             lockout_minutes=10)))
     assert cfg.people.checked and cfg.people.lockout_seconds == 600
-    person = cfg.people.get("I1")
+    person = cfg.people.get("9001")
     assert person is not None and person.role is Role.INSPECTOR
     assert check_pin("3333", person.pin_hash)
     assert not parse(_toml(tmp_path)).people.checked
 
 
 @pytest.mark.parametrize(("section", "why"), [
-    ('[people.D1]\nname = "A"\nrole = "dealer"\npin = "1234"\n', "hashed with scrypt"),
-    ('[people.D1]\nname = "A"\nrole = "boss"\npin = "scrypt$1$2$3$4$5"\n', "one of dealer"),
-    ('[people.D1]\nname = "A"\nrole = "dealer"\npin = "scrypt$1$2$3$4$5"\nrank = 2\n',
+    ('[people.1001]\nname = "A"\nrole = "dealer"\npin = "1234"\n', "hashed with scrypt"),
+    ('[people.1001]\nname = "A"\nrole = "boss"\npin = "scrypt$1$2$3$4$5"\n', "one of dealer"),
+    ('[people.1001]\nname = "A"\nrole = "dealer"\npin = "scrypt$1$2$3$4$5"\nrank = 2\n',
      "unknown key"),
     ('[people]\nlockout_after = 0\n', "lockout_after"),
+    # The PIN pad keys digits only: an id with letters could never be keyed at the table.
+    ('[people.D1]\nname = "A"\nrole = "dealer"\npin = "scrypt$1$2$3$4$5"\n',
+     "badge number of 1 to 8 digits"),
+    ('[people.123456789]\nname = "A"\nrole = "dealer"\npin = "scrypt$1$2$3$4$5"\n',
+     "badge number of 1 to 8 digits"),
 ])
 def test_a_people_section_with_a_mistake_is_refused_with_its_line(
         tmp_path: Path, section: str, why: str) -> None:
     with pytest.raises(ConfigError, match=why) as err:
         parse(_toml(tmp_path, section))
     assert "line" in str(err.value)
+
+
+def test_ids_with_letters_are_refused_before_the_pit_signs_them() -> None:
+    from kiosk.signed_config import check_body
+
+    with pytest.raises(RoleRefused, match="D1: an id is a badge number"):
+        people_toml([("D1", "Thandi", Role.DEALER, "1111")])
+    body = '[people.D1]\nname = "A"\nrole = "dealer"\npin = "scrypt$1$2$3$4$5"\n'
+    with pytest.raises(ConfigError, match="digits only.*'D1'"):
+        check_body(body)  # what the pit checks before it signs
+    assert check_body(people_toml([("4471", "Thandi", Role.DEALER, "1111")])
+                      ).people.get("4471") is not None
 
 
 def test_the_people_list_from_the_pit_is_taken_up_between_rounds_and_another_key_refused(
@@ -259,8 +276,8 @@ def test_the_people_list_from_the_pit_is_taken_up_between_rounds_and_another_key
     s: Session = TableSession(pb.PuntoBanco(), Journal.open(cfg.journal, "T1"), cfg.rules, "T1")
     configs = PitConfigs(s, cfg)
     assert not s.people.checked
-    body = people_toml([("D1", "Thandi", Role.DEALER, "1111"),
-                        ("I1", "Naidoo", Role.INSPECTOR, "3333")])
+    body = people_toml([("1001", "Thandi", Role.DEALER, "1111"),
+                        ("9001", "Naidoo", Role.INSPECTOR, "3333")])
 
     def offer(signer: Ed25519PrivateKey, version: int) -> None:
         write_offer(cfg.journal, SignedConfig("T1", version, body, "2026-11-28T10:00:00.000Z",
@@ -278,7 +295,7 @@ def test_the_people_list_from_the_pit_is_taken_up_between_rounds_and_another_key
     assert configs.pending is not None and not s.people.checked  # a round is in play
     s.perform(lambda st: pb.void_round(st, "Misdeal"))
     configs.poll()
-    assert s.people.checked and s.people.get("I1") is not None
+    assert s.people.checked and s.people.get("9001") is not None
     applied = s.journal.last_of_kind("pit_config_applied")
     assert applied is not None and "people and PINs changed" in str(applied.payload["summary"])
     # A restart that cannot reach the pit keeps the last signed list (from the journal).
@@ -286,8 +303,8 @@ def test_the_people_list_from_the_pit_is_taken_up_between_rounds_and_another_key
     again: Session = TableSession(pb.PuntoBanco(), Journal.open(cfg.journal, "T1"), cfg.rules,
                                   "T1")
     PitConfigs(again, cfg)
-    assert again.people.get("D1") is not None
-    assert again.sign_in("D1", "1111").name == "Thandi"
+    assert again.people.get("1001") is not None
+    assert again.sign_in("1001", "1111").name == "Thandi"
 
 
 def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) -> None:
@@ -300,14 +317,14 @@ def test_replay_says_who_dealt_each_round_and_who_approved_what(tmp_path: Path) 
                lambda st: pb.void_round(st, "Card exposed or dropped", "inspector I1"))
     report = replay(s.journal.entries())
     assert report.ok, report.problems
-    coup = report.coups[-1].as_json()
+    coup = report.rounds[-1].as_json()
     assert coup["status"] == "voided" and coup["dealer"] == "D1 Thandi"
     assert coup["overrides"] == [{"action": "void_round", "role": "inspector",
                                   "person": "I1", "name": "Inspector Naidoo",
                                   "reason": "Card exposed or dropped", "detail": ""}]
     assert "dealer D1 Thandi  void_round by inspector I1: Card exposed or dropped" in (
-        report.coups[-1].line())
-    assert report.coups[-1].who() == (
+        report.rounds[-1].line())
+    assert report.rounds[-1].who() == (
         ("dealer", "D1 Thandi"),
         ("inspector", "I1 Inspector Naidoo: void round (Card exposed or dropped)"))
 

@@ -45,7 +45,7 @@ def test_a_dealing_shuffler_takes_the_shoes_place_in_the_file(tmp_path: Path) ->
 
 def test_the_console_deals_punto_banco_from_a_simulated_shuffler(tmp_path: Path) -> None:
     path = tmp_path / "demo.db"
-    session = asyncio.run(run_demo(_config(path, "simulated"), coups=2, seed=5, pace=0.0))
+    session = asyncio.run(run_demo(_config(path, "simulated"), rounds=2, seed=5, pace=0.0))
     assert session.simulated == {"shuffler"} and session.dealing_device == "SHUF"
     rows = list(iter_entries(path))
     dealt = [e.payload for e in rows if e.kind == "punto_banco.card_dealt"]

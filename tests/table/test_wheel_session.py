@@ -44,8 +44,8 @@ def test_a_wheel_game_is_the_spin_on_record(tmp_path: Path) -> None:
     s.perform(rl.confirm_payouts)
     assert s.state.stack("pink").chips == 48 + 2 + 70
     report = replay(load_entries(str(tmp_path / "t.db")), "t")
-    assert report.ok and report.coups[0].result == {"number": "17"}
-    assert report.coups[0].reason == ""  # from the wheel: nothing to say
+    assert report.ok and report.rounds[0].result == {"number": "17"}
+    assert report.rounds[0].reason == ""  # from the wheel: nothing to say
 
 
 def test_a_miss_spin_is_a_no_spin_and_the_rebet_spin_settles(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.audit import ReplayReport, RoundReplay, Row
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.registry import (
     ConfigSection,
@@ -45,14 +45,14 @@ def audit(state: hc.HighCardState, op: Any, row: Row, report: ReplayReport) -> N
     """Every settled round recomputed from its two cards, every void kept with its reason;
     `outcome` is the round in one line, as the pit's rounds list shows it."""
     if isinstance(op, hc.Voided):
-        voided = CoupReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
+        voided = RoundReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
                             reason=op.reason)
         voided.outcome = f"void: {op.reason}"
-        report.coups.append(voided)
+        report.rounds.append(voided)
         return
     if not isinstance(op, hc.Settled):
         return
-    out = CoupReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
+    out = RoundReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
     out.outcome = f"{op.winner} " + " against ".join(
         c.code for c in (state.player, state.dealer) if c is not None)
     try:
@@ -65,7 +65,7 @@ def audit(state: hc.HighCardState, op: Any, row: Row, report: ReplayReport) -> N
         if again != op:
             out.differences.append(f"recorded {op.winner} {list(op.paid)}, recomputed "
                                    f"{again.winner} {list(again.paid)}")
-    report.coups.append(out)
+    report.rounds.append(out)
 
 
 def alerts(op: Any) -> tuple[str, str] | None:

@@ -314,6 +314,8 @@ WORDS = {
     "not washed": {
         "TableButton('No more bets')": "Wash the tiles before the round is dealt",
         "TableButton('Void round')": "No round to void: no bet is on the layout",
+        "TableButton('Correct hand')": "A hand is corrected only before the bank's hands are "
+        "set",
         "TableButton('Undo')": "Nothing to take back: Undo takes back a wager placed in this "
         "round"},
     "a wager under the minimum": {
@@ -323,7 +325,8 @@ WORDS = {
     "hands to set": {
         "ChipButton('5')": "No more bets: the tiles are in play",
         "TableButton('Wash tiles')": "The tiles are in play: wash them after the round",
-        "TableButton('Who banks')": "No more bets: the tiles are in play"},
+        "TableButton('Who banks')": "No more bets: the tiles are in play",
+        "TableButton('Correct hand')": "Area 2 has no hands set to correct"},
     "the supervisor's check": {},
     "reveal": {},
 }
@@ -344,6 +347,40 @@ def test_every_greyed_control_says_why(ui: UI, session: Session, state: str) -> 
     said = every_greyed_says_why(ui, dealer, screen_says, session.journal)
     for control, words in WORDS[state].items():
         assert said[control] == words, control
+
+
+def test_a_hand_keyed_wrong_is_corrected_by_touch(ui: UI, session: Session,
+                                                  dealer: Any) -> None:
+    """The house's procedure: an area's hands keyed wrong are taken off and keyed again,
+    until the bank's hands are set; then the control greys and says why."""
+    from tests.ui.test_refusals import screen_says
+
+    _washed(session)
+    session.perform(lambda st: pg.place_bet(st, 2, 10_000))
+    session.perform(lambda st: pg.place_bet(st, 3, 10_000))
+    session.perform(pg.close_betting)
+    session.perform(lambda st: pg.set_hand(st, 2, parse_tiles("66 45"), parse_tiles("55 16")))
+    ui.pump(frames=2)
+    ui.tap(dealer.card(2))  # a set area: selected, nothing opens
+    ui.pump(frames=2)
+    assert dealer.selected_area == 2 and not dealer.ids.correct.disabled
+    ui.tap(dealer.ids.correct)
+    ui.pump(frames=2)
+    assert session.state.hand_of(2) is None
+    assert dealer.card(2).tiles == ["", "", "", ""] and dealer.card(2).turn
+    pad = modal(ui, "TileKeypad")  # opened at once: area 2 is keyed first again
+    assert pad.title == "Area 2: key in the tiles and how the player set them"
+    key_hand(ui, pad, "66 45 55 16", "high nine")
+    ui.pump(frames=2)
+    assert dealer.card(2).tiles == ["66", "16", "55", "45"]
+    assert kinds(session)[-3:] == ["hand_set", "hand_unset", "hand_set"]
+    session.perform(lambda st: pg.set_hand(st, 3, parse_tiles("11 13"), parse_tiles("46 55")))
+    session.perform(lambda st: pg.set_bank(st, parse_tiles("56 15 34 26")))
+    ui.pump(frames=2)
+    assert dealer.ids.correct.disabled
+    assert screen_says(ui, dealer, dealer.ids.correct) == (
+        "A hand is corrected only before the bank's hands are set")
+    assert kinds(session)[-1] == "bank_hand_set"
 
 
 def test_a_house_setting_not_the_house_way_is_grey_and_says_why(

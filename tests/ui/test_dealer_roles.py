@@ -140,17 +140,24 @@ def test_the_pin_pad_and_the_dealer_button_fit(ui: UI, tmp_path: Path, size: tup
     session = _table(tmp_path / "t.db")
     session.sign_in("4471", "1111")
     session.perform(pb.close_betting)
+    session.device_commands["shoe"] = lambda _c: True  # linked: the key-card button corrects
     app = start_app(ui, PuntoBancoDealerApp(session, table_name=LONGEST_NAME))
     ui.resize_window(*size)
     ui.pump(0.2)
     screen, case = app.screen, (size, language)
     assert screen._dealer_widget.parent is screen.ids.inspector.parent
+    assert screen.correcting and screen.ids.key_card.text != screen.ids.new_shoe.text
     ui.screenshot(f"roles-dealer-button-{_case(case)}")
     laid_out(ui, screen, size, frame=ui.shot)
-    for stage in ("reason", "id", "pin", "refused"):
+    for stage in ("reason", "text", "id", "pin", "refused"):
         screen.open_void()
         pad = the_dialog(ui, "PinPad")
-        if stage != "reason":
+        if stage == "text":  # "Other…": the letter pad, a long reason typed
+            pad.go("text")
+            for key in "SHOE JAMMED AT BOX 7, CARD RE-KEYED BY THE INSPECTOR.":
+                pad.type(key)
+            assert "…" in pad.field  # the last letters typed, shown whole
+        elif stage != "reason":
             pad.choose(pad.reasons[1])
         if stage in ("pin", "refused"):
             for key in "88888888":
@@ -236,4 +243,104 @@ def test_a_card_keyed_over_the_shoes_read_takes_the_inspectors_pin(ui: UI,
     _void_by_pin(ui, pad)  # the first reason, the inspector's id and PIN
     assert _rows(session, "override")[0]["action"] == "manual_card"
     assert session.state.player_cards == (Card.parse("4H"),)
+    session.journal.close()
+
+
+def test_the_key_card_button_offers_the_inspectors_correction_over_the_shoes_read(
+        ui: UI, tmp_path: Path) -> None:
+    """The engines have no act that changes a card on record: a card keyed in over the
+    shoe's read is the correction, and the button says so while it would need the PIN."""
+    from kiosk.ui.dealer.blackjack_app import BlackjackDealerApp
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+    from tests.ui.test_layout_dialogs import _bj_insurance
+
+    session = _table(tmp_path / "t.db")
+    session.perform(pb.close_betting)
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    assert app.screen.ids.key_card.text == "Key card"  # no shoe: keying in is the dealer's
+    session.device_commands["shoe"] = lambda _c: True  # a shoe linked and answering
+    app.screen.refresh()
+    ui.pump(0.1)
+    assert app.screen.ids.key_card.text == "Correct card"
+    ui.screenshot("roles-correct-card")
+    session.set_people(People())  # no people list: no PIN, the old words
+    app.screen.refresh()
+    assert app.screen.ids.key_card.text == "Key card"
+    session.journal.close()
+    app.stop()
+    ui.pump(0.1)
+
+    bj_session = _bj_insurance(tmp_path / "bj.db")
+    bj_session.set_people(PEOPLE)
+    bj_session.device_commands["shoe"] = lambda _c: True
+    app = start_app(ui, BlackjackDealerApp(bj_session, table_name="BJ-01"))
+    ui.pump(0.2)
+    assert app.screen.ids.key_card.text == "Correct card"
+    bj_session.journal.close()
+
+
+def test_other_reason_is_typed_on_the_letter_pad_and_goes_on_record(
+        ui: UI, tmp_path: Path) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    screen = app.screen
+    ui.tap(screen.ids.void)
+    pad = the_dialog(ui, "PinPad")
+    other = pad.reason_buttons[-1]
+    assert other.text == "Other…" and pad.stage == "reason"
+    ui.tap(other)
+    assert pad.stage == "text" and pad.field == "Reason: —" and pad.text_ok.disabled
+    keys = {b.key: b for b in pad.letters}
+    for key in "  SHOE  JAMMED, BOX 7":  # leading and double spaces are not typed
+        ui.tap(keys[key])
+    ui.tap(keys["⌫"])
+    ui.tap(keys["9"])
+    assert pad.field == "Reason: Shoe jammed, box 9"
+    ui.screenshot("roles-pin-pad-other-reason")
+    ui.tap(pad.text_ok)
+    assert pad.stage == "id" and pad.reason == "Shoe jammed, box 9"
+    _key(ui, pad, "9001")
+    _key(ui, pad, "3333")
+    ui.pump(0.2)
+    assert [r["reason"] for r in _rows(session, "override")] == ["Shoe jammed, box 9"]
+    voided = [e for e in session.journal.entries() if e.kind == "punto_banco.coup_voided"]
+    assert voided[0].payload["reason"] == "Shoe jammed, box 9"
+    session.journal.close()
+
+
+def test_inspector_attended_takes_the_inspectors_pin_when_the_table_has_people(
+        ui: UI, tmp_path: Path) -> None:
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path / "t.db")
+    app = start_app(ui, PuntoBancoDealerApp(session, table_name="PB-01"))
+    ui.pump(0.2)
+    screen = app.screen
+    ui.tap(screen.ids.inspector)  # the call
+    assert session.inspector_called
+    ui.tap(screen.ids.inspector)  # "Inspector here": the PIN pad, not a badge number
+    pad = the_dialog(ui, "PinPad")
+    assert pad.stage == "id" and "inspector" in pad.needs
+    _key(ui, pad, "4471")
+    _key(ui, pad, "1111")  # a dealer's right PIN: not the inspector's
+    assert pad.refusal_text == "4471 may not do this: it needs the inspector's PIN"
+    assert _rows(session, "inspector_attended") == [] and session.inspector_called
+    _key(ui, pad, "3333")  # the PIN is keyed again for the same id: still refused
+    assert "Wrong id or PIN" in pad.refusal_text
+    ui.tap(pad.ids.cancel)
+    _closed(ui)
+    ui.tap(screen.ids.inspector)
+    pad = the_dialog(ui, "PinPad")
+    _key(ui, pad, "9001")
+    _key(ui, pad, "3333")
+    ui.pump(0.2)
+    assert _rows(session, "override") == [{
+        "action": "inspector_attended", "role": "inspector", "person": "9001",
+        "name": "Naidoo", "reason": "Answered the dealer's call", "detail": ""}]
+    assert _rows(session, "inspector_attended") == [{"inspector": "inspector 9001"}]
+    assert not session.inspector_called
     session.journal.close()

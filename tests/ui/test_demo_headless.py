@@ -124,7 +124,7 @@ def _play_a_shoe(tmp_path: Path, game: str, *options: str) -> list[Entry]:
     # Rule 2.8: the journal recomputes to what was recorded, round by round.
     report = replay(entries, str(db))
     assert report.chain_ok and report.differences == 0 and not report.problems, report
-    assert [c.status for c in report.coups] == ["settled"] * len(settled)
+    assert [c.status for c in report.rounds] == ["settled"] * len(settled)
 
     sizes = {"dealer-800x480.png": (800, 480), "dealer-1920x1080.png": (1920, 1080),
              "dealer-betting-800x480.png": (800, 480), "dealer-paying-800x480.png": (800, 480),
@@ -274,7 +274,7 @@ def test_headless_roulette_plays_a_spin_through_the_simulated_wheel(ui: UI,
     assert called.payload["source"] == "wheel"
     assert f"number: {called.payload['number']} (wheel)" in proc.stdout
     report = replay(entries, str(db))
-    assert report.ok and len(report.coups) == 1
+    assert report.ok and len(report.rounds) == 1
     for name, size in {"dealer-800x480.png": (800, 480), "dealer-1280x800.png": (1280, 800),
                        "dealer-betting-800x480.png": (800, 480),
                        "signage-1920x1080.png": (1920, 1080)}.items():

@@ -43,7 +43,7 @@ def test_headless_mini_baccarat_plays_rule_12_5_by_touch(tmp_path: Path) -> None
     settled = next(e for e in entries if e.kind == "punto_banco.coup_settled")
     assert [s["area"] for s in settled.payload["settlements"]] == ["3", "5"]  # seat 1 left
     report = replay(entries, str(db))
-    assert report.ok and len(report.coups) == 1
+    assert report.ok and len(report.rounds) == 1
     for name in ("dealer-malfunction-800x480.png", "dealer-procedure-04-800x480.png",
                  "dealer-paying-800x480.png", "signage-1920x1080.png"):
         got, counts = _colours(out / name)

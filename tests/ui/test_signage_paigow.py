@@ -229,10 +229,10 @@ def test_the_sign_follows_the_round_and_keeps_the_players_tiles_hidden() -> None
     assert (w.headline, w.detail) == ("HANDS MATCHED", "Each area in turn, counter clockwise "
                                       "from the chung")
     # The bank's hands exposed (13.1.3), its tiles drawn, how the area fared; then the
-    # rounds before, in words.
+    # rounds settled before, the same: their tiles and counts are kept in the state.
     assert w.last == (
         LastHand(("26", "34"), ("56", "15"), "Banker: 7 (foo) and 5 (chop bot)", "1 lose"),
-        LastHand((), (), "Banker: 7 (foo) and 5 (chop bot)", ""))
+        LastHand(("26", "34"), ("56", "15"), "Banker: 7 (foo) and 5 (chop bot)", "1 win"))
     codes = {c for h in w.last for c in (*h.low, *h.high)}
     assert codes.isdisjoint({"11", "13", "46", "55"})  # area 2's tiles: never on the sign
     with i18n.using("af"):
@@ -300,5 +300,8 @@ def test_the_signage_app_shows_a_paigow_table_from_its_journal(ui: UI, tmp_path:
         ui.pump(0.05)
         t += 1
     assert view.headline == "PLACE YOUR BETS"
-    assert [h.words for h in view.words.last] == ["Banker: 7 (foo) and 5 (chop bot)"]
+    assert view.words.last == (LastHand(("26", "34"), ("56", "15"),
+                                        "Banker: 7 (foo) and 5 (chop bot)", "1 win"),)
+    row = view.ids.last.children[0]  # the settled round drawn: its tiles and its count
+    assert (row.low, row.high, row.outcome) == (["26", "34"], ["56", "15"], "1 win")
     session.journal.close()

@@ -9,7 +9,7 @@ from kiosk.rules.amounts import format_money
 from kiosk.rules.arizona import payouts
 from kiosk.rules.arizona.operations import BoxResult, Misdealt, Settled, Voided
 from kiosk.rules.arizona.state import ArizonaState
-from kiosk.rules.audit import BetDrawn, CoupReplay, HandDrawn, ReplayReport, RoundDrawing, Row
+from kiosk.rules.audit import BetDrawn, HandDrawn, ReplayReport, RoundDrawing, RoundReplay, Row
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import encode
 
@@ -30,17 +30,17 @@ def outcome(boxes: tuple[BoxResult, ...], currency: str) -> str:
 
 def audit(state: ArizonaState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, Voided):
-        coup = CoupReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
+        coup = RoundReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
                           reason=op.reason, outcome=f"voided: {op.reason}")
     elif isinstance(op, Settled):
         coup = _audit_settlement(state, op, row)
     else:
         return
     coup.drawing = draw(state, coup)
-    report.coups.append(coup)
+    report.rounds.append(coup)
 
 
-def draw(state: ArizonaState, coup: CoupReplay) -> RoundDrawing:
+def draw(state: ArizonaState, coup: RoundReplay) -> RoundDrawing:
     """The hand for an inspector: the community cards, each box's three cards with its
     best hand, and each box's ante and raises (rule 6.6), or a void's handed back."""
     currency = state.rules.currency
@@ -84,8 +84,8 @@ def alerts(op: Any) -> tuple[str, str] | None:
     return None
 
 
-def _audit_settlement(state: ArizonaState, op: Settled, row: Row) -> CoupReplay:
-    out = CoupReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
+def _audit_settlement(state: ArizonaState, op: Settled, row: Row) -> RoundReplay:
+    out = RoundReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
     currency = state.rules.currency
     if op.round != state.round:
         out.differences.append(f"recorded as hand {op.round}, but the journal is at hand "

@@ -6,10 +6,10 @@ from typing import Any
 
 from kiosk.rules.audit import (
     BetDrawn,
-    CoupReplay,
     HandDrawn,
     ReplayReport,
     RoundDrawing,
+    RoundReplay,
     Row,
     codes,
     odds_words,
@@ -24,17 +24,17 @@ def audit(state: pb.PuntoBancoState, op: Any, row: Row, report: ReplayReport) ->
     if isinstance(op, pb.CoupSettled):
         coup = _with_outcome(_audit_settlement(state, op, row))
     elif isinstance(op, pb.CoupVoided):
-        coup = _with_outcome(CoupReplay(
+        coup = _with_outcome(RoundReplay(
             op.coup, "voided", row.seq, row.wall_time,
             [c.code for c in state.player_cards], [c.code for c in state.banker_cards],
             reason=op.reason))
     else:
         return
     coup.drawing = draw(state, coup)
-    report.coups.append(coup)
+    report.rounds.append(coup)
 
 
-def draw(state: pb.PuntoBancoState, coup: CoupReplay) -> RoundDrawing:
+def draw(state: pb.PuntoBancoState, coup: RoundReplay) -> RoundDrawing:
     """The coup for an inspector: both hands with their totals, the winner, every bet (a
     void's: every bet on the layout, handed back, rule 2.7)."""
     result = coup.result or {}
@@ -59,7 +59,7 @@ def draw(state: pb.PuntoBancoState, coup: CoupReplay) -> RoundDrawing:
         for s in coup.settlements))
 
 
-def _with_outcome(coup: CoupReplay) -> CoupReplay:
+def _with_outcome(coup: RoundReplay) -> RoundReplay:
     """"banker 7-6" (the winner, then the player's and the banker's totals), or a void's
     reason."""
     result = coup.result or {}
@@ -77,9 +77,9 @@ def _settlement_json(s: pb.BetSettlement) -> dict[str, Any]:
     return data
 
 
-def _audit_settlement(state: pb.PuntoBancoState, op: pb.CoupSettled, row: Row) -> CoupReplay:
+def _audit_settlement(state: pb.PuntoBancoState, op: pb.CoupSettled, row: Row) -> RoundReplay:
     """Recompute the coup the journal says was settled and list every difference."""
-    out = CoupReplay(op.coup, "settled", row.seq, row.wall_time,
+    out = RoundReplay(op.coup, "settled", row.seq, row.wall_time,
                      [c.code for c in state.player_cards], [c.code for c in state.banker_cards])
     diffs = out.differences
     if op.coup != state.coup:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from kiosk.rules.baccarat.engine import BetKind, CommissionMode, Limit, PuntoBancoRules
 from kiosk.rules.registry import HouseSettings, SectionReader
@@ -26,20 +27,32 @@ _DEFAULT_LIMITS = {BetKind.BANKER: (5_000, 5_000_000), BetKind.PLAYER: (5_000, 5
                    BetKind.TIE: (1_000, 500_000)}
 
 
+def read_limits(reader: SectionReader, section: str, sec: dict[str, Any],
+                defaults: dict[BetKind, tuple[int, int]], whole_chips: int | None = None
+                ) -> tuple[Limit, ...]:
+    """`[<section>.limits]`: each bet's minimum and maximum (rule 2.2), in whole chips of
+    `whole_chips` when it is given (a variant of punto banco reads its limits here too)."""
+    limits_section = reader.table(sec, section, "limits")
+    limits: list[Limit] = []
+    for kind in BetKind:
+        lim = reader.table(limits_section, f"{section}.limits", kind.value)
+        where = f"{section}.limits.{kind.value}"
+        lo = reader.money(lim, where, "minimum", defaults[kind][0])
+        hi = reader.money(lim, where, "maximum", defaults[kind][1])
+        if not 0 < lo <= hi:
+            reader.fail(f"{section}.limits", kind.value,
+                        "the minimum must be above zero and at most the maximum")
+        if whole_chips and (lo % whole_chips or hi % whole_chips):
+            reader.fail(f"{section}.limits", kind.value,
+                        f"limits must be whole chips of {Fraction(whole_chips, 100)}")
+        limits.append(Limit(kind, lo, hi))
+    return tuple(limits)
+
+
 def parse(reader: SectionReader, house: HouseSettings) -> PuntoBancoRules:
     smallest = house.chips.smallest_chip
     sec = reader.section(SECTION, required=False)
-    limits_section = reader.table(sec, SECTION, "limits")
-    limits: list[Limit] = []
-    for kind in BetKind:
-        lim = reader.table(limits_section, f"{SECTION}.limits", kind.value)
-        where = f"{SECTION}.limits.{kind.value}"
-        lo = reader.money(lim, where, "minimum", _DEFAULT_LIMITS[kind][0])
-        hi = reader.money(lim, where, "maximum", _DEFAULT_LIMITS[kind][1])
-        if not 0 < lo <= hi:
-            reader.fail(f"{SECTION}.limits", kind.value,
-                        "the minimum must be above zero and at most the maximum")
-        limits.append(Limit(kind, lo, hi))
+    limits = read_limits(reader, SECTION, sec, _DEFAULT_LIMITS)
     try:
         rules = PuntoBancoRules(
             decks=reader.integer(sec, SECTION, "decks", 8, lo=1, hi=16,

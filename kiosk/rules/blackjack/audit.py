@@ -8,10 +8,10 @@ from typing import Any
 
 from kiosk.rules.audit import (
     BetDrawn,
-    CoupReplay,
     HandDrawn,
     ReplayReport,
     RoundDrawing,
+    RoundReplay,
     Row,
     odds_words,
     outcome_word,
@@ -23,26 +23,26 @@ from kiosk.rules.operations import encode
 
 def audit(state: bj.BlackjackState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, bj.RoundSettled):
-        report.coups.append(_drawn(state, _with_outcome(_audit_round(state, op, row))))
+        report.rounds.append(_drawn(state, _with_outcome(_audit_round(state, op, row))))
     elif isinstance(op, bj.RoundVoided):
-        report.coups.append(_drawn(state, _with_outcome(_audit_void(state, op, row))))
+        report.rounds.append(_drawn(state, _with_outcome(_audit_void(state, op, row))))
     elif isinstance(op, bj.BlackjackPaid | bj.Surrendered | bj.EvenMoneyTaken):
         _audit_early(state, op, row, report)
 
 
-def _with_outcome(coup: CoupReplay) -> CoupReplay:
+def _with_outcome(coup: RoundReplay) -> RoundReplay:
     """"dealer 10 7; box 1/1 A K" (every hand's cards), and a void's reason."""
     hands = "; ".join(f"{k} {' '.join(v)}" for k, v in (coup.hands or {}).items())
     coup.outcome = (f"voided: {coup.reason}; {hands}" if coup.status == "voided" else hands)
     return coup
 
 
-def _drawn(state: bj.BlackjackState, coup: CoupReplay) -> CoupReplay:
+def _drawn(state: bj.BlackjackState, coup: RoundReplay) -> RoundReplay:
     coup.drawing = draw(state, coup)
     return coup
 
 
-def draw(state: bj.BlackjackState, coup: CoupReplay) -> RoundDrawing:
+def draw(state: bj.BlackjackState, coup: RoundReplay) -> RoundDrawing:
     """The round for an inspector: the dealer's hand and each box's, each with its total,
     and every bet settled in it (paid during the round too), or a void's bets handed back."""
     hands = [HandDrawn("dealer", tuple(c.code for c in state.dealer),
@@ -93,11 +93,11 @@ def _audit_early(state: bj.BlackjackState, op: Any, row: Row, report: ReplayRepo
                                f"{[encode(s) for s in want]}")
 
 
-def _audit_void(state: bj.BlackjackState, op: bj.RoundVoided, row: Row) -> CoupReplay:
+def _audit_void(state: bj.BlackjackState, op: bj.RoundVoided, row: Row) -> RoundReplay:
     """A void hands back every bet not yet settled: recomputed, and compared with what the
     journal lists (rows written before the list was recorded have no `returned` at all;
     an empty list is a list, compared like any other)."""
-    out = CoupReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
+    out = RoundReplay(op.round, "voided", row.seq, row.wall_time, hands=_hands(state),
                      reason=op.reason)
     expected = bj.void_returns(state)
     out.settlements = [encode(s) for s in expected]
@@ -107,8 +107,8 @@ def _audit_void(state: bj.BlackjackState, op: bj.RoundVoided, row: Row) -> CoupR
     return out
 
 
-def _audit_round(state: bj.BlackjackState, op: bj.RoundSettled, row: Row) -> CoupReplay:
-    out = CoupReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
+def _audit_round(state: bj.BlackjackState, op: bj.RoundSettled, row: Row) -> RoundReplay:
+    out = RoundReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
     diffs = out.differences
     try:
         expected = bj.confirm_payouts(state)

@@ -12,10 +12,10 @@ from typing import Any
 
 from kiosk.rules.audit import (
     BetDrawn,
-    CoupReplay,
     HandDrawn,
     ReplayReport,
     RoundDrawing,
+    RoundReplay,
     Row,
     StepDrawn,
 )
@@ -32,7 +32,7 @@ def _money(state: mb.MiniBaccaratState, bets: tuple[mb.Bet, ...]) -> int:
 
 SHUFFLER_MALFUNCTION = "shuffler_malfunction"
 """The alert the start of the malfunction procedure raises at the pit (rule 12.1.2)."""
-COUP_TERMINATED = "coup_terminated"
+ROUND_TERMINATED = "round_terminated"
 """The alert a coup terminated by the malfunction procedure raises at the pit (rule 12.4)."""
 
 
@@ -46,7 +46,7 @@ def alerts(op: Any) -> tuple[str, str] | None:
             f"coup {op.coup}: the shuffler can no longer operate as intended after "
             f"{op.cards_dealt} card(s) dealt{detail}; reported by {_reporter(op.by)} (rule 12.1.2)")
     if isinstance(op, mb.CoupTerminated):
-        return COUP_TERMINATED, (
+        return ROUND_TERMINATED, (
             f"coup {op.coup} terminated by {op.by}: {len(op.returned)} wager(s) returned "
             f"(rule {op.branch})")
     return None
@@ -146,7 +146,7 @@ def _follow(state: mb.MiniBaccaratState, op: Any, report: ReplayReport) -> None:
         steps.append(step)
 
 
-def _drawn_with_procedure(state: mb.MiniBaccaratState, coup: CoupReplay, report: ReplayReport,
+def _drawn_with_procedure(state: mb.MiniBaccaratState, coup: RoundReplay, report: ReplayReport,
                           completion: StepDrawn) -> None:
     """The coup's drawing with the malfunction procedure's steps, the wagers returned on
     the way (rule 12.5.1) among its bets, and its completion."""
@@ -182,7 +182,7 @@ def audit(state: Any, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, mb.CoupTerminated):
         coup = _terminated(state, op, row)
         draw_terminated(state, coup, op, report)
-        report.coups.append(coup)
+        report.rounds.append(coup)
         return
     if isinstance(op, mb.WagerOffered):
         expected = tuple(b for b in mb.returned_per_area(state) if b.area == op.area)
@@ -191,11 +191,11 @@ def audit(state: Any, op: Any, row: Row, report: ReplayReport) -> None:
                 f"row {row.seq}: seat {op.area}'s wagers recorded as {encode(op.bets)}, "
                 f"on the layout {encode(expected)} (rule 12.5.1)")
         return
-    before = len(report.coups)
+    before = len(report.rounds)
     pb_audit.audit(state, op, row, report)
     m = state.malfunction
-    if m is not None and len(report.coups) > before:
-        coup = report.coups[-1]
+    if m is not None and len(report.rounds) > before:
+        coup = report.rounds[-1]
         returned = len(m.returned)
         words = f"shuffler fault, rule {m.branch or '12.1'}"
         if returned:
@@ -206,8 +206,8 @@ def audit(state: Any, op: Any, row: Row, report: ReplayReport) -> None:
             f"the coup completed: {drawn}", None, (m.branch or Branch.TRANSFER).value))
 
 
-def _terminated(state: mb.MiniBaccaratState, op: mb.CoupTerminated, row: Row) -> CoupReplay:
-    out = CoupReplay(op.coup, "terminated", row.seq, row.wall_time,
+def _terminated(state: mb.MiniBaccaratState, op: mb.CoupTerminated, row: Row) -> RoundReplay:
+    out = RoundReplay(op.coup, "terminated", row.seq, row.wall_time,
                      [c.code for c in state.player_cards], [c.code for c in state.banker_cards],
                      reason=f"shuffler fault, rule {op.branch}")
     expected = mb.returned_per_area(state)
@@ -234,7 +234,7 @@ def _terminated(state: mb.MiniBaccaratState, op: mb.CoupTerminated, row: Row) ->
     return out
 
 
-def draw_terminated(state: mb.MiniBaccaratState, coup: CoupReplay, op: mb.CoupTerminated,
+def draw_terminated(state: mb.MiniBaccaratState, coup: RoundReplay, op: mb.CoupTerminated,
                     report: ReplayReport) -> None:
     """A terminated coup's drawing completed with its procedure (rule 12.4)."""
     total = sum(b.amount for b in op.returned)

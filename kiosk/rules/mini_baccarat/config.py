@@ -3,9 +3,8 @@ table (seven or nine seats, the cards from a shuffling device or a shoe)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from kiosk.rules.baccarat.house import BetKind, CommissionMode, Limit
+from kiosk.rules.baccarat.config import read_limits
+from kiosk.rules.baccarat.house import BetKind, CommissionMode
 from kiosk.rules.mini_baccarat.house import Device, MiniBaccaratRules
 from kiosk.rules.registry import HouseSettings, SectionReader
 
@@ -31,20 +30,7 @@ _DEFAULT_LIMITS = {BetKind.BANKER: (2_500, 1_000_000), BetKind.PLAYER: (2_500, 1
 def parse(reader: SectionReader, house: HouseSettings) -> MiniBaccaratRules:
     smallest = house.chips.smallest_chip
     sec = reader.section(SECTION, required=False)
-    limits_section = reader.table(sec, SECTION, "limits")
-    limits: list[Limit] = []
-    for kind in BetKind:
-        lim = reader.table(limits_section, f"{SECTION}.limits", kind.value)
-        where = f"{SECTION}.limits.{kind.value}"
-        lo = reader.money(lim, where, "minimum", _DEFAULT_LIMITS[kind][0])
-        hi = reader.money(lim, where, "maximum", _DEFAULT_LIMITS[kind][1])
-        if not 0 < lo <= hi:
-            reader.fail(f"{SECTION}.limits", kind.value,
-                        "the minimum must be above zero and at most the maximum")
-        if lo % smallest or hi % smallest:
-            reader.fail(f"{SECTION}.limits", kind.value,
-                        f"limits must be whole chips of {Fraction(smallest, 100)}")
-        limits.append(Limit(kind, lo, hi))
+    limits = read_limits(reader, SECTION, sec, _DEFAULT_LIMITS, whole_chips=smallest)
     seats = reader.integer(sec, SECTION, "seats", 7, lo=7, hi=9,
                            why="seats at a mini baccarat table: 7 or 9")
     if seats not in (7, 9):

@@ -14,12 +14,13 @@ API; its names are stable (the dealer screen and the sign are built on them):
   `in_order()`, `last`);
 - the acts, each `verify_x`/`can_x`/`x` (`x` returns the record to journal): `shuffle` (wash
   the tiles), `take_bank(bank, area, wager)`, `place_bet(area, amount)`, `remove_bet(area)`,
-  `close_betting`, `set_hand(area, high, low)`, `set_bank(tiles, high=None)`,
+  `close_betting`, `set_hand(area, high, low)`, `unset_hand(area)` (a hand keyed wrong,
+  before the bank's is set), `set_bank(tiles, high=None)`,
   `confirm_house_way(supervisor)`, `confirm_payouts`, `void_round(reason)`; and
   `legal_actions`, `next_step`;
 - the records (`operations.py`): `Washed`, `BankTaken`, `BetPlaced`, `BetTakenBack`,
-  `BettingClosed`, `HandSet`, `BankHandSet`, `HouseWayConfirmed`, `Settled` (its `areas`:
-  `AreaResult`s, its `steps`: every `Step` of the procedure in order), `Voided`;
+  `BettingClosed`, `HandSet`, `HandUnset`, `BankHandSet`, `HouseWayConfirmed`, `Settled`
+  (its `areas`: `AreaResult`s, its `steps`: every `Step` of the procedure in order), `Voided`;
   `settle(state)` and `ledger(steps)` (each party's net).
 
 One round with the House banking (rule 13.1):

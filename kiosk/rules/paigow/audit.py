@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.rules.amounts import format_money
-from kiosk.rules.audit import CoupReplay, ReplayReport, Row
+from kiosk.rules.audit import ReplayReport, RoundReplay, Row
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import encode
 from kiosk.rules.paigow.hands import hand
@@ -43,15 +43,15 @@ def outcome(bank: Bank, chung: int, high: Pair, low: Pair, areas: tuple[AreaResu
 
 def audit(state: PaiGowState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, Voided):
-        report.coups.append(CoupReplay(op.round, "voided", row.seq, row.wall_time,
+        report.rounds.append(RoundReplay(op.round, "voided", row.seq, row.wall_time,
                                        hands=_hands(state), reason=op.reason,
                                        outcome=f"voided: {op.reason}"))
     elif isinstance(op, Settled):
-        report.coups.append(_audit_settlement(state, op, row))
+        report.rounds.append(_audit_settlement(state, op, row))
 
 
-def _audit_settlement(state: PaiGowState, op: Settled, row: Row) -> CoupReplay:
-    out = CoupReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
+def _audit_settlement(state: PaiGowState, op: Settled, row: Row) -> RoundReplay:
+    out = RoundReplay(op.round, "settled", row.seq, row.wall_time, hands=_hands(state))
     currency = state.rules.currency
     out.outcome = outcome(op.bank, op.chung, op.bank_high, op.bank_low, op.areas, currency)
     if op.round != state.round:
@@ -103,9 +103,9 @@ _RESULT_NOTE = {Result.WIN: "wins", Result.LOSE: "loses", Result.STANDOFF: "stan
 
 def audit_and_draw(state: PaiGowState, op: Any, row: Row, report: ReplayReport) -> None:
     """`audit`, each round it recomputes drawn for the pit (`draw`) from the same state."""
-    before = len(report.coups)
+    before = len(report.rounds)
     audit(state, op, row, report)
-    for coup in report.coups[before:]:
+    for coup in report.rounds[before:]:
         coup.drawing = draw(state, coup)
 
 
@@ -162,7 +162,7 @@ def _banker_place(state: PaiGowState) -> str:
     return f"player/banker at area {state.chung}, {wager.value}"
 
 
-def draw(state: PaiGowState, coup: CoupReplay) -> RoundDrawing:
+def draw(state: PaiGowState, coup: RoundReplay) -> RoundDrawing:
     """The round for an inspector from the state the audit saw: the bank's hands (set the
     house way, and why), each area's tiles, hands and result, every wager with what came back
     and every step of the settlement with its source; a void's wagers all handed back."""

@@ -40,12 +40,6 @@ class PaiGowRules:
         self.chips.verify_stake(self.minimum)
         self.chips.verify_stake(self.maximum)
 
-    @property
-    def decks(self) -> int:
-        """The typed console runs a simulated card shoe beside every game; pai gow's tiles
-        are keyed in, so it stays idle (one deck, never dealt from)."""
-        return 1
-
     def commission(self, winnings: int) -> int:
         """5% of `winnings`, rounded by the house's chip rule as an amount owed."""
         return self.chips.round_owed(winnings * COMMISSION)

@@ -50,12 +50,15 @@ from kiosk.rules.paigow.setting import (
     can_confirm_house_way,
     can_set_bank,
     can_set_hand,
+    can_unset_hand,
     confirm_house_way,
     set_bank,
     set_hand,
+    unset_hand,
     verify_confirm_house_way,
     verify_set_bank,
     verify_set_hand,
+    verify_unset_hand,
 )
 from kiosk.rules.paigow.settlement import ledger, settle
 from kiosk.rules.paigow.state import PaiGowState, Phase
@@ -146,6 +149,7 @@ __all__ = [
     "can_set_hand",
     "can_shuffle",
     "can_take_bank",
+    "can_unset_hand",
     "can_void_round",
     "close_betting",
     "confirm_house_way",
@@ -169,6 +173,7 @@ __all__ = [
     "shuffle",
     "splits",
     "take_bank",
+    "unset_hand",
     "verify_close_betting",
     "verify_confirm_house_way",
     "verify_confirm_payouts",
@@ -178,6 +183,7 @@ __all__ = [
     "verify_set_hand",
     "verify_shuffle",
     "verify_take_bank",
+    "verify_unset_hand",
     "verify_void_round",
     "void_round",
 ]

@@ -139,6 +139,15 @@ class HandSet(Operation):
 
 
 @dataclass(frozen=True, slots=True)
+class HandUnset(Operation):
+    """An area's hands, keyed wrong, taken off before the bank's hands are set, to be keyed
+    again (the house's procedure: the rules' text does not speak of it)."""
+
+    kind: ClassVar[str] = "paigow.hand_unset"
+    area: int
+
+
+@dataclass(frozen=True, slots=True)
 class BankHandSet(Operation):
     """The bank's tiles set, after every other hand (13.1.2, 13.2.3, 13.3.4); `house_way`
     says the house way set them, `why` in its words."""

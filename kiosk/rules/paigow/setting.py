@@ -5,11 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kiosk.rules.errors import NotAllowed, allowed
+from kiosk.rules.errors import NotAllowed, Said, allowed
 from kiosk.rules.paigow import hands as tile_hands
 from kiosk.rules.paigow.hands import hand
 from kiosk.rules.paigow.houseway import house_way
-from kiosk.rules.paigow.operations import Bank, BankHandSet, HandSet, HouseWayConfirmed, Pair
+from kiosk.rules.paigow.operations import (
+    Bank,
+    BankHandSet,
+    HandSet,
+    HandUnset,
+    HouseWayConfirmed,
+    Pair,
+)
 from kiosk.rules.paigow.state import PaiGowState, Phase
 from kiosk.rules.paigow.tiles import Tile, too_many
 
@@ -52,6 +59,25 @@ def set_hand(state: PaiGowState, area: int, high: Sequence[Tile],
              low: Sequence[Tile]) -> HandSet:
     verify_set_hand(state, area, high, low)
     return HandSet(area, _pair(high), _pair(low))
+
+
+def verify_unset_hand(state: PaiGowState, area: int) -> None:
+    """An area's hands keyed wrong are taken off, to be keyed again, while the bank's hands
+    are not set (the house's procedure: the rules' text does not speak of it; once the bank's
+    hands are set after every other hand, 13.1.2, 13.2.3, 13.3.4, the round's hands stand)."""
+    if state.phase is not Phase.SETTING:
+        raise NotAllowed.of("A hand is corrected only before the bank's hands are set")
+    if state.hand_of(area) is None:
+        raise NotAllowed.of("Area %(area)s has no hands set to correct", area=area)
+
+
+def can_unset_hand(state: PaiGowState, area: int) -> bool:
+    return allowed(verify_unset_hand, state, area)
+
+
+def unset_hand(state: PaiGowState, area: int) -> HandUnset:
+    verify_unset_hand(state, area)
+    return HandUnset(area)
 
 
 def verify_set_bank(state: PaiGowState, tiles: Sequence[Tile],
@@ -102,8 +128,8 @@ def set_bank(state: PaiGowState, tiles: Sequence[Tile],
     for t in high:
         rest.remove(t)
     by_way = hand(*high) == decision.setting.high
-    return BankHandSet(_pair(high), _pair(rest), by_way,
-                       str(decision.why) if by_way else "set by the player/banker")
+    why = decision.why if by_way else Said.words("set by the player/banker")
+    return BankHandSet(_pair(high), _pair(rest), by_way, str(why))
 
 
 def verify_confirm_house_way(state: PaiGowState, supervisor: str) -> None:

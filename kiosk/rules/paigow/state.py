@@ -19,6 +19,18 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class SettledRound:
+    """A settled round as the players' sign shows it: the bank's hands as exposed (13.1.3,
+    13.2.4, 13.3.3) and how many areas won, lost and stood off against them."""
+
+    high: Pair
+    low: Pair
+    wins: int
+    losses: int
+    stand_offs: int
+
+
+@dataclass(frozen=True, slots=True)
 class PaiGowState:
     rules: PaiGowRules
     table_id: str = ""
@@ -36,11 +48,15 @@ class PaiGowState:
     """(area, high, low) as set, in the order entered."""
     bank_hand: tuple[Pair, Pair] | None = None
     bank_why: str = ""
+    """Why the bank's hands are set so: a `Said` (the house way's reason, in words the
+    dealer's screen translates) when folded from the record, which keeps its English."""
     confirmed_by: str = ""
     fell_to_cobank: bool = False
     """13.2.2: the player/banker did not cover the declared wagers; 13.3 applies."""
     last: tuple[str, ...] = ()
-    """The bank's hands of each round settled, newest last (for the players' sign)."""
+    """The bank's hands of each round settled, newest last, in words."""
+    history: tuple[SettledRound, ...] = ()
+    """The rounds settled, newest last: the bank's tiles and the areas' results (the sign)."""
 
     @property
     def areas(self) -> tuple[int, ...]:

@@ -76,6 +76,8 @@ def legal_actions(state: PaiGowState) -> frozenset[str]:
             out.add("remove_bet")
     if state.phase is Phase.SETTING:
         out.add("set_hand" if state.to_set is not None else "set_bank")
+        if state.hands:
+            out.add("unset_hand")  # a hand keyed wrong, taken off before the bank's
     if state.phase is Phase.CONFIRM:
         out.add("confirm_house_way")
     return frozenset(out)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kiosk.rules.audit import BetDrawn, CoupReplay, ReplayReport, RoundDrawing, Row
+from kiosk.rules.audit import BetDrawn, ReplayReport, RoundDrawing, RoundReplay, Row
 from kiosk.rules.errors import TablesideError
 from kiosk.rules.roulette import engine as rl
 from kiosk.rules.roulette.bets import PAYS
@@ -22,15 +22,15 @@ def _hands(state: rl.RouletteState) -> dict[str, list[str]]:
 
 def audit(state: rl.RouletteState, op: Any, row: Row, report: ReplayReport) -> None:
     if isinstance(op, rl.SpinVoided):
-        voided = CoupReplay(op.spin, "voided", row.seq, row.wall_time, hands=_hands(state),
+        voided = RoundReplay(op.spin, "voided", row.seq, row.wall_time, hands=_hands(state),
                             reason="; ".join((*state.notes, op.reason)))
         voided.outcome = f"no spin: {voided.reason}"
         voided.drawing = draw(state, voided)
-        report.coups.append(voided)
+        report.rounds.append(voided)
         return
     if not isinstance(op, rl.SpinSettled):
         return
-    out = CoupReplay(op.spin, "settled", row.seq, row.wall_time, hands=_hands(state),
+    out = RoundReplay(op.spin, "settled", row.seq, row.wall_time, hands=_hands(state),
                      reason="; ".join(state.notes))
     try:
         again = rl.settlement(state)
@@ -47,10 +47,10 @@ def audit(state: rl.RouletteState, op: Any, row: Row, report: ReplayReport) -> N
     number = (out.result or {}).get("number", op.number)
     out.outcome = f"number {number}" + (f" ({out.reason})" if out.reason else "")
     out.drawing = draw(state, out, str(number))
-    report.coups.append(out)
+    report.rounds.append(out)
 
 
-def draw(state: rl.RouletteState, coup: CoupReplay, number: str = "") -> RoundDrawing:
+def draw(state: rl.RouletteState, coup: RoundReplay, number: str = "") -> RoundDrawing:
     """The spin for an inspector: the number in its colour, and every bet on the layout by
     colour, at its colour's value a chip (rule 3.5: a winning bet is paid its odds and keeps
     its stake); a void's bets all handed back."""

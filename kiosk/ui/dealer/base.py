@@ -27,12 +27,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kiosk.i18n import N_, _, said, say
 from kiosk.rules.errors import Said, Sentence, TablesideError
 from kiosk.rules.operations import Operation
+from kiosk.table.records import InspectorAttended
 from kiosk.table.roles import Override, RoleRefused, needs_words
 from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
 from kiosk.ui.dealer.choices import BadgePad
 from kiosk.ui.dealer.payout_words import money
-from kiosk.ui.dealer.pin_pad import OVERRIDE_REASONS, PinPad
+from kiosk.ui.dealer.pin_pad import ATTENDED_REASON, OVERRIDE_REASONS, PinPad
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import ChipButton, TableButton
 
@@ -133,6 +134,9 @@ class DealerScreen(BoxLayout):
     inspector_called = BooleanProperty(False)
     can_undo = BooleanProperty(False)
     can_key_card = BooleanProperty(False)
+    # A card keyed in now stands over the shoe's read: the inspector's correction of a card
+    # (PIN and reason). The key-card button then reads "Correct card" (docs/roles.md).
+    correcting = BooleanProperty(False)
     can_void = BooleanProperty(False)
     chip_values = ListProperty([])
     session = ObjectProperty(None, allownone=True)
@@ -260,7 +264,9 @@ class DealerScreen(BoxLayout):
     def manual_needs_inspector(self) -> bool:
         """A card keyed in over the shoe's read needs the inspector while the table checks
         PINs (`TableSession.keyed_over_shoe`: not for a card the shoe could not read, nor
-        with the shoe away)."""
+        with the shoe away). The engines have no act that changes a card on record: keying
+        the right card in over the shoe's read is how the inspector corrects one, so the
+        key-card button says so ("Correct card", `correcting`)."""
         s = self.session
         return bool(s.people.checked and s.keyed_over_shoe())
 
@@ -336,8 +342,22 @@ class DealerScreen(BoxLayout):
         if not self.session.inspector_called:
             self.call_inspector("screen")
             return
+        if self.session.people.checked:  # the inspector's own PIN, not a number anyone types
+            self.attended_by_pin()
+            return
         BadgePad(title=_("Inspector attended: badge number"),
                  on_done=lambda badge: self._attended(badge)).open()
+
+    def attended_by_pin(self) -> PinPad:
+        """On a table with a people list the inspector answers the call with their id and
+        PIN (`Override.ATTENDED`): the override and `InspectorAttended` in one transaction."""
+        pad = PinPad(_("Inspector attended"), say(needs_words(Override.ATTENDED)),
+                     lambda pid, pin, reason: self._override(
+                         Override.ATTENDED, pid, pin, reason,
+                         lambda who, _why: lambda _s: InspectorAttended(f"inspector {who}")),
+                     reason=ATTENDED_REASON)
+        pad.open()
+        return pad
 
     def _attended(self, badge: str) -> None:
         try:
@@ -349,6 +369,7 @@ class DealerScreen(BoxLayout):
         called = self.session.inspector_called
         self.inspector_called = called
         self.inspector_text = _("Inspector here") if called else _("Call inspector")
+        self.correcting = self.manual_needs_inspector()
         self.show_dealer()
 
     # --- refusals -------------------------------------------------------------------------

@@ -52,6 +52,8 @@ REOPEN_REASONS = (N_("Approved by the casino management"), N_("A tournament"),
                   N_("A private game"))
 """Why the inspector reopens the table outside its approved hours."""
 T = TypeVar("T")
+Wheel = Callable[[], tuple[str, int] | None]
+"""Roulette's wheel chips for a buy-in: the colour chosen and its value each, or None."""
 MAX_UNITS = 10_000_000
 """The most an amount pad takes, in whole units (R10,000,000)."""
 
@@ -114,13 +116,16 @@ class FloorDialog(SaysWhyHere, ModalView):  # type: ignore[misc]
 class FloorPanel(FloorDialog):
     """The table's own acts under the general rules, one big button each."""
 
-    def __init__(self, session: TableSession[Any], **kwargs: Any) -> None:
+    def __init__(self, session: TableSession[Any], *, wheel: Wheel | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(_("Cash, chips, disputes and hours"), **kwargs)
         self.session = session
         grid = GridLayout(cols=2, spacing=6 * self.unit)
         self.ids.rows.add_widget(grid)
-        self.buy_in = self.button(_("Cash buy-in"), lambda: self.open_dialog(AmountPad, "buy_in"),
-                                  parent=grid)
+        self.buy_in = self.button(
+            _("Cash buy-in"), lambda: self.open_dialog(AmountPad, "buy_in",
+                                                       wheel() if wheel else None),
+            parent=grid)
         self.change = self.button(_("Chip change"), lambda: self.open_dialog(AmountPad, "change"),
                                   parent=grid)
         self.colour_up = self.button(_("Colour-up"),
@@ -150,11 +155,14 @@ class AmountPad(FloorDialog):
 
     digits = StringProperty("")
 
-    def __init__(self, session: TableSession[Any], what: str, **kwargs: Any) -> None:
+    def __init__(self, session: TableSession[Any], what: str,
+                 wheel: tuple[str, int] | None = None, **kwargs: Any) -> None:
         titles = {"buy_in": _("Cash buy-in: chips for the cash tendered"),
                   "change": _("Chip change"), "colour_up": _("Colour-up")}
         super().__init__(titles[what], **kwargs)
         self.session, self.what = session, what
+        # Roulette: the buy-in is in wheel chips of the colour chosen, at its value each.
+        self.wheel = wheel if what == "buy_in" else None
         self.currency = str(getattr(session.game.rules_of(session.state), "currency", "R"))
         self.laid_out = False
         reminder = (_("Lay the cash out on the table for verification before you give chips "
@@ -192,8 +200,19 @@ class AmountPad(FloorDialog):
         self.laid_out = not self.laid_out
         self.show()
 
+    def wheel_count(self) -> int:
+        """The wheel chips the cash buys (0: not a wheel-chip buy-in)."""
+        return self.cents() // self.wheel[1] if self.wheel is not None else 0
+
     def show(self) -> None:
         self.amount.text = money(self.cents(), self.currency)
+        if self.wheel is not None:
+            from kiosk.ui.dealer.roulette_words import colour_name
+
+            colour, each = self.wheel
+            self.amount.text += "  " + _("= %(n)s %(colour)s chips at %(value)s") % {
+                "n": self.wheel_count(), "colour": colour_name(colour).lower(),
+                "value": money(each, self.currency)}
         self.verified.selected = self.laid_out
         self.record.disabled = not (self.laid_out and self.cents() > 0)
         self.refusal_text = ""
@@ -209,7 +228,11 @@ class AmountPad(FloorDialog):
 
     def done(self) -> None:
         try:
-            if self.what == "buy_in":
+            if self.what == "buy_in" and self.wheel is not None:
+                acts.record_buy_in(self.session, "", self.cents(), laid_out=self.laid_out,
+                                   colour=self.wheel[0], wheel_chips=self.wheel_count(),
+                                   chip_value=self.wheel[1])
+            elif self.what == "buy_in":
                 acts.record_buy_in(self.session, "", self.cents(), laid_out=self.laid_out)
             else:
                 acts.record_exchange(self.session, Exchange(self.what), "", self.cents(),

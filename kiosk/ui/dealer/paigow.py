@@ -37,7 +37,6 @@ from kiosk.rules.errors import TablesideError
 from kiosk.rules.operations import Operation
 from kiosk.rules.paigow import engine as pg
 from kiosk.rules.paigow.hands import Setting
-from kiosk.rules.paigow.houseway import house_way
 from kiosk.rules.paigow.tiles import Tile
 from kiosk.table.session import TableSession
 from kiosk.ui import (
@@ -105,6 +104,7 @@ class PaiGowDealer(DealerScreen):
     selected_area = NumericProperty(2)
     can_wash = BooleanProperty(False)
     can_bank = BooleanProperty(False)
+    can_correct = BooleanProperty(False)  # the selected area's hands can be keyed again
     bank_why = StringProperty("")
     bank_tiles = ListProperty(["", "", "", ""])
     bank_flat = BooleanProperty(True)  # the House's high hand lies down (rule 13.1.4)
@@ -176,6 +176,16 @@ class PaiGowDealer(DealerScreen):
         if self.on_new_shoe is not None:
             self.on_new_shoe()
         self.act(pg.shuffle)
+
+    def correct_hand(self) -> TileKeypad | None:
+        """The selected area's hands, keyed wrong, taken off before the bank's are set (the
+        house's procedure), and the keypad opened to key them again when it is their turn."""
+        area = self.selected_area
+        if self.act(lambda s: pg.unset_hand(s, area)) is None:
+            return None
+        if self.session.state.to_set == area:
+            return self.open_tiles()
+        return None
 
     def open_bank(self) -> ReasonPicker:
         """Who banks (13.1.1, 13.2.1, 13.3.1): the House, or the player of the selected area
@@ -302,6 +312,7 @@ class PaiGowDealer(DealerScreen):
             "wash": lambda: refusal(pg.verify_shuffle, s) or _(
                 "The tiles were washed for this round already"),
             "bank": lambda: refusal(pg.verify_take_bank, s, pg.Bank.HOUSE, 1, 0),
+            "correct": lambda: refusal(pg.verify_unset_hand, s, self.selected_area),
             "void": lambda: refusal(pg.verify_void_round, s, "a reason"),
             "undo": lambda: _("Nothing to take back: Undo takes back a wager placed in "
                               "this round"),
@@ -354,12 +365,14 @@ class PaiGowDealer(DealerScreen):
                 pg.verify_close_betting(state)
             except TablesideError as exc:
                 self.step_detail = said(exc.sentence, str(exc))
-        if phase is pg.Phase.CONFIRM:
-            self.step_detail = way_words(state)
+        if phase is pg.Phase.CONFIRM and state.bank_why:
+            # TRANSLATORS: under the step while the supervisor checks the House hand (13.1.5).
+            self.step_detail = _("House way: %(why)s") % {"why": say(state.bank_why)}
         legal = pg.legal_actions(state)
         self.can_void = "void_round" in legal
         self.can_wash = pg.can_shuffle(state) and not state.washed
         self.can_bank = phase is pg.Phase.BETTING
+        self.can_correct = pg.can_unset_hand(state, self.selected_area)
         if reveal and self._sheet_round != state.round:
             # The reveal: the settlement opens by itself, in large type.
             self._sheet_round = state.round
@@ -380,16 +393,3 @@ class PaiGowDealer(DealerScreen):
             return _("Supervisor confirms"), True
         return _("Confirm payouts"), pg.can_confirm_payouts(state)
 
-
-def way_words(state: pg.PaiGowState) -> str:
-    """Why the house way set the bank's hands so (13.1.2), for the supervisor to check
-    (13.1.5), in the dealer's language: the house way's reason is worked out again from the
-    bank's tiles (the state keeps it in English, as the journal does)."""
-    if state.bank_hand is None:
-        return ""
-    high, low = state.bank_hand
-    decision = house_way((*high, *low), state.rules.house_way)
-    if (decision.setting.high.tiles, decision.setting.low.tiles) != (high, low):
-        return state.bank_why
-    # TRANSLATORS: under the step while the supervisor checks the House hand (13.1.5).
-    return _("House way: %(why)s") % {"why": say(decision.why)}

@@ -217,10 +217,18 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
                 b.color = theme.INK
             self.colour_buttons[c] = b
         # what the dealer reads: the step, the alert, the totals or payouts
+        # The header, as the other screens': the step; the dealer's sign-in (while the table
+        # has a people list) and "More" (cash and chips, disputes, hours); the table.
         self.step_label = self._place(TextLabel(font_size=17, bold=True, halign="left",
-                                                valign="middle"), 0.01, 0.92, 0.64, 0.08)
+                                                valign="middle"), 0.01, 0.92, 0.38, 0.08)
+        self.sign_button = self._button(_("Sign in"), 0.39, 0.92, 0.14, 0.08,
+                                        self.dealer_button, theme.RAIL)
+        # TRANSLATORS: roulette's header button that opens cash and chips, disputes and
+        # hours (the other screens' "More"); keep it short.
+        self.floor_button = self._button(_("More"), 0.53, 0.92, 0.10, 0.08, self.open_floor,
+                                         theme.RAIL)
         self.status_label = self._place(TextLabel(font_size=14, halign="right",
-                                                  valign="middle"), 0.65, 0.92, 0.34, 0.08)
+                                                  valign="middle"), 0.64, 0.92, 0.35, 0.08)
         self.alert_label = self._place(TextLabel(font_size=14, halign="left",
                                                  valign="middle"), 0.01, 0.255, 0.98, 0.075)
         self.text_label = self._place(TextLabel(font_size=14, halign="left",
@@ -391,6 +399,31 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         if self._need_colour():
             self.pad = ChipChangePad(self, self.colour)
             self.pad.open()
+
+    def wheel_chips(self) -> tuple[str, int] | None:
+        """The colour chosen and its value each, for a cash buy-in in wheel chips (rule 2.1;
+        None: no colour chosen or none given out yet, the buy-in is in value chips)."""
+        stack = self.state.stack(self.colour) if self.colour else None
+        return (self.colour, stack.value_each) if stack is not None else None
+
+    def open_floor(self) -> None:
+        from kiosk.ui.dealer.floor import FloorPanel
+
+        FloorPanel(self.session, wheel=self.wheel_chips).open()
+
+    def show_dealer(self) -> None:
+        """The dealer's button in the header while the table has a people list (laid out
+        here in code, where the other screens have theirs beside the inspector's)."""
+        checked = bool(self.session.people.checked)
+        button = self.sign_button
+        if checked and button.parent is None:
+            self.board.add_widget(button)
+        elif not checked and button.parent is not None:
+            self.board.remove_widget(button)
+        self.step_label.size_hint_x = 0.38 if checked else 0.52
+        dealer = self.session.dealer
+        button.text = (_("Sign in") if dealer is None
+                       else _("Sign out %(id)s") % {"id": dealer.id})
 
     # --- showing ------------------------------------------------------------------------
 

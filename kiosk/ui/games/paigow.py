@@ -28,6 +28,7 @@ from kiosk.rules.paigow.operations import (
     BetPlaced,
     BettingClosed,
     HandSet,
+    HandUnset,
     HouseWayConfirmed,
     Settled,
     Voided,
@@ -86,6 +87,8 @@ Commands (amounts in whole units or like 12.50; a tile is its pips, two digits: 
   remove AREA                   take the area's wager back before no more bets
   close                         no more bets (a player/banker short of cover: 13.3 applies)
   hand AREA H H L L             the area's tiles as its player set them: high two, low two
+  unhand AREA                   take off the area's hands keyed wrong, to key them again
+                                (only before the bank's hands are set)
   banker T T T T [high H H]     the bank's four tiles, set the house way (13.1.2, 13.3.4), or
                                 with its high hand as the player/banker set it (13.2.3)
   supervisor NAME               the game supervisor confirms the House way (13.1.5)
@@ -130,6 +133,9 @@ def command(line: str) -> Callable[[pg.PaiGowState], Operation] | None:
     if verb == "hand" and len(args) == 5:
         area, tiles = _area(args[0]), pg.parse_tiles(args[1:])
         return lambda s: pg.set_hand(s, area, tiles[:2], tiles[2:])
+    if verb == "unhand" and len(args) == 1:
+        area = _area(args[0])
+        return lambda s: pg.unset_hand(s, area)
     if verb == "banker" and len(args) in (4, 7) and (len(args) == 4 or args[4] == "high"):
         tiles = pg.parse_tiles(args[:4])
         high = pg.parse_tiles(args[5:]) if len(args) == 7 else None
@@ -185,6 +191,8 @@ def describe(op: Operation, state: pg.PaiGowState) -> str | None:
     if isinstance(op, HandSet):
         mine = pg.Setting(pg.hand(*op.high), pg.hand(*op.low))
         return f"  area {op.area} set {mine.codes} ({mine.words})"
+    if isinstance(op, HandUnset):
+        return f"  area {op.area}'s hands taken off, to be keyed again"
     if isinstance(op, BankHandSet):
         bank = pg.Setting(pg.hand(*op.high), pg.hand(*op.low))
         return f"  bank set {bank.codes} ({bank.words}): {op.why}"

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from kiosk.i18n import N_, _, money, ngettext
 from kiosk.rules.paigow.config import COMMISSION
 from kiosk.rules.paigow.hands import Result, hand
-from kiosk.rules.paigow.operations import Bank
+from kiosk.rules.paigow.operations import Bank, Pair
 from kiosk.rules.paigow.settlement import results
-from kiosk.rules.paigow.state import PaiGowState, Phase
+from kiosk.rules.paigow.state import PaiGowState, Phase, SettledRound
 
 GAME_NAME = "Pai Gow"  # the game's name, as the registry spells it (not translated)
 LAST_HANDS = 5
@@ -142,6 +142,18 @@ def _call(state: PaiGowState) -> tuple[str, str]:
     return call_words("house way")
 
 
+def _last_hand(high: Pair, low: Pair, wins: int, losses: int, stand_offs: int) -> LastHand:
+    return LastHand(tuple(t.code for t in low), tuple(t.code for t in high),
+                    hands_words(hand_name(hand(*high).words), hand_name(hand(*low).words)),
+                    outcome_words(wins, losses, stand_offs))
+
+
+def _settled(r: SettledRound) -> LastHand:
+    """A settled round: the bank's tiles as exposed and the areas' results (the state's
+    history)."""
+    return _last_hand(r.high, r.low, r.wins, r.losses, r.stand_offs)
+
+
 def _exposed(state: PaiGowState) -> LastHand | None:
     """The bank's hands of the round in play, once exposed (13.1.3, 13.2.4, 13.3.3), and how
     the areas fared against them."""
@@ -151,10 +163,8 @@ def _exposed(state: PaiGowState) -> LastHand | None:
     counts = {r: 0 for r in Result}
     for r in results(state):
         counts[r.result] += 1
-    return LastHand(tuple(t.code for t in low), tuple(t.code for t in high),
-                    hands_words(hand_name(hand(*high).words), hand_name(hand(*low).words)),
-                    outcome_words(counts[Result.WIN], counts[Result.LOSE],
-                                  counts[Result.STANDOFF]))
+    return _last_hand(high, low, counts[Result.WIN], counts[Result.LOSE],
+                      counts[Result.STANDOFF])
 
 
 def sign_words(state: PaiGowState) -> PaiGowSign:
@@ -162,8 +172,7 @@ def sign_words(state: PaiGowState) -> PaiGowSign:
     call, detail = _call(state)
     banker, chung = banker_words(state.bank, state.chung)
     limits, captions = limits_words(rules.minimum, rules.maximum, rules.currency)
-    last = [LastHand((), (), hands_words(*(hand_name(h) for h in words.split(" / "))), "")
-            for words in reversed(state.last) if words.count(" / ") == 1]
+    last = [_settled(r) for r in reversed(state.history)]
     now = _exposed(state)
     if now is not None:
         last.insert(0, now)

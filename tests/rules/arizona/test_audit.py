@@ -44,7 +44,7 @@ def _replay(t: Table, last: Settled) -> ReplayReport:
 
 def test_an_honest_hand_replays_with_no_difference_and_one_line_for_the_pit():
     t = _played()
-    [hand] = _replay(t, az.confirm_payouts(t.state)).coups
+    [hand] = _replay(t, az.confirm_payouts(t.state)).rounds
     assert hand.differences == []
     assert hand.outcome == "box 1 a pair of tens +R20; box 2 king high -R40"
     assert hand.hands == {"community": ["TD", "KD"], "box 1": ["TS", "9H", "3S"],
@@ -56,6 +56,6 @@ def test_a_forged_payout_is_found_with_what_was_recorded_and_what_is_owed():
     honest = az.confirm_payouts(t.state)
     forged = dataclasses.replace(honest, boxes=(
         dataclasses.replace(honest.boxes[0], net=20_000), honest.boxes[1]))
-    [hand] = _replay(t, forged).coups
+    [hand] = _replay(t, forged).rounds
     assert hand.differences == ["box 1: net recorded 20000, recomputed 2000"]
 

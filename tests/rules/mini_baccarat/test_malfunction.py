@@ -247,7 +247,7 @@ def test_replay_finds_a_wager_returned_that_was_not_on_the_layout() -> None:
     for op, differences in ((honest, 0), (forged, 1)):
         report = ReplayReport("t", True, "", 0)
         audit.audit(s, op, JournalRow(9, "w", op.kind, {}), report)
-        (coup,) = report.coups
+        (coup,) = report.rounds
         assert len(coup.differences) == differences
         assert coup.outcome.startswith("terminated: shuffler fault, rule 12.4; 3 wager(s)")
 
@@ -372,7 +372,7 @@ def test_the_pit_reads_each_branch_in_the_coups_one_line(journal: str, outcome: 
     golden = Path(__file__).parents[2] / "golden_journals" / f"{journal}.jsonl"
     report = replay(load_entries(golden), journal)
     assert report.ok
-    assert [c.outcome for c in report.coups][1] == outcome
+    assert [c.outcome for c in report.rounds][1] == outcome
 
 
 @pytest.mark.parametrize("damaged", [False, True])

@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from kiosk.i18n import say
 from kiosk.rules.audit import ReplayReport
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import NotAllowed, Said
 from kiosk.rules.paigow import engine as pg
 from kiosk.rules.paigow.audit import audit
 from tests.rules.paigow.rounds import Table, play
@@ -149,14 +150,101 @@ def test_replay_finds_a_settlement_altered_on_the_journal() -> None:
 
     report = ReplayReport("test", True, "", 0)
     audit(before.state, settled, Row(), report)
-    assert report.coups[0].differences == []
-    assert report.coups[0].outcome == ("house area 1 7 (foo) / 5 (chop bot): area 2 win +R9; "
+    assert report.rounds[0].differences == []
+    assert report.rounds[0].outcome == ("house area 1 7 (foo) / 5 (chop bot): area 2 win +R9; "
                                        "area 3 lose -R20")
     paid_more = replace(settled, steps=tuple(
         replace(s, amount=2_000) if s.move is pg.Move.PAY else s for s in settled.steps))
     report = ReplayReport("test", True, "", 0)
     audit(before.state, paid_more, Row(), report)
-    assert report.coups[0].differences == [
+    assert report.rounds[0].differences == [
         "step 3: recorded {'clause': '13.1.8', 'move': 'pay', 'area': 2, 'amount': 2000, "
         "'source': 'float', 'to': 'player'}, recomputed {'clause': '13.1.8', 'move': 'pay', "
         "'area': 2, 'amount': 1000, 'source': 'float', 'to': 'player'}"]
+
+
+# --- a hand keyed wrong, corrected before the bank's is set (the house's procedure) --------
+
+
+def _setting() -> Table:
+    t = betting()
+    t.do(pg.place_bet(t.state, 2, 1_000))
+    t.do(pg.place_bet(t.state, 3, 2_000))
+    t.do(pg.close_betting(t.state))
+    return t
+
+
+def test_a_hand_keyed_wrong_is_taken_off_and_keyed_again() -> None:
+    t = _setting()
+    t.do(pg.set_hand(t.state, 2, tiles("66 45"), tiles("55 16")))
+    assert pg.legal_actions(t.state) >= {"set_hand", "unset_hand"}
+    with pytest.raises(NotAllowed, match="Area 3 has no hands set to correct"):
+        pg.unset_hand(t.state, 3)
+    record = pg.unset_hand(t.state, 2)
+    assert record.kind == "paigow.hand_unset"
+    assert record.area == 2
+    t.do(record)
+    assert t.state.hand_of(2) is None
+    assert t.state.to_set == 2
+    assert t.state.tiles_in_play == ()  # the four tiles are free to key again
+    assert str(pg.next_step(t.state)).startswith("Area 2: key in the tiles")
+    t.do(pg.set_hand(t.state, 2, tiles("66 16"), tiles("55 45")))
+    t.do(pg.set_hand(t.state, 3, tiles("33 35"), tiles("22 25")))
+    # Every hand is set: the last one can still be corrected, until the bank's is set.
+    assert pg.can_unset_hand(t.state, 3)
+    t.do(pg.unset_hand(t.state, 3))
+    assert t.state.to_set == 3
+    t.do(pg.set_hand(t.state, 3, tiles("33 35"), tiles("22 25")))
+    t.do(pg.set_bank(t.state, tiles("56 15 34 26")))
+    assert "unset_hand" not in pg.legal_actions(t.state)
+    with pytest.raises(NotAllowed, match="corrected only before the bank's hands are set"):
+        pg.unset_hand(t.state, 2)
+    t.do(pg.confirm_house_way(t.state, "Thandi"))
+    settled = pg.confirm_payouts(t.state)
+    assert [(a.area, a.high, a.low) for a in settled.areas] == [
+        (2, tiles("66 16"), tiles("55 45")), (3, tiles("33 35"), tiles("22 25"))]
+
+
+def test_no_hand_is_corrected_while_betting() -> None:
+    t = betting()
+    with pytest.raises(NotAllowed, match="corrected only before the bank's hands are set"):
+        pg.unset_hand(t.state, 2)
+    assert not pg.can_unset_hand(t.state, 2)
+
+
+# --- the sign's history, and the house way's reason in words ---------------------------------
+
+
+def test_each_settled_round_keeps_the_bank_tiles_and_the_results() -> None:
+    t = _setting()
+    t.do(pg.set_hand(t.state, 2, tiles("66 16"), tiles("55 45")))
+    t.do(pg.set_hand(t.state, 3, tiles("33 35"), tiles("22 25")))
+    t.do(pg.set_bank(t.state, tiles("56 15 34 26")))
+    why = t.state.bank_why
+    assert isinstance(why, Said)
+    assert why == "no pair: the strongest low hand, 5 (chop bot), with 7 (foo)"
+    assert why.sentence is not None and why.sentence.template == "no pair: %(why)s"
+    assert say(why, code="pt").startswith("sem par: ")
+    t.do(pg.confirm_house_way(t.state, "Thandi"))
+    t.do(pg.confirm_payouts(t.state))
+    (last,) = t.state.history
+    assert (last.high, last.low) == (tiles("56 15"), tiles("26 34"))
+    assert (last.wins, last.losses, last.stand_offs) == (1, 1, 0)
+    t.do(pg.shuffle(t.state))
+    t.do(pg.place_bet(t.state, 2, 1_000))
+    t.do(pg.close_betting(t.state))
+    t.do(pg.void_round(t.state, "a tile fell"))
+    assert t.state.history == (last,)  # a void round is not a settled one
+
+
+def test_the_player_bankers_own_setting_is_said_in_words() -> None:
+    t = betting()
+    t.do(pg.take_bank(t.state, B.PLAYER, 3, 5_000))
+    t.do(pg.place_bet(t.state, 2, 1_000))
+    t.do(pg.close_betting(t.state))
+    t.do(pg.set_hand(t.state, 2, tiles("66 16"), tiles("55 45")))
+    record = pg.set_bank(t.state, tiles("56 15 34 26"), tiles("56 26"))
+    assert record.why == "set by the player/banker"
+    t.do(record)
+    assert isinstance(t.state.bank_why, Said)
+    assert say(t.state.bank_why, code="af") == "gestel deur die speler/bankier"

@@ -258,6 +258,6 @@ def test_money_is_conserved_across_players_banker_house_and_commission(
         seq, wall_time, kind, payload = 1, "", settled.kind, settled.to_payload()
 
     audit(t.state, settled, Row(), report)
-    assert report.coups[0].differences == [] and report.coups[0].outcome
+    assert report.rounds[0].differences == [] and report.rounds[0].outcome
     t.do(settled)
     assert t.state.phase is pg.Phase.BETTING and not t.state.bets
