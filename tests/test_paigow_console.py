@@ -79,7 +79,7 @@ def test_the_demo_opens_no_card_device_for_a_game_with_no_shoe(tmp_path: Path) -
     from kiosk.store.journal import Journal
 
     assert not hasattr(PaiGowRules(), "decks")  # no pretend shoe for the console
-    session = asyncio.run(run_demo(demo_config(tmp_path / "pg.db", "paigow"), coups=3, seed=5,
+    session = asyncio.run(run_demo(demo_config(tmp_path / "pg.db", "paigow"), rounds=3, seed=5,
                                    pace=0.0))
     assert session.simulated == set() and not session.has_device("shoe")
     assert session.state.round == 4  # three rounds played, each settled or void
