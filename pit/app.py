@@ -22,6 +22,10 @@ from pit.headers import SecurityHeaders
 from pit.state import PitState
 from pit.store import PitStore
 
+WATCH_STOP = 15.0
+"""Seconds the pit's stop waits for a look for silent tables under way (a database that
+went away answers within its 10 s connect timeout)."""
+
 
 class PitApp(Starlette):
     """Starlette with the pit's security headers on every answer, error pages included
@@ -49,11 +53,15 @@ def create_app(pit: PitState, watch: SilenceWatch | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        task = asyncio.create_task(watch.run(), name="silence watch")
+        stop = asyncio.Event()
+        task = asyncio.create_task(watch.run(stop), name="silence watch")
         try:
             yield
         finally:
-            task.cancel()
+            stop.set()  # a look under way ends before the database closes
+            done, _ = await asyncio.wait({task}, timeout=WATCH_STOP)
+            if not done:
+                task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             pit.close()

@@ -5,6 +5,7 @@ each batch. A table's first catch-up starts from its last snapshot row, as the t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -254,8 +255,11 @@ class SilenceWatch:
                 await self.tell({"type": "table", "table_id": table_id, "head": head[0],
                                  "alerts": 1, "summary": {}})
 
-    async def run(self) -> None:
-        """Look now, then every `every` seconds until cancelled."""
-        while True:
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Look now, then every `every` seconds until `stop` is set (a look under way is
+        finished first, so the database is not closed under it) or the task is cancelled."""
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
             await self.tick()
-            await asyncio.sleep(self.every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.every)
