@@ -177,6 +177,10 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+_TOLD = "(a.acked_at IS NULL OR a.raised_at >= {when})"
+"""An alert that still tells of a table's silence: open, or raised since it was last heard."""
+
+
 def raise_silent(store: PitStore, times: FloorTimes, now: datetime) -> list[tuple[str, int]]:
     """Raise one "Table silent" alert for each table not heard from for `silent_after`
     seconds at `now`: once per silence. None while one is open for the table, none again
@@ -187,10 +191,14 @@ def raise_silent(store: PitStore, times: FloorTimes, now: datetime) -> list[tupl
     tables raised for, each with its alert's id."""
     from pit.alerts import TABLE_SILENT
 
+    seen = {str(r[0]) for r in store.db.query(  # a read first: no lock for the tables told
+        "SELECT DISTINCT a.table_id FROM pit_alerts a JOIN pit_tables t "
+        "ON t.table_id = a.table_id WHERE a.kind = ? AND " + _TOLD.format(when="t.last_sync_at"),
+        (TABLE_SILENT,))}
     raised = []
     for table in store.floor():
         heard = times.heard(table.last_sync_at, now)
-        if heard.status != "silent" or table.last_sync_at is None:
+        if heard.status != "silent" or table.last_sync_at is None or table.table_id in seen:
             continue
         with store.db.transaction() as tx:
             locked = tx.lock_table(table.table_id)
@@ -198,8 +206,8 @@ def raise_silent(store: PitStore, times: FloorTimes, now: datetime) -> list[tupl
                           (table.table_id,))
             if locked is None or last is None or last[0] != table.last_sync_at:
                 continue  # gone, or heard from since the floor was read: not silent now
-            if tx.one("SELECT id FROM pit_alerts WHERE table_id = ? AND kind = ? AND "
-                      "(acked_at IS NULL OR raised_at >= ?)",
+            if tx.one("SELECT a.id FROM pit_alerts a WHERE a.table_id = ? AND a.kind = ? "
+                      "AND " + _TOLD.format(when="?"),
                       (table.table_id, TABLE_SILENT, table.last_sync_at)) is not None:
                 continue  # told already, for this silence or one still open
             made = tx.one(

@@ -9,6 +9,7 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
+import psycopg
 from starlette.testclient import TestClient
 
 from kiosk.store.canonical import format_wall_time
@@ -16,6 +17,7 @@ from pit.alerts import TABLE_SILENT
 from pit.app import create_app, open_pit
 from pit.floor import FloorTimes, SilenceWatch
 from pit.state import PitState
+from tests.pit.pg import Postgres
 
 T0 = datetime(2026, 11, 28, 8, 0, 0, tzinfo=UTC)
 TIMES = FloorTimes("Africa/Johannesburg", late_after=30, silent_after=120)
@@ -154,3 +156,36 @@ def test_two_pit_processes_raise_it_once(pit_url: str) -> None:
     finally:
         for p in pits:
             p.close()
+
+
+def test_a_pit_that_looks_while_another_raises_it_waits_and_raises_none(
+        postgres: Postgres) -> None:
+    """Pit A holds PB-01's row while it raises the alert; pit B, looking then, waits for the
+    lock (seen by PostgreSQL, not timed), then finds A's alert: one alert, not two."""
+    url = postgres.new_database()
+    clock = Clock()
+    a, b = _pit(url, clock), _pit(url, clock)
+    try:
+        a.store.enroll("PB-01")
+        a.store.ingest("PB-01", [], 0)
+        clock.at(900)
+        watch = SilenceWatch(b.store, b.times, clock=clock)
+        looked: list[list[tuple[str, int]]] = []
+        b_looks = threading.Thread(target=lambda: looked.append(watch.check()))
+        with a.store.db.transaction() as tx, psycopg.connect(url, autocommit=True) as admin:
+            tx.lock_table("PB-01")
+            tx.execute("INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
+                       "VALUES (?, NULL, ?, ?, ?)",
+                       ("PB-01", TABLE_SILENT, "raised by pit A", clock.text()))
+            b_looks.start()
+            deadline = time.monotonic() + WAIT
+            while b_looks.is_alive() and time.monotonic() < deadline and not admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock'").fetchone()[0]:  # type: ignore[index]
+                time.sleep(0.01)
+        b_looks.join(WAIT)
+        assert looked == [[]]
+        assert _silent(b) == [("PB-01", "raised by pit A", True)]
+    finally:
+        a.close()
+        b.close()
