@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,10 +17,14 @@ from starlette.types import ASGIApp
 from pit import api, config_pages, dashboard
 from pit.configs import claim_key, key_path_for
 from pit.db import Database, PitDatabaseError
-from pit.floor import FloorTimes
+from pit.floor import FloorTimes, SilenceWatch
 from pit.headers import SecurityHeaders
 from pit.state import PitState
 from pit.store import PitStore
+
+WATCH_STOP = 15.0
+"""Seconds the pit's stop waits for a look for silent tables under way (a database that
+went away answers within its 10 s connect timeout)."""
 
 
 class PitApp(Starlette):
@@ -39,16 +45,32 @@ async def database_unreachable(request: Request, exc: Exception) -> Response:
                              status_code=503)
 
 
-def create_app(pit: PitState) -> Starlette:
+def create_app(pit: PitState, watch: SilenceWatch | None = None) -> Starlette:
+    """The pit's app on `pit`. While it runs (its lifespan), `watch` (by default every 5 s
+    on the real clock) raises a "Table silent" alert for a quiet table, whether or not
+    anyone has the floor open."""
+    watch = watch or SilenceWatch(pit.store, pit.times, tell=pit.tell)
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        pit.close()
+        stop = asyncio.Event()
+        task = asyncio.create_task(watch.run(stop), name="silence watch")
+        try:
+            yield
+        finally:
+            stop.set()  # a look under way ends before the database closes
+            done, _ = await asyncio.wait({task}, timeout=WATCH_STOP)
+            if not done:
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            pit.close()
 
     app = PitApp(routes=[*api.ROUTES, *dashboard.ROUTES, *config_pages.ROUTES],
                     lifespan=lifespan,
                     exception_handlers={PitDatabaseError: database_unreachable})
     app.state.pit = pit
+    app.state.watch = watch
     return app
 
 

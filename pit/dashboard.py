@@ -32,7 +32,7 @@ from pit.api import read_body
 from pit.breaks import FIELDS, Break, compare
 from pit.cash import DAYS_SHOWN, buy_ins_by_shift
 from pit.drawing import card_face, drawing_of, money, who_did_what
-from pit.floor import FloorTimes
+from pit.floor import FloorTimes, raise_silent
 from pit.inspectors import Session
 from pit.limits import TooLarge
 from pit.rounds import Rounds
@@ -281,20 +281,11 @@ async def logout(request: Request) -> Response:
 def _floor(pit: PitState, session: Session) -> dict[str, Any]:
     """What the floor shows: every table with its state in words and when it was last heard
     from (late: amber; silent: red, and a "Table silent" alert), and the open alerts."""
-    from pit.alerts import TABLE_SILENT
-
     now = datetime.now(UTC)
-    rows = pit.store.floor()
-    raised = False
-    for table in rows:
-        heard = pit.times.heard(table.last_sync_at, now)
-        if heard.status == "silent" and table.last_sync_at is not None:
-            raised |= pit.store.raise_once(
-                table.table_id, TABLE_SILENT, f"Table {table.table_id} not heard from since "
-                f"{heard.at} ({heard.ago}; silent after {pit.times.silent_after} s)"
-            ) is not None
+    # The pit raises them itself too (pit/floor.py SilenceWatch), once per silence.
+    raise_silent(pit.store, pit.times, now)
     tables = []
-    for table in pit.store.floor() if raised else rows:  # its count of open alerts with it
+    for table in pit.store.floor():  # its count of open alerts with it
         state = str(table.summary.get("state", "not opened"))
         if table.summary.get("inspector_called"):
             state += " (inspector called)"

@@ -4,7 +4,11 @@ each batch. A table's first catch-up starts from its last snapshot row, as the t
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -20,6 +24,10 @@ from kiosk.table.snapshot import restore
 from pit.store import PitStore
 
 _PAGE = 2000
+WATCH_EVERY = 5.0
+"""Seconds between the pit's own looks for silent tables (`SilenceWatch`)."""
+
+log = logging.getLogger(__name__)
 
 
 class Floor:
@@ -163,3 +171,103 @@ def _parse(stamp: str | None) -> datetime | None:
     except ValueError:
         return None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+_TOLD = "(a.acked_at IS NULL OR a.raised_at >= {when})"
+"""An alert that still tells of a table's silence: open, or raised since it was last heard."""
+
+
+def raise_silent(store: PitStore, times: FloorTimes, now: datetime) -> list[tuple[str, int]]:
+    """Raise one "Table silent" alert for each table not heard from for `silent_after`
+    seconds at `now`: once per silence. None while one is open for the table, none again
+    for a silence whose alert an inspector acknowledged (one raised since the table was last
+    heard from); a table heard from again and then silent again gets a new one. The database
+    decides, under the table's row lock as the ingest takes it, so pit processes sharing it
+    raise it once. A table never heard from has no time to give, and raises none. The
+    tables raised for, each with its alert's id."""
+    from pit.alerts import TABLE_SILENT
+
+    seen = {str(r[0]) for r in store.db.query(  # a read first: no lock for the tables told
+        "SELECT DISTINCT a.table_id FROM pit_alerts a JOIN pit_tables t "
+        "ON t.table_id = a.table_id WHERE a.kind = ? AND " + _TOLD.format(when="t.last_sync_at"),
+        (TABLE_SILENT,))}
+    raised = []
+    for table in store.floor():
+        heard = times.heard(table.last_sync_at, now)
+        if heard.status != "silent" or table.last_sync_at is None or table.table_id in seen:
+            continue
+        with store.db.transaction() as tx:
+            locked = tx.lock_table(table.table_id)
+            last = tx.one("SELECT last_sync_at FROM pit_tables WHERE table_id = ?",
+                          (table.table_id,))
+            if locked is None or last is None or last[0] != table.last_sync_at:
+                continue  # gone, or heard from since the floor was read: not silent now
+            if tx.one("SELECT a.id FROM pit_alerts a WHERE a.table_id = ? AND a.kind = ? "
+                      "AND " + _TOLD.format(when="?"),
+                      (table.table_id, TABLE_SILENT, table.last_sync_at)) is not None:
+                continue  # told already, for this silence or one still open
+            made = tx.one(
+                "INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
+                "VALUES (?, NULL, ?, ?, ?) RETURNING id",
+                (table.table_id, TABLE_SILENT, f"Table {table.table_id} not heard from since "
+                 f"{heard.at} ({heard.ago}; silent after {times.silent_after} s)",
+                 store.clock()))
+            if made is not None:
+                raised.append((table.table_id, int(made[0])))
+    return raised
+
+
+class SilenceWatch:
+    """The pit's own look for silent tables, every `every` seconds while it runs (started
+    with the app, pit/app.py), so an inspector is told of a quiet table even when nobody
+    has the floor open. `clock` gives the time (a test's fake one); `ticks` counts the
+    looks taken; `tell` passes each alert raised to the open dashboards."""
+
+    def __init__(self, store: PitStore, times: FloorTimes, *, every: float = WATCH_EVERY,
+                 clock: Callable[[], datetime] = utc_now,
+                 tell: Callable[[dict[str, Any]], Awaitable[None]] | None = None) -> None:
+        self.store = store
+        self.times = times
+        self.every = every
+        self.clock = clock
+        self.tell = tell
+        self.ticks = 0
+        self.raised = 0
+
+    def check(self) -> list[tuple[str, int]]:
+        """One look (blocking: the database): the tables raised for, each with its alert."""
+        raised = raise_silent(self.store, self.times, self.clock())
+        for table_id, alert_id in raised:
+            log.warning("%s: alert %d raised: table silent (no sync for %d s or more)",
+                        table_id, alert_id, self.times.silent_after)
+        self.raised += len(raised)
+        return raised
+
+    async def tick(self) -> None:
+        """One look, off the event loop's thread; a database that cannot be reached is
+        logged in a line and tried again at the next look, never stops the watch."""
+        try:
+            raised = await asyncio.to_thread(self.check)
+        except Exception as exc:  # the pit keeps serving; the next look tries again
+            log.warning("the pit could not look for silent tables: %s", exc)
+            raised = []
+        finally:
+            self.ticks += 1
+        if self.tell is not None:
+            for table_id, _ in raised:
+                head = await asyncio.to_thread(self.store.head, table_id)
+                await self.tell({"type": "table", "table_id": table_id, "head": head[0],
+                                 "alerts": 1, "summary": {}})
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Look now, then every `every` seconds until `stop` is set (a look under way is
+        finished first, so the database is not closed under it) or the task is cancelled."""
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
+            await self.tick()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.every)
