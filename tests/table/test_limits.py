@@ -175,3 +175,22 @@ def test_a_change_is_kept_after_a_restart_and_replaced_by_a_newer_pit_version(
     assert _banker(s) == (10_000, 4_000_000)
     desk = limits.desk(s)
     assert desk is not None and desk.bounds == LimitBounds(1_000, 10_000_000)
+
+
+def test_the_replay_says_who_changed_the_limits_before_the_round(tmp_path: Path) -> None:
+    from kiosk.replay import replay
+    from kiosk.rules.cards import Card
+
+    s, _configs = _open(parse(_toml(tmp_path)))
+    _change(s, reason="A tournament")
+    s.perform(pb.shuffle)
+    s.perform(lambda st: pb.place_bet(st, "1", pb.BetKind.BANKER, 20_000))
+    s.perform(pb.close_betting)
+    for code in ("4H", "3C", "KD", "4S", "2C"):
+        s.perform(lambda st, c=code: pb.shoe_card(st, Card.parse(c)))
+    s.perform(pb.confirm_payouts)
+    report = replay(s.journal.entries())
+    assert report.ok, report.problems
+    assert report.rounds[-1].who() == (
+        ("inspector", "9001 Naidoo: limit change (A tournament)"),)
+    assert report.rounds[-1].as_json()["overrides"][0]["detail"] == "banker R200 to R20,000"
