@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -194,3 +195,44 @@ def test_the_replay_says_who_changed_the_limits_before_the_round(tmp_path: Path)
     assert report.rounds[-1].who() == (
         ("inspector", "9001 Naidoo: limit change (A tournament)"),)
     assert report.rounds[-1].as_json()["overrides"][0]["detail"] == "banker R200 to R20,000"
+
+
+@pytest.mark.parametrize("game", ["blackjack", "touch-21", "arizona", "paigow",
+                                  "mini-baccarat"])
+def test_every_game_with_limits_of_this_shape_takes_a_change(tmp_path: Path, game: str) -> None:
+    import re
+
+    from kiosk.config import example
+    from kiosk.rules.registry import GAMES
+
+    text = re.sub(r'journal = "[^"]*"', f'journal = "{tmp_path / "T1.db"}"', example(game))
+    cfg = parse(text + BOUNDS + PEOPLE)
+    spec = GAMES.get(game)
+    s: Any = TableSession(spec.engine, Journal.open(cfg.journal, cfg.table_id), cfg.rules,
+                          cfg.table_id)
+    PitConfigs(s, cfg)
+    desk = limits.desk(s)
+    assert desk is not None
+    bet = limits.bet_limits(s.game.rules_of(s.state))[-1].bet
+    limits.change_limits(s, desk, "9001", "3333", "A tournament", bet, 2_000, 200_000)
+    assert limits.bet_limits(s.game.rules_of(s.state))[-1] == limits.BetLimit(bet, 2_000,
+                                                                               200_000)
+    s.journal.close()
+    again, problem = effective(cfg, Journal.open(cfg.journal, cfg.table_id, read_only=True))
+    assert problem == "" and limits.bet_limits(again.rules)[-1].minimum == 2_000
+
+
+def test_roulette_changes_its_limits_at_the_pit_only(tmp_path: Path) -> None:
+    from kiosk.rules.registry import GAMES
+
+    assert limits.bet_limits(GAMES.get("roulette").rules()) == ()
+    with pytest.raises(LimitRefused, match="no limits to change"):
+        limits.check_change(LimitBounds(1_000, 100_000), (), "", 2_000, 20_000, "R")
+
+
+def test_the_pit_signs_bounds_and_refuses_bad_ones_before_it_signs() -> None:
+    from kiosk.signed_config import check_body
+
+    assert check_body(BOUNDS).limits_bounds == LimitBounds(1_000, 10_000_000)
+    with pytest.raises(ConfigError, match="limits_bounds.maximum: must be at least"):
+        check_body("[limits_bounds]\nminimum = 100\nmaximum = 10\n")
