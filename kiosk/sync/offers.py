@@ -38,8 +38,8 @@ from kiosk.signed_config import PitConfigError, SignedConfig, check_body, verify
 from kiosk.store.journal import Entry, Journal
 from kiosk.sync.pit_config import read_offer
 from kiosk.table import limits
-from kiosk.table.limits import LimitsChanged
 from kiosk.table.records import PitConfigApplied, PitConfigRefused, Snapshot
+from kiosk.table.roles import LimitsChanged
 from kiosk.table.session import Severity, TableSession
 
 log = logging.getLogger(__name__)

@@ -29,8 +29,15 @@ from typing import Any
 
 from kiosk.rules.errors import NotAllowed
 from kiosk.rules.money import format_money
-from kiosk.rules.operations import Operation, TableRecord
-from kiosk.table.roles import ROLE_WORDS, Override, Role, RoleRefused, approval
+from kiosk.rules.operations import Operation
+from kiosk.table.roles import (  # the record lives with the roles': every reader loads it
+    ROLE_WORDS,
+    LimitsChanged,
+    Override,
+    Role,
+    RoleRefused,
+    approval,
+)
 
 
 class LimitRefused(NotAllowed):
@@ -60,21 +67,6 @@ def read_bounds(section: Mapping[str, Any], money: Callable[[str, int], int],
     if lo > hi:
         fail("limits_bounds", "maximum", "must be at least the minimum")
     return LimitBounds(lo, hi)
-
-
-@dataclass(frozen=True, slots=True)
-class LimitsChanged(TableRecord):
-    """The inspector changed one bet's limits at the table (rule 2.2): `bet` ("banker";
-    "" for a game whose limits are one pair), its new `minimum` and `maximum` in cents, and
-    the game's section `section` of the configuration whole after the change (`data`, JSON),
-    which the table's start reads back over its configuration."""
-
-    kind = "limits_changed"
-    bet: str
-    minimum: int
-    maximum: int
-    section: str
-    data: str
 
 
 @dataclass(frozen=True, slots=True)

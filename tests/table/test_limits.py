@@ -236,3 +236,22 @@ def test_the_pit_signs_bounds_and_refuses_bad_ones_before_it_signs() -> None:
     assert check_body(BOUNDS).limits_bounds == LimitBounds(1_000, 10_000_000)
     with pytest.raises(ConfigError, match="limits_bounds.maximum: must be at least"):
         check_body("[limits_bounds]\nminimum = 100\nmaximum = 10\n")
+
+
+def test_a_reader_that_loads_no_configuration_knows_the_record(tmp_path: Path) -> None:
+    """The replay and the pit read journals without the kiosk's configuration: the record
+    is the roles' own, so they know it (a fresh interpreter, to load only what they do)."""
+    import subprocess
+    import sys
+
+    s, _configs = _open(parse(_toml(tmp_path)))
+    _change(s)
+    s.journal.close()
+    code = ("import sys\nfrom kiosk.replay import replay\nfrom kiosk.store.journal import "
+            "Journal\nj = Journal.open(sys.argv[1], 'T1', read_only=True)\n"
+            "r = replay(j.entries())\nprint(r.ok, r.problems)\n"
+            "assert 'kiosk.config' not in sys.modules\n")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "T1.db")],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True []"
