@@ -195,6 +195,10 @@ def test_the_replay_says_who_changed_the_limits_before_the_round(tmp_path: Path)
     assert report.rounds[-1].who() == (
         ("inspector", "9001 Naidoo: limit change (A tournament)"),)
     assert report.rounds[-1].as_json()["overrides"][0]["detail"] == "banker R200 to R20,000"
+    from pit.drawing import who_did_what  # what the pit's round page lists
+
+    assert who_did_what(report.rounds[-1]) == (
+        ("inspector", "9001 Naidoo: limit change (A tournament)"),)
 
 
 @pytest.mark.parametrize("game", ["blackjack", "touch-21", "arizona", "paigow",
