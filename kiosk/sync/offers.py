@@ -106,7 +106,10 @@ def effective(cfg: TableConfig, journal: Journal) -> tuple[TableConfig, str]:
     if changed is None:
         return cfg, ""
     try:
-        return with_section(cfg, changed.section, json.loads(changed.data)), ""
+        current = cfg.data.get(changed.section, {})
+        data = limits.limits_over(current if isinstance(current, dict) else {},
+                                  json.loads(changed.data), changed.bet)
+        return with_section(cfg, changed.section, data), ""
     except (ConfigError, ValueError) as exc:
         return cfg, f"The inspector's limit change at the table no longer fits this " \
                     f"table's configuration ({exc}); the table runs without it"

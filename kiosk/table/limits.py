@@ -110,6 +110,18 @@ def changed_section(data: Mapping[str, Any], bet: str, minimum: int, maximum: in
     return out
 
 
+def limits_over(current: Mapping[str, Any], recorded: Mapping[str, Any], bet: str
+                ) -> dict[str, Any]:
+    """The game's section `current` (the configuration in force at a start) with the limits
+    of a change on record (`recorded`, the section as it was then) over it: only the limits,
+    so the file's other settings of that section, edited since, still count."""
+    out = copy.deepcopy(dict(current))
+    for key in (("limits",) if bet else ("minimum", "maximum")):
+        if key in recorded:
+            out[key] = copy.deepcopy(recorded[key])
+    return out
+
+
 def check_change(bounds: LimitBounds | None, known: tuple[BetLimit, ...], bet: str,
                  minimum: int, maximum: int, currency: str) -> None:
     """`LimitRefused` unless `bet`'s new limits may be set at the table: the house set bounds,

@@ -259,3 +259,15 @@ def test_a_reader_that_loads_no_configuration_knows_the_record(tmp_path: Path) -
                          capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True []"
+
+
+def test_a_restart_keeps_the_change_over_the_files_other_settings_edited_since(
+        tmp_path: Path) -> None:
+    cfg = parse(_toml(tmp_path))
+    s, _configs = _open(cfg)
+    _change(s)
+    s.journal.close()
+    edited = parse(_toml(tmp_path) + "[punto_banco]\ndecks = 6\n")
+    s, configs = _open(edited)
+    assert _banker(s) == (20_000, 2_000_000)
+    assert s.game.rules_of(s.state).decks == configs.config.rules.decks == 6
