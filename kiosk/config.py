@@ -29,6 +29,7 @@ from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import ChipRule, RoundingFavour
 from kiosk.rules.registry import GAMES, GameSpec, HouseSettings, UnknownGame, games
 from kiosk.table.hours import WEEKDAYS, HoursError, OpeningHours
+from kiosk.table.limits import LimitBounds, read_bounds
 from kiosk.table.roles import NO_LIST, People, read_people
 
 MAX_AMOUNT = 1_000_000_000
@@ -75,6 +76,10 @@ values = [5, 10, 25, 50, 100]   # the chip buttons (1 to 6): each 5 to 10_000_00
 # daily = "18:00-02:00"     # a span over midnight belongs to the day it starts; or "closed"
 # sun = "closed"            # a weekday's own hours (mon .. sun) over daily
 # timezone = "Africa/Johannesburg"
+
+# [limits_bounds]           # rule 2.2: the inspector may change a bet's limits at the table
+# minimum = 10              # within these (the lowest minimum, the highest maximum); none:
+# maximum = 100000          # the limits change at the pit only
 
 [display]
 width = 800                 # the dealer touchscreen: 800 to 1920 wide (the Pi display: 800x480)
@@ -248,6 +253,9 @@ class TableConfig:
     people: People = NO_LIST
     """Who may do what at the table, with their PINs hashed (`[people]`,
     kiosk/table/roles.py); the pit signs it with the limits."""
+    limits_bounds: LimitBounds | None = None
+    """The bounds within which the inspector may change a bet's limits at the table
+    (`[limits_bounds]`, rule 2.2, kiosk/table/limits.py); None: at the pit only."""
     host: HostConfig = field(default_factory=HostConfig)
     """The table's computer: network, technicians' keys, device names (kiosk/host.py)."""
 
@@ -384,11 +392,13 @@ def with_pit(cfg: TableConfig, body: str, name: str = "the pit's configuration"
     body names replaces the table's own (in [table] only the game, name and currency), and
     the whole is checked as table.toml is. `ConfigError` names the body's line."""
     pit = _toml(body, name)
-    governed = {"table", "chips", "hours", "people", *(g.config.section for g in games())}
+    governed = {"table", "chips", "hours", "people", "limits_bounds",
+                 *(g.config.section for g in games())}
     for section, value in pit.items():
         if section not in governed or not isinstance(value, dict):
             raise ConfigError(f"{name}: [{section}]: the pit sets [table] "
-                              f"{', '.join(PIT_TABLE_KEYS)}, [chips], [hours], [people] and a "
+                              f"{', '.join(PIT_TABLE_KEYS)}, [chips], [hours], [people], "
+                              "[limits_bounds] and a "
                               "game's section, nothing else")
     for key in pit.get("table", {}):
         if key not in PIT_TABLE_KEYS:
@@ -459,7 +469,8 @@ def _read(data: dict[str, Any], text: str, name: str, path: Path | None) -> Tabl
                          game=spec.name, rules=rules, journal=journal, devices=device_cfgs,
                          source=path, chip_values=chip_values, display=display, gpio=gpio,
                          sync=_sync(reader, table_id, path), hours=_hours(reader), data=data,
-                         host=read_host(reader), people=_people(reader))
+                         host=read_host(reader), people=_people(reader),
+                         limits_bounds=_limits_bounds(reader))
     reader.check_unknown(spec)
     if reader.missing:
         raise ConfigError(reader.missing[0])
@@ -473,6 +484,26 @@ def _people(reader: _Reader) -> People:
     section = reader.section("people")
     reader.known("people", "*")  # read_people checks its own keys
     return read_people(section, reader.fail)
+
+
+def _limits_bounds(reader: _Reader) -> LimitBounds | None:
+    """`[limits_bounds]` (kiosk/table/limits.py): None when the file has none."""
+    if "limits_bounds" not in reader.data:
+        reader.known("", "limits_bounds")
+        return None
+    section = reader.section("limits_bounds")
+    return read_bounds(section, lambda key, default: reader.money(section, "limits_bounds",
+                                                                  key, default),
+                       reader.fail)
+
+
+def with_section(cfg: TableConfig, section: str, data: dict[str, Any],
+                 name: str = "the limit change at the table") -> TableConfig:
+    """The configuration with its section `section` replaced by `data` (a game's section
+    after a limit change at the table), checked as table.toml is."""
+    merged = copy.deepcopy(cfg.data)
+    merged[section] = copy.deepcopy(data)
+    return _build(merged, "", name, cfg.source)
 
 
 MAX_NAME = 32

@@ -14,6 +14,11 @@ A change the running screens cannot take over (another game, other chip buttons,
 table name or number of places, or any rule the game's screens are built from: everything
 but the limits, `GameSpec.screen_rules`) is applied the same way and then asks the kiosk to
 restart; the table's start reads the version in force from the journal (`effective`).
+
+A limit change the inspector makes at the table (kiosk/table/limits.py) stands over the pit's
+version in force until the next one: `effective` reads the last `LimitsChanged` after it back
+over the configuration, and `PitConfigs` tells the screens the bounds and the game's section
+(`limits.attach`).
 """
 
 from __future__ import annotations
@@ -24,15 +29,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.config import ConfigError, TableConfig, with_pit
+from kiosk.config import ConfigError, TableConfig, with_pit, with_section
 from kiosk.rules.errors import UnreadableInput
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import operation_from_record
 from kiosk.rules.registry import GAMES
 from kiosk.signed_config import PitConfigError, SignedConfig, check_body, verify
-from kiosk.store.journal import Journal
+from kiosk.store.journal import Entry, Journal
 from kiosk.sync.pit_config import read_offer
+from kiosk.table import limits
 from kiosk.table.records import PitConfigApplied, PitConfigRefused, Snapshot
+from kiosk.table.roles import LimitsChanged
 from kiosk.table.session import Severity, TableSession
 
 log = logging.getLogger(__name__)
@@ -45,6 +52,17 @@ def in_force(journal: Journal) -> PitConfigApplied | None:
     """The pit's configuration the journal last put in force (None: the table's own file).
     Read without folding: the rows after the last snapshot, else the row the snapshot's
     facts name, so start-up stays as quick on a journal of a million rows."""
+    row = _in_force_row(journal)
+    if row is None:
+        return None
+    try:
+        op = operation_from_record(row.kind, row.payload)
+    except UnreadableInput:
+        return None
+    return op if isinstance(op, PitConfigApplied) else None
+
+
+def _in_force_row(journal: Journal) -> Entry | None:
     snap = journal.last_of_kind(Snapshot.kind)
     after = snap.seq if snap is not None else 0
     row = journal.last_of_kind(PitConfigApplied.kind, after)
@@ -56,11 +74,21 @@ def in_force(journal: Journal) -> PitConfigApplied | None:
         row = journal.entry(seq) if isinstance(seq, int) and seq > 0 else None
     if row is None or row.kind != PitConfigApplied.kind:
         return None
+    return row
+
+
+def limits_in_force(journal: Journal) -> LimitsChanged | None:
+    """The inspector's last limit change at the table after the pit's version in force
+    (None: none since it; a newer pit version replaces a change)."""
+    pit = _in_force_row(journal)
+    row = journal.last_of_kind(LimitsChanged.kind, pit.seq if pit is not None else 0)
+    if row is None:
+        return None
     try:
         op = operation_from_record(row.kind, row.payload)
     except UnreadableInput:
         return None
-    return op if isinstance(op, PitConfigApplied) else None
+    return op if isinstance(op, LimitsChanged) else None
 
 
 def effective(cfg: TableConfig, journal: Journal) -> tuple[TableConfig, str]:
@@ -68,13 +96,23 @@ def effective(cfg: TableConfig, journal: Journal) -> tuple[TableConfig, str]:
     A version on record that no longer reads (the file changed under it) is left out, and
     the reason returned for the dealer's screen."""
     applied = in_force(journal)
-    if applied is None:
+    if applied is not None:
+        try:
+            cfg = with_pit(cfg, applied.body, _name(applied.version))
+        except ConfigError as exc:
+            return cfg, f"The pit's configuration version {applied.version} no longer " \
+                        f"fits this table's file ({exc}); the table runs its own file"
+    changed = limits_in_force(journal)
+    if changed is None:
         return cfg, ""
     try:
-        return with_pit(cfg, applied.body, _name(applied.version)), ""
-    except ConfigError as exc:
-        return cfg, f"The pit's configuration version {applied.version} no longer fits " \
-                    f"this table's file ({exc}); the table runs its own file"
+        current = cfg.data.get(changed.section, {})
+        data = limits.limits_over(current if isinstance(current, dict) else {},
+                                  json.loads(changed.data), changed.bet)
+        return with_section(cfg, changed.section, data), ""
+    except (ConfigError, ValueError) as exc:
+        return cfg, f"The inspector's limit change at the table no longer fits this " \
+                    f"table's configuration ({exc}); the table runs without it"
 
 
 def effective_file(cfg: TableConfig) -> tuple[TableConfig, str]:
@@ -151,6 +189,7 @@ class PitConfigs:
         self.config, _problem = effective(base, session.journal)
         session.set_people(self.config.people)  # the last signed list the journal holds
         session.hours = self.config.hours  # ... and the approved hours (rule 2.4)
+        self._attach_limits()
         self.pending: Pending | None = None
         self._seen: tuple[int, str] | None = None
         self._refused: tuple[str, str] | None = None
@@ -232,6 +271,7 @@ class PitConfigs:
         self.version, self.config = doc.version, new
         session.hours = new.hours  # the approved hours it signed (rule 2.4), from now
         session.set_people(new.people)  # who may do what, from this round on
+        self._attach_limits()  # a newer version's limits replace a change at the table
         way = "The dealer screen restarts for it" if restart else "In force from this " \
               f"{session.spec.round_word}"
         session.alert(Severity.INFO, f"Table configuration version {doc.version} from the "
@@ -240,3 +280,20 @@ class PitConfigs:
             self.restart_wanted = new
             if self.restart is not None:
                 self.restart(new)
+
+    # --- the inspector's limit change at the table (kiosk/table/limits.py) ---------------
+
+    def _attach_limits(self) -> None:
+        section = GAMES.get(self.config.game).config.section
+        data = self.config.data.get(section, {})
+        limits.attach(self.session, limits.TableLimits(
+            self.config.limits_bounds, section, dict(data) if isinstance(data, dict) else {},
+            self._limits_rules, self._limits_changed))
+
+    def _limits_rules(self, data: dict[str, Any]) -> Any:
+        section = GAMES.get(self.config.game).config.section
+        return with_section(self.config, section, data).rules
+
+    def _limits_changed(self, data: dict[str, Any]) -> None:
+        section = GAMES.get(self.config.game).config.section
+        self.config = with_section(self.config, section, data)

@@ -42,7 +42,9 @@ Records (all `TableRecord`s: no game's, every game leaves its state as it is)
     dealer is signed in (a journal with no sign-in has none: older journals read as
     before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert;
     `PinRefused(person)`, a wrong PIN keyed to a command that runs once (the self-test), so
-    the next run counts it towards the lockout (`check_on_record`).
+    the next run counts it towards the lockout (`check_on_record`); `LimitsChanged`, the
+    inspector's limit change at the table (kiosk/table/limits.py), here so that every
+    reader of a journal (the fold, the replay, the pit) knows it.
 """
 
 from __future__ import annotations
@@ -312,6 +314,21 @@ class PinRefused(TableRecord):
 
     kind = "pin_refused"
     person: str
+
+
+@dataclass(frozen=True, slots=True)
+class LimitsChanged(TableRecord):
+    """The inspector changed one bet's limits at the table (rule 2.2, kiosk/table/limits.py):
+    `bet` ("banker"; "" for a game whose limits are one pair), its new `minimum` and
+    `maximum` in cents, and the game's section `section` of the configuration whole after
+    the change (`data`, JSON), which the table's start reads back over its configuration."""
+
+    kind = "limits_changed"
+    bet: str
+    minimum: int
+    maximum: int
+    section: str
+    data: str
 
 
 # --- the PIN check with its lockout --------------------------------------------------------

@@ -8,6 +8,9 @@ panel of the table's own acts, each a small dialog that needs no keyboard.
   signed in or by the inspector with a PIN (the roles' PIN pad); then the replay's
   recomputation of that round, on this screen, for the inspector.
 - **Reopen outside hours** (rule 2.4): the inspector's override, with a reason and a PIN.
+- **Change limits** (rule 2.2): between rounds, the inspector sets one bet's minimum and
+  maximum on an amount pad, within the bounds the house set (kiosk/table/limits.py), then
+  gives a reason and a PIN. Greyed, it says why: no bounds, nobody who may, a round in play.
 
 The dialogs collect the dealer's entries; `kiosk.table.acts` decides and puts them on record.
 A refusal is said on the dialog's own line, in the dealer's language.
@@ -29,7 +32,7 @@ from kivy.uix.modalview import ModalView
 from kiosk.i18n import N_, _, say
 from kiosk.replay import replay_round
 from kiosk.rules.errors import Said, TablesideError
-from kiosk.table import acts
+from kiosk.table import acts, limits
 from kiosk.table.cash import Exchange
 from kiosk.table.disputes import RoundDisputed
 from kiosk.table.roles import Override, RoleRefused, needs_words
@@ -51,6 +54,13 @@ DISPUTE_NOTES = (N_("The payout is queried"), N_("A card is queried"),
 REOPEN_REASONS = (N_("Approved by the casino management"), N_("A tournament"),
                   N_("A private game"))
 """Why the inspector reopens the table outside its approved hours."""
+LIMIT_REASONS = (N_("Approved by the casino management"), N_("A tournament"),
+                 N_("A private game"))
+"""Why the inspector changes a bet's limits at the table (with "Other…" on the PIN pad)."""
+BET_WORDS = {"banker": N_("Banker"), "player": N_("Player"), "tie": N_("Tie"),
+             "": N_("Each bet")}
+"""The bets whose limits the dialog sets, as the dealer reads them ("": the game's one pair
+of limits)."""
 T = TypeVar("T")
 Wheel = Callable[[], tuple[str, int] | None]
 """Roulette's wheel chips for a buy-in: the colour chosen and its value each, or None."""
@@ -134,11 +144,21 @@ class FloorPanel(FloorDialog):
                                    parent=grid)
         self.reopen = self.button(_("Reopen outside hours"), self.open_reopen, parent=grid)
         self.reopen.disabled = not acts.table_closed(session)
+        self.limits = self.button(_("Change limits"), self.open_limits, parent=grid)
+        self.limits.disabled = bool(limits_refusal(session))
 
     def why_not(self, widget: Any) -> str:
         if widget is self.reopen:
             return _("The table is within its approved hours: nothing to reopen")
+        if widget is self.limits:
+            return limits_refusal(session=self.session)
         return ""
+
+    def open_limits(self) -> None:
+        self.dismiss(animation=False)
+        desk = limits.desk(self.session)
+        if desk is not None:
+            LimitDialog(self.session, desk).open()
 
     def open_dialog(self, dialog: Any, *args: Any) -> None:
         self.dismiss(animation=False)
@@ -371,3 +391,116 @@ def ask_reason(session: TableSession[Any]) -> None:
             session.refused(exc)
 
     ReasonList(title, REOPEN_REASONS, reopen).open()
+
+
+def limits_refusal(session: TableSession[Any]) -> str:
+    """Why the inspector cannot change the limits at the table now, in the dealer's
+    language ("" when they can)."""
+    desk = limits.desk(session)
+    if desk is None or desk.bounds is None:
+        return _("The house set no bounds for a limit change at the table: the limits are "
+                 "changed at the pit")
+    if not limits.bet_limits(session.game.rules_of(session.state)):
+        return _("This game's limits are changed at the pit")
+    if not session.people.checked or not session.may(Override.LIMIT_CHANGE):
+        return _("%(needs)s: nobody on this table's list can give it") % {
+            "needs": say(needs_words(Override.LIMIT_CHANGE))}
+    if not session.game.between_rounds(session.state):
+        return _("The limits change between rounds: finish this %(round)s first") % {
+            "round": _(session.spec.round_word)}
+    return ""
+
+
+class LimitDialog(FloorDialog):
+    """Rule 2.2: one bet's new minimum and maximum on an amount pad, within the house's
+    bounds; then the inspector's reason and PIN on the roles' PIN pad."""
+
+    digits = StringProperty("")
+
+    def __init__(self, session: TableSession[Any], desk: limits.TableLimits,
+                 **kwargs: Any) -> None:
+        super().__init__(_("Change the table's limits (rule 2.2)"), **kwargs)
+        self.session, self.desk = session, desk
+        rules = session.game.rules_of(session.state)
+        self.currency = str(getattr(rules, "currency", "R"))
+        self.bets = limits.bet_limits(rules)
+        self.bet = self.bets[0].bet if self.bets else ""
+        self.amounts = {"minimum": self.bets[0].minimum if self.bets else 0,
+                        "maximum": self.bets[0].maximum if self.bets else 0}
+        self.field = "minimum"
+        bounds = desk.bounds
+        self.bounds_line = self.line(
+            _("Within the house's bounds: %(lo)s to %(hi)s") % {
+                "lo": money(bounds.minimum, self.currency),
+                "hi": money(bounds.maximum, self.currency)} if bounds is not None else "",
+            colour=theme.GOLD, size=15)
+        self.bounds_line.size_hint_y = 0.6
+        kinds = BoxLayout(spacing=6 * self.unit, size_hint_y=0.8)
+        self.ids.rows.add_widget(kinds)
+        self.bet_buttons = {b.bet: self.button(_(BET_WORDS.get(b.bet, b.bet)),
+                                               partial(self.choose_bet, b.bet), parent=kinds,
+                                               size=16) for b in self.bets}
+        fields = BoxLayout(spacing=6 * self.unit, size_hint_y=0.8)
+        self.ids.rows.add_widget(fields)
+        self.field_buttons = {f: self.button("", partial(self.choose_field, f), parent=fields,
+                                             size=16) for f in ("minimum", "maximum")}
+        pad = GridLayout(cols=6, spacing=6 * self.unit, size_hint_y=1.6)
+        self.ids.rows.add_widget(pad)
+        for key in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "00", "⌫"):
+            text = _("Del") if key == "⌫" else key
+            self.button(text, partial(self.press, key), parent=pad, size=20)
+        self.change = self.button(_("Change limits"), self.ask_pin, parent=self.ids.actions,
+                                  tone=theme.GOLD)
+        self.show()
+
+    def choose_bet(self, bet: str) -> None:
+        self.bet = bet
+        now = next(b for b in self.bets if b.bet == bet)
+        self.amounts = {"minimum": now.minimum, "maximum": now.maximum}
+        self.digits = ""
+        self.show()
+
+    def choose_field(self, which: str) -> None:
+        self.field, self.digits = which, ""
+        self.show()
+
+    def press(self, key: str) -> None:
+        if key == "⌫":
+            self.digits = self.digits[:-1]
+        elif int((self.digits + key) or "0") <= MAX_UNITS:
+            self.digits = (self.digits + key).lstrip("0")
+        self.amounts[self.field] = int(self.digits or "0") * 100
+        self.show()
+
+    def show(self) -> None:
+        for bet, b in self.bet_buttons.items():
+            b.selected = bet == self.bet
+        words = {"minimum": _("Minimum %(amount)s"), "maximum": _("Maximum %(amount)s")}
+        for f, b in self.field_buttons.items():
+            b.text = words[f] % {"amount": money(self.amounts[f], self.currency)}
+            b.selected = f == self.field
+        self.change.disabled = not 0 < self.amounts["minimum"] <= self.amounts["maximum"]
+        self.refusal_text = ""
+
+    def why_not(self, widget: Any) -> str:
+        if widget is self.change:
+            return _("The minimum must be above zero and at most the maximum")
+        return ""
+
+    def ask_pin(self) -> None:
+        """The inspector's reason and PIN; the change is checked and recorded once they are
+        given (a refusal is said on the PIN pad)."""
+        try:  # within the bounds first: no PIN is asked for a change that cannot be made
+            limits.check_change(self.desk.bounds, self.bets, self.bet,
+                                self.amounts["minimum"], self.amounts["maximum"],
+                                self.currency)
+        except TablesideError as exc:
+            self.refuse(exc)
+            return
+        bet, lo, hi = self.bet, self.amounts["minimum"], self.amounts["maximum"]
+        self.dismiss(animation=False)
+        PinPad(_("Change the table's limits (rule 2.2)"),
+               say(needs_words(Override.LIMIT_CHANGE)),
+               lambda pid, pin, reason: on_pad(lambda: limits.change_limits(
+                   self.session, self.desk, pid, pin, reason, bet, lo, hi)),
+               reasons=LIMIT_REASONS).open()
