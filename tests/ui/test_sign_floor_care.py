@@ -5,6 +5,7 @@ sign."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -103,7 +104,12 @@ def test_after_the_houses_minutes_with_no_round_the_idle_screen(ui: UI,
     session = _session(tmp_path / "t.db", when=long_ago)
     from kiosk.ui.signage.link import heartbeat_path
 
-    heartbeat_path(tmp_path / "t.db").touch()  # the dealer app runs
+    beat = heartbeat_path(tmp_path / "t.db")
+    # The dealer app runs: its beat stays fresh however long a busy machine takes to start
+    # the sign (a beat older than 10 s would pause the table and hide the idle screen).
+    beat.touch()
+    soon = datetime.now(UTC).timestamp() + 3600
+    os.utime(beat, (soon, soon))
     app = _sign(ui, tmp_path / "t.db", SignCare(burn_in_shift=False, idle_minutes=10))
     app._care()
     ui.pump(0.1)

@@ -5,6 +5,7 @@ the game. Drawn for real; screenshots signage-hours-closed-*.png."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,10 @@ def local(text: str) -> datetime:
 def _sign(ui: UI, path: Path) -> Any:
     from kiosk.ui.signage.app import SignageApp
 
-    heartbeat_path(path).touch()  # the dealer app runs: the link is live
+    beat = heartbeat_path(path)  # the dealer app runs: the link is live, and stays so
+    beat.touch()  # however long a busy machine takes (a beat older than 10 s pauses it)
+    soon = datetime.now(UTC).timestamp() + 3600
+    os.utime(beat, (soon, soon))
     app = start_app(ui, SignageApp(path, "Punto banco 1", hours=NIGHTS))
     ui.pump(0.2)
     return app
