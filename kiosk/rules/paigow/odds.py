@@ -2,8 +2,9 @@
 the engine's own hands, house way and `match` (copies to the banker), counted exactly.
 
 There are 35,960 ways to take 4 of the 32 tiles and 20,475 ways to take the bank's 4 of the
-28 left: 736,281,000 deals. Tiles of one kind are alike, so the count runs over the 3,620
-kinds of four-tile hand instead, each weighed by the number of deals it stands for: the
+28 left: 736,281,000 deals. Tiles of one kind are alike, so the count runs over the 8,130
+kinds of four-tile hand instead (3,620 if the two military tiles of a group counted as alike;
+they do not, their pips differ), each weighed by the number of deals it stands for: the
 player's hand `P` and the bank's `D` are a deal in prod over kinds of C(n, p) * C(n - p, d)
 ways (n the set's copies of the kind). Each kind of hand is set once, by the house way.
 
@@ -43,7 +44,7 @@ class Kind4:
 
 
 def four_tile_kinds(rules: HouseWay | None = None) -> tuple[Kind4, ...]:
-    """The 3,620 kinds of four-tile hand, each set by the house way."""
+    """The 8,130 kinds of four-tile hand, each set by the house way."""
     out: list[Kind4] = []
     for combo in combinations_with_replacement(range(len(KINDS)), 4):
         counts: dict[int, int] = {}
