@@ -34,8 +34,21 @@ def test_the_boot_partition_holds_firmware_kernel_one_initramfs_and_config() -> 
     assert {"config.txt", "cmdline.txt", "start4.elf", "fixup4.dat"} <= names
     assert any(n.startswith("vmlinuz") for n in names)
     assert sum(n.startswith("initrd.img") for n in names) == 1
+    assert "bcm2711-rpi-4-b.dtb" in names
     config = _run("mtype", "-i", str(OUT / "boot.img"), "::/config.txt")
-    assert "arm_64bit=1" in config and "vc4-kms-v3d" in config
+    settings = [line.strip() for line in config.splitlines()
+                if line.strip() and not line.lstrip().startswith("#")]
+    # Debian's raspi-firmware names the kernel and initramfs the firmware loads: both are here.
+    kernel = next(s.split("=", 1)[1] for s in settings if s.startswith("kernel="))
+    initramfs = next(s.split()[1] for s in settings if s.startswith("initramfs "))
+    assert kernel.startswith("vmlinuz-") and kernel.lower() in names
+    assert initramfs.startswith("initrd.img-") and initramfs.lower() in names
+    # ours, appended: 64-bit, two framebuffers for the two screens, the UART's console
+    assert {"arm_64bit=1", "max_framebuffers=2", "disable_overscan=1",
+            "enable_uart=1"} <= set(settings)
+    # The Pi 4 image's device tree (mainline) has KMS in it; Debian ships none of Raspberry
+    # Pi's overlays, so config.txt names none (image-build/flavours/pi4.sh).
+    assert not [s for s in settings if s.startswith("dtoverlay")], settings
 
 
 def test_the_root_holds_the_venv_units_and_rules() -> None:
