@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -140,10 +141,15 @@ def test_every_overlay_config_txt_names_is_on_the_boot_partition(tmp_path: Path)
 
 def test_the_bmap_maps_under_half_of_the_image() -> None:
     """The partitions are written sparse: bmaptool writes only the blocks with data."""
-    bmap = (OUT / "tableside-pi4-arm64.img.bmap").read_text()
-    mapped = int(bmap.split("<MappedBlocksCount>")[1].split("<")[0])
-    blocks = int(bmap.split("<BlocksCount>")[1].split("<")[0])
-    assert mapped < blocks / 2, (mapped, blocks)
+    # parsed as XML: the file's opening comment names both tags in its prose
+    bmap = ElementTree.parse(OUT / "tableside-pi4-arm64.img.bmap").getroot()
+    mapped = int(bmap.findtext("MappedBlocksCount", "").strip())
+    blocks = int(bmap.findtext("BlocksCount", "").strip())
+    size = int(bmap.findtext("BlockSize", "").strip())
+    assert blocks * size == IMAGE.stat().st_size
+    ranges = [r.text.strip().split("-") for r in bmap.iter("Range") if r.text]
+    assert sum(int(r[-1]) - int(r[0]) + 1 for r in ranges) == mapped
+    assert 0 < mapped < blocks / 2, (mapped, blocks)
 
 
 def test_the_update_key_is_a_trial_one_and_says_so() -> None:
