@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -34,8 +35,21 @@ def test_the_boot_partition_holds_firmware_kernel_one_initramfs_and_config() -> 
     assert {"config.txt", "cmdline.txt", "start4.elf", "fixup4.dat"} <= names
     assert any(n.startswith("vmlinuz") for n in names)
     assert sum(n.startswith("initrd.img") for n in names) == 1
+    assert "bcm2711-rpi-4-b.dtb" in names
     config = _run("mtype", "-i", str(OUT / "boot.img"), "::/config.txt")
-    assert "arm_64bit=1" in config and "vc4-kms-v3d" in config
+    settings = [line.strip() for line in config.splitlines()
+                if line.strip() and not line.lstrip().startswith("#")]
+    # Debian's raspi-firmware names the kernel and initramfs the firmware loads: both are here.
+    kernel = next(s.split("=", 1)[1] for s in settings if s.startswith("kernel="))
+    initramfs = next(s.split()[1] for s in settings if s.startswith("initramfs "))
+    assert kernel.startswith("vmlinuz-") and kernel.lower() in names
+    assert initramfs.startswith("initrd.img-") and initramfs.lower() in names
+    # ours, appended: 64-bit, two framebuffers for the two screens, the UART's console
+    assert {"arm_64bit=1", "max_framebuffers=2", "disable_overscan=1",
+            "enable_uart=1"} <= set(settings)
+    # The Pi 4 image's device tree (mainline) has KMS in it; Debian ships none of Raspberry
+    # Pi's overlays, so config.txt names none (image-build/flavours/pi4.sh).
+    assert not [s for s in settings if s.startswith("dtoverlay")], settings
 
 
 def test_the_root_holds_the_venv_units_and_rules() -> None:
@@ -127,10 +141,15 @@ def test_every_overlay_config_txt_names_is_on_the_boot_partition(tmp_path: Path)
 
 def test_the_bmap_maps_under_half_of_the_image() -> None:
     """The partitions are written sparse: bmaptool writes only the blocks with data."""
-    bmap = (OUT / "tableside-pi4-arm64.img.bmap").read_text()
-    mapped = int(bmap.split("<MappedBlocksCount>")[1].split("<")[0])
-    blocks = int(bmap.split("<BlocksCount>")[1].split("<")[0])
-    assert mapped < blocks / 2, (mapped, blocks)
+    # parsed as XML: the file's opening comment names both tags in its prose
+    bmap = ElementTree.parse(OUT / "tableside-pi4-arm64.img.bmap").getroot()
+    mapped = int(bmap.findtext("MappedBlocksCount", "").strip())
+    blocks = int(bmap.findtext("BlocksCount", "").strip())
+    size = int(bmap.findtext("BlockSize", "").strip())
+    assert blocks * size == IMAGE.stat().st_size
+    ranges = [r.text.strip().split("-") for r in bmap.iter("Range") if r.text]
+    assert sum(int(r[-1]) - int(r[0]) + 1 for r in ranges) == mapped
+    assert 0 < mapped < blocks / 2, (mapped, blocks)
 
 
 def test_the_update_key_is_a_trial_one_and_says_so() -> None:
