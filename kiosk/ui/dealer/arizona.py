@@ -51,7 +51,6 @@ from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import ReasonPicker
 from kiosk.ui.dealer.payouts import PayoutSheet
 from kiosk.ui.dealer.pin_pad import PinPad
-from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.widgets import TableButton
 
 log = logging.getLogger(__name__)
@@ -120,17 +119,9 @@ class ArizonaDealer(DealerScreen):
         self.chip_values = list(chip_values or default_chip_values(rules.chips.smallest_chip))
         self._build_chips()
         self._build_boxes()
-        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
-        session.listeners.append(self._on_session)
-        self.bind(size=self._rescale)
-        self._rescale()
-        self.refresh()
-        Clock.schedule_once(lambda _dt: flush_each_frame(), 0)
+        self.go_live(self._on_session)
 
     # --- layout ------------------------------------------------------------------------
-
-    def _rescale(self, *_args: Any) -> None:
-        self.scale_to_screen()
 
     def _build_chips(self) -> None:
         self.build_chip_rack(chip_buttons(self.chip_values, self.session.state.rules.currency))

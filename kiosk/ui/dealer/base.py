@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import (
     BooleanProperty,
     ColorProperty,
@@ -34,6 +35,7 @@ from kiosk.ui import theme
 from kiosk.ui.dealer.choices import BadgePad
 from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.pin_pad import ATTENDED_REASON, OVERRIDE_REASONS, PinPad
+from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import ChipButton, TableButton
 
@@ -158,6 +160,23 @@ class DealerScreen(BoxLayout):
         for chip in chips:
             chip.bind(on_release=lambda w: self.add_chip(int(w.value)))
             rack.add_widget(chip)
+
+    def go_live(self, on_session: Callable[..., None]) -> None:
+        """The end of every dealer screen's `__init__`, once its widgets are built: refresh
+        (once per frame at most) on every change of the session through `on_session`, rescale
+        with the screen, show the state now, and, once the window exists, finish drawing each
+        frame before the next (kiosk/ui/perf_present.py)."""
+        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
+        self.session.listeners.append(on_session)
+        self.bind(size=self._rescale)
+        self._rescale()
+        self.refresh()
+        Clock.schedule_once(lambda _dt: flush_each_frame(), 0)
+
+    def _rescale(self, *_args: Any) -> None:
+        """The screen's size changed: `unit` and `touch` follow it. A screen with more to fit
+        extends this."""
+        self.scale_to_screen()
 
     def start_screen(self) -> None:
         """Before the first refresh: nothing to undo, every alert raised so far still to show

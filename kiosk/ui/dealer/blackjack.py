@@ -272,11 +272,7 @@ class BlackjackDealer(DealerScreen):
         self.ids.context.clear_widgets()
         self._build_chips()
         self._build_boxes()
-        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
-        session.listeners.append(self._on_session)
-        self.bind(size=self._rescale)
-        self._rescale()
-        self.refresh()
+        self.go_live(self._on_session)
 
     # --- layout ----------------------------------------------------------------------------
 

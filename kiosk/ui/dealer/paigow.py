@@ -60,7 +60,6 @@ from kiosk.ui.dealer.paigow_words import (
     settlement_blocks,
 )
 from kiosk.ui.dealer.payouts import PayoutSheet
-from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.tile_face import TileFace  # noqa: F401  (registers the class the .kv uses)
 
 log = logging.getLogger(__name__)
@@ -125,12 +124,7 @@ class PaiGowDealer(DealerScreen):
         self.chip_values = list(chip_values or default_chip_values(rules.chips.smallest_chip))
         self.build_chip_rack(chip_buttons(self.chip_values, rules.currency))
         self._build_areas()
-        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
-        session.listeners.append(self._on_session)
-        self.bind(size=lambda *_a: self.scale_to_screen())
-        self.scale_to_screen()
-        self.refresh()
-        Clock.schedule_once(lambda _dt: flush_each_frame(), 0)
+        self.go_live(self._on_session)
 
     def _build_areas(self) -> None:
         row = self.ids.areas

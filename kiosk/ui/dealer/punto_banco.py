@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import (
     BooleanProperty,
@@ -46,7 +45,6 @@ from kiosk.ui.dealer.card_keypad import CardKeypad
 from kiosk.ui.dealer.choices import BadgePad, ReasonPicker
 from kiosk.ui.dealer.payouts import PayoutPanel  # noqa: F401  (the .kv places it)
 from kiosk.ui.dealer.punto_banco_words import area_panel, area_title, area_words
-from kiosk.ui.perf_present import flush_each_frame
 from kiosk.ui.simulated_words import SIMULATED_ROLES, simulated_words
 from kiosk.ui.widgets import AreaTile, ChipButton
 
@@ -106,18 +104,9 @@ class PuntoBancoDealer(DealerScreen):
         self.chip_values = list(chip_values or default_chip_values(rules.chips.smallest_chip))
         self._build_chips()
         self._build_areas()
-        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
-        session.listeners.append(self._on_session)
-        self.bind(size=self._rescale)
-        self._rescale()
-        self.refresh()
-        # Once the window exists: each frame drawn before the next (see perf_present).
-        Clock.schedule_once(lambda _dt: flush_each_frame(), 0)
+        self.go_live(self._on_session)
 
     # --- layout ------------------------------------------------------------------------
-
-    def _rescale(self, *_args: Any) -> None:
-        self.scale_to_screen()
 
     def _build_chips(self) -> None:
         self.build_chip_rack(chip_buttons(self.chip_values, self.session.state.rules.currency))

@@ -121,14 +121,10 @@ class RouletteScreen(DealerScreen):  # type: ignore[misc]
         self.outside_buttons: dict[str, TableButton] = {}
         self.pad: ChipChangePad | None = None
         self._build()
-        self.bind(size=self._rescale)
-        self._rescale()
-        self._refresh_trigger = Clock.create_trigger(self.refresh, 0)
-        session.listeners.append(lambda _s, _op: self._refresh_trigger())
         self._marks_trigger = Clock.create_trigger(self._draw_marks, 0)
         for cell in self.cells.values():  # the marks follow the cells wherever they go
             cell.bind(pos=self._marks_trigger, size=self._marks_trigger)
-        self.refresh()
+        self.go_live(lambda _s, _op: self._refresh_trigger())
 
     # --- building -------------------------------------------------------------------------
 
