@@ -199,6 +199,7 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
     from kiosk.assembly import (
         SimulatedShoe,
         dealing_link,
+        deals_cards,
         open_table,
         other_links,
         restart_simulated_shoe,
@@ -234,8 +235,8 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
             shoe.new_shoe()
 
     reader: Any = None
-    if "shoe" in spec.devices or cfg.dealer.role == "shuffler":  # its shoe, or a shuffler
-        # that deals: real or simulated
+    if deals_cards(spec):  # its shoe, or a shuffler that deals, real or simulated: as the
+        # console decides (kiosk/assembly.py)
         reader, shoe = dealing_link(cfg, session, opts.seed)
         links.append(reader)
     from kiosk import i18n
