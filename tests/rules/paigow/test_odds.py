@@ -7,6 +7,7 @@ import json
 from fractions import Fraction
 from math import comb
 
+import pytest
 from click.testing import CliRunner
 
 from kiosk.cli import main
@@ -66,3 +67,22 @@ def test_the_published_figures_fix_the_outcomes() -> None:
     odds = PaiGowOdds(10**12, int(w * 10**12), int(lose * 10**12), 0)
     assert f"{float(odds.player_edge(Fraction(4, 100)) * 100):.4f}" == "2.0811"
     assert f"{float(odds.banker_edge(Fraction(4, 100)) * 100):.4f}" == "0.4207"
+
+
+def test_the_command_at_four_percent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--commission 4` prices both edges at 4% (the count itself stands in: it is the one
+    `test_the_edge_from_the_engine` runs)."""
+    import kiosk.rules.paigow.odds as odds
+
+    counted = PaiGowOdds(736_281_000, 245_392_680, 250_560_200, 240_328_120)
+    monkeypatch.setattr(odds, "paigow_odds", lambda rules, progress: counted)
+    run = CliRunner().invoke(main, ["odds", "paigow", "--commission", "4", "--json"])
+    assert run.exit_code == 0, run.output
+    out = json.loads(run.stdout)
+    assert out["commission_percent"] == 4
+    assert (out["house_edge"]["percent"], out["banker_edge"]["percent"]) == ("2.0350", "0.6594")
+    text = CliRunner().invoke(main, ["odds", "paigow", "--commission", "4"]).output
+    assert "house edge    2.0350% at 4% commission" in text
+    assert "player/banker 0.6594% against one player, 4% commission" in text
+    bad = CliRunner().invoke(main, ["odds", "paigow", "--commission", "12"])
+    assert bad.exit_code == 2 and "12 is not in the range 0<=x<=10" in bad.output
