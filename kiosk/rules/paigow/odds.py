@@ -10,7 +10,9 @@ ways (n the set's copies of the kind). Each kind of hand is set once, by the hou
 
 A player's win pays even money less the commission (5%, exact here: the table's chip rule
 rounds each real payment); a loss costs the wager; a stand-off costs nothing. The edge is
-what the player loses per unit wagered.
+what the player loses per unit wagered. The same count gives a player/banker's edge against
+one player (`banker_edge`: the banker wins what the player loses, less the commission) and
+both at any other commission, such as the 4% some houses take when they have no chip for 5%.
 """
 
 from __future__ import annotations
@@ -79,7 +81,16 @@ class PaiGowOdds:
     @property
     def house_edge(self) -> Fraction:
         """What the player loses per unit wagered (winning pays 1 less 5% commission)."""
-        return (Fraction(self.losses) - self.wins * (1 - COMMISSION)) / self.deals
+        return self.player_edge(COMMISSION)
+
+    def player_edge(self, commission: Fraction) -> Fraction:
+        """What the player loses per unit wagered when a win pays 1 less `commission`."""
+        return (Fraction(self.losses) - self.wins * (1 - commission)) / self.deals
+
+    def banker_edge(self, commission: Fraction) -> Fraction:
+        """What a player/banker loses per unit a player wagers against them: they lose the
+        player's wins and take the player's losses less `commission`."""
+        return (Fraction(self.wins) - self.losses * (1 - commission)) / self.deals
 
 
 def paigow_odds(rules: HouseWay | None = None,

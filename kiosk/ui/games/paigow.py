@@ -264,11 +264,14 @@ def _house_way(way: str, split_pairs: bool) -> pg.HouseWay:
 @click.option("--way", type=click.Choice([w.value for w in pg.Way]), default="low-first",
               show_default=True, help="the house way both the player and the bank set by")
 @click.option("--split-pairs", is_flag=True, help="the house way weighs pairs like any tiles")
+@click.option("--commission", type=click.IntRange(0, 10), default=5, show_default=True,
+              metavar="PERCENT", help="the commission on a win, in whole percent")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-def odds_command(way: str, split_pairs: bool, as_json: bool) -> None:
+def odds_command(way: str, split_pairs: bool, commission: int, as_json: bool) -> None:
     """Count every deal of the 32 tiles (the player's four, then the bank's four of the 28
     left), both set by the house way, through the engine's hands and `match` (copies to the
-    banker), and print the player's exact house edge at 5% commission."""
+    banker), and print the exact house edge of a player and of a player/banker (against one
+    player) at the commission (5% unless told)."""
     from kiosk.rules.paigow.odds import paigow_odds
 
     start = time.monotonic()
@@ -280,11 +283,14 @@ def odds_command(way: str, split_pairs: bool, as_json: bool) -> None:
 
     result = paigow_odds(_house_way(way, split_pairs), progress)
     took = time.monotonic() - start
+    rate = Fraction(commission, 100)
+    player, banker = result.player_edge(rate), result.banker_edge(rate)
     if as_json:
         click.echo(json.dumps({
             "deals": result.deals, "wins": result.wins, "losses": result.losses,
             "standoffs": result.standoffs, "house_way": way, "split_pairs": split_pairs,
-            "house_edge": _ratio(result.house_edge), "seconds": round(took, 1)}, indent=2))
+            "commission_percent": commission, "house_edge": _ratio(player),
+            "banker_edge": _ratio(banker), "seconds": round(took, 1)}, indent=2))
         return
     d = result.deals
     click.echo(f"Pai gow, the house way ({way}{', pairs split' if split_pairs else ''}) "
@@ -292,7 +298,9 @@ def odds_command(way: str, split_pairs: bool, as_json: bool) -> None:
     click.echo(f"  player wins   {result.wins / d:.6%}")
     click.echo(f"  stand-offs    {result.standoffs / d:.6%}")
     click.echo(f"  player loses  {result.losses / d:.6%}")
-    click.echo(f"  house edge    {float(result.house_edge * 100):.4f}% at 5% commission")
+    click.echo(f"  house edge    {float(player * 100):.4f}% at {commission}% commission")
+    click.echo(f"  player/banker {float(banker * 100):.4f}% against one player, "
+               f"{commission}% commission")
     click.echo(f"  counted in {took:.1f} s")
 
 
