@@ -1,6 +1,7 @@
 """Cash buy-ins per shift on a table's page (the Mpumalanga table game rules, rule 2.1): the
 table records each cash buy-in with the cash and the chips given (`cash_buy_in` rows); the pit
-sums them by shift, in the casino's time zone, newest shift first. The page lists the chip
+sums them by shift (the shifts' start times are a pit setting, `[pit] shifts`), in the
+casino's time zone, newest shift first. The page lists the chip
 changes and colour-ups too (`chip_exchange` rows), each with the chips taken and given broken
 down by chip where the row has them. Money is int cents."""
 
@@ -18,8 +19,6 @@ from kiosk.table.cash import CashBuyIn, ChipExchange, Exchange
 from pit.floor import FloorTimes
 from pit.store import PitStore
 
-SHIFT_STARTS = (6 * 60, 14 * 60, 22 * 60)
-"""When the casino's shifts start, minutes after local midnight: three of eight hours."""
 DAYS_SHOWN = 7
 """How far back the table's page sums buy-ins."""
 
@@ -41,9 +40,11 @@ class ShiftCash:
         return format_money(cents, currency)
 
 
-def shift_of(moment: datetime, times: FloorTimes,
-             starts: tuple[int, ...] = SHIFT_STARTS) -> tuple[datetime, datetime]:
-    """The shift `moment` (aware) falls in: its local start and end."""
+def shift_of(moment: datetime, times: FloorTimes) -> tuple[datetime, datetime]:
+    """The shift `moment` (aware) falls in: its local start and end. The shifts start at the
+    pit's `[pit] shifts` (FloorTimes.shifts; 06:00, 14:00 and 22:00 by default); the last of
+    a day runs on past midnight to the next day's first."""
+    starts = times.shift_starts()
     local = moment.astimezone(times.zone())
     midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
     bounds = [midnight + timedelta(days=d, minutes=m) for d in (-1, 0, 1) for m in starts]
