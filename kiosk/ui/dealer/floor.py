@@ -617,7 +617,8 @@ class LimitDialog(FloorDialog):
         try:  # within the bounds first: no PIN is asked for a change that cannot be made
             limits.check_change(self.desk.bounds, self.bets, self.bet,
                                 self.amounts["minimum"], self.amounts["maximum"],
-                                self.currency)
+                                self.currency, limits.smallest_chip(
+                                    self.session.game.rules_of(self.session.state)))
         except TablesideError as exc:
             self.refuse(exc)
             return
