@@ -41,8 +41,9 @@ Records (all `TableRecord`s: no game's, every game leaves its state as it is)
     `RoundDealer(round, dealer, name)`, journaled with the first act of each round while a
     dealer is signed in (a journal with no sign-in has none: older journals read as
     before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert;
-    `PinRefused(person)`, a wrong PIN keyed to a command that runs once (the self-test), so
-    the next run counts it towards the lockout (`check_on_record`); `LimitsChanged`, the
+    `PinRefused(person)`, a wrong PIN keyed to a command that runs once (the self-test, the
+    set-up screen), so the next run, and the running table's next PIN check, count it
+    towards the lockout (`check_on_record`, `tally_on_record`); `LimitsChanged`, the
     inspector's limit change at the table (kiosk/table/limits.py), here so that every
     reader of a journal (the fold, the replay, the pit) knows it.
 """
