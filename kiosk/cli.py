@@ -268,6 +268,8 @@ def replay(source: str, as_json: bool, head: str | None, pit_url: str | None,
             click.echo(f"problem: {p}")
         for d in report.disputes:
             click.echo(f"dispute: {d}")
+        for x in report.exchanges:
+            click.echo(f"exchange: {x}")
         click.echo(f"{report.differences} difference(s)")
     sys.exit(0 if report.ok else 1)
 

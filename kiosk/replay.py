@@ -21,6 +21,7 @@ from kiosk.rules.operations import Operation, TableOpening
 from kiosk.store.canonical import GENESIS_HASH
 from kiosk.store.journal import Entry, verify_entries
 from kiosk.store.source import load_entries, verify_source
+from kiosk.table.cash import ChipExchange, Exchange
 from kiosk.table.disputes import RoundDisputed
 from kiosk.table.fold import EMPTY, Folded, FoldError, fold
 from kiosk.table.records import Snapshot
@@ -82,6 +83,7 @@ class Replay:
         self._table: str | None = table_id
         self._dealer = ""  # the round's dealer on record (`RoundDealer`), for its report
         self._overrides: list[dict[str, str]] = []  # since the last round reported
+        self._currency = "R"  # the table's, from its opening
 
     @property
     def seq(self) -> int:
@@ -106,10 +108,16 @@ class Replay:
         report = self.report
         if isinstance(op, TableOpening):
             report.table_id = op.table_id
+            self._currency = str(getattr(op.rules, "currency", "R"))
         elif isinstance(op, Snapshot):
             _check_snapshot(folded, op, row, report)
         elif isinstance(op, RoundDisputed):  # rule 2.8
             report.disputes.append(f"row {row.seq} ({row.wall_time}): {op.line()}")
+        elif isinstance(op, ChipExchange):  # rule 2.1: broken down by chip where on record
+            what = "colour-up" if op.what is Exchange.COLOUR_UP else "chip change"
+            place = f" at {op.place}" if op.place else ""
+            report.exchanges.append(f"row {row.seq} ({row.wall_time}): {what}{place}: "
+                                    f"{op.words(self._currency)}")
         elif isinstance(op, RoundDealer):
             self._dealer = f"{op.dealer} {op.name}".strip() if op.name != op.dealer \
                 else op.dealer

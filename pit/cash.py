@@ -1,6 +1,9 @@
 """Cash buy-ins per shift on a table's page (the Mpumalanga table game rules, rule 2.1): the
 table records each cash buy-in with the cash and the chips given (`cash_buy_in` rows); the pit
-sums them by shift, in the casino's time zone, newest shift first. Money is int cents."""
+sums them by shift (the shifts' start times are a pit setting, `[pit] shifts`), in the
+casino's time zone, newest shift first. The page lists the chip
+changes and colour-ups too (`chip_exchange` rows), each with the chips taken and given broken
+down by chip where the row has them. Money is int cents."""
 
 from __future__ import annotations
 
@@ -10,12 +13,12 @@ from datetime import datetime, timedelta
 from itertools import pairwise
 
 from kiosk.rules.amounts import format_money
-from kiosk.table.cash import CashBuyIn
+from kiosk.rules.errors import UnreadableInput
+from kiosk.rules.operations import operation_from_record
+from kiosk.table.cash import CashBuyIn, ChipExchange, Exchange
 from pit.floor import FloorTimes
 from pit.store import PitStore
 
-SHIFT_STARTS = (6 * 60, 14 * 60, 22 * 60)
-"""When the casino's shifts start, minutes after local midnight: three of eight hours."""
 DAYS_SHOWN = 7
 """How far back the table's page sums buy-ins."""
 
@@ -37,9 +40,11 @@ class ShiftCash:
         return format_money(cents, currency)
 
 
-def shift_of(moment: datetime, times: FloorTimes,
-             starts: tuple[int, ...] = SHIFT_STARTS) -> tuple[datetime, datetime]:
-    """The shift `moment` (aware) falls in: its local start and end."""
+def shift_of(moment: datetime, times: FloorTimes) -> tuple[datetime, datetime]:
+    """The shift `moment` (aware) falls in: its local start and end. The shifts start at the
+    pit's `[pit] shifts` (FloorTimes.shifts; 06:00, 14:00 and 22:00 by default); the last of
+    a day runs on past midnight to the next day's first."""
+    starts = times.shift_starts()
     local = moment.astimezone(times.zone())
     midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
     bounds = [midnight + timedelta(days=d, minutes=m) for d in (-1, 0, 1) for m in starts]
@@ -72,3 +77,38 @@ def buy_ins_by_shift(store: PitStore, table_id: str, times: FloorTimes, now: dat
         total[1] += cash
         total[2] += chips
     return [ShiftCash(start, ends[start], *sums[start]) for start in sorted(sums, reverse=True)]
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeLine:
+    """One chip change or colour-up on a table's page."""
+
+    when: datetime  # local, aware
+    what: str  # "Chip change" or "Colour-up"
+    place: str
+    words: str  # "took 2 x R100 = R200, gave 4 x R50 = R200"
+
+    def label(self) -> str:
+        return f"{self.when:%Y-%m-%d %H:%M} {self.when.tzname()}"
+
+
+def exchanges(store: PitStore, table_id: str, times: FloorTimes, now: datetime,
+              days: int = DAYS_SHOWN, currency: str = "R") -> list[ExchangeLine]:
+    """The table's chip changes and colour-ups of the last `days`, newest first."""
+    since = (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    found = store.db.query(
+        "SELECT wall_time, payload FROM pit_rows WHERE table_id = ? AND wall_time >= ? "
+        "AND kind = ? ORDER BY seq DESC", (table_id, since, ChipExchange.kind))
+    out = []
+    for wall_time, payload in found:
+        try:
+            moment = datetime.fromisoformat(str(wall_time).replace("Z", "+00:00"))
+            op = operation_from_record(ChipExchange.kind, json.loads(str(payload)))
+        except (ValueError, UnreadableInput):
+            continue  # the ingest checked every row; a row that does not read shows nothing
+        if not isinstance(op, ChipExchange):
+            continue
+        what = "Colour-up" if op.what is Exchange.COLOUR_UP else "Chip change"
+        out.append(ExchangeLine(moment.astimezone(times.zone()), what, op.place,
+                                op.words(currency)))
+    return out

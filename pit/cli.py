@@ -46,7 +46,7 @@ def _config_option(f: click.decorators.FC) -> click.decorators.FC:
 
 
 PIT_SETTINGS = {"db": str, "key": str, "timezone": str, "late_after": int,
-                "silent_after": int}
+                "silent_after": int, "shifts": list}
 """The pit's configuration file's [pit] settings and their types."""
 
 
@@ -74,6 +74,10 @@ def _settings(pit_config: str | None) -> dict[str, Any]:
             _fail(f"{path}: [pit] {name} must be a text, a path or a database's address")
         if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
             _fail(f"{path}: [pit] {name} must be a whole number of seconds")
+        if kind is list and (not isinstance(value, list)
+                             or not all(isinstance(v, str) for v in value)):
+            _fail(f"{path}: [pit] {name} must be a list of times, like [\"06:00\", "
+                  f"\"14:00\", \"22:00\"]")
     return {**settings, "folder": path.parent}
 
 
@@ -97,13 +101,17 @@ def _places(db_url: str, key_path: str | None, pit_config: str | None
 
 
 def _times(pit_config: str | None) -> FloorTimes:
-    """The floor's time zone and late/silent times from [pit] (defaults: UTC, 30 s, 120 s)."""
+    """The floor's time zone, late/silent times and shifts from [pit] (defaults: UTC, 30 s,
+    120 s, shifts from 06:00, 14:00 and 22:00)."""
     from pit.floor import FloorTimeError, FloorTimes
 
     settings = _settings(pit_config)
     try:
-        return FloorTimes(**{k: settings[k] for k in ("timezone", "late_after",
-                                                      "silent_after") if k in settings})
+        given = {k: settings[k] for k in ("timezone", "late_after", "silent_after")
+                 if k in settings}
+        if "shifts" in settings:
+            given["shifts"] = tuple(settings["shifts"])
+        return FloorTimes(**given)
     except FloorTimeError as exc:
         _fail(f"{pit_config}: [pit] {exc}")
 

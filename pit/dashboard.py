@@ -30,7 +30,7 @@ from kiosk.store.canonical import is_wall_time
 from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK
 from pit.api import read_body
 from pit.breaks import FIELDS, Break, compare
-from pit.cash import DAYS_SHOWN, buy_ins_by_shift
+from pit.cash import DAYS_SHOWN, buy_ins_by_shift, exchanges
 from pit.drawing import card_face, drawing_of, money, who_did_what
 from pit.floor import FloorTimes, raise_silent
 from pit.inspectors import Session
@@ -397,11 +397,14 @@ async def table_page(request: Request, session: Session) -> Response:
     alerts = await run_in_threadpool(lambda: pit.store.alerts(table_id=table_id))
     shifts = await run_in_threadpool(buy_ins_by_shift, pit.store, table_id, pit.times,
                                      datetime.now(UTC))
+    changes = await run_in_threadpool(exchanges, pit.store, table_id, pit.times,
+                                      datetime.now(UTC))
     query = urlencode({"from": request.query_params.get("from", ""),
                        "to": request.query_params.get("to", "")})
     return render(request, "table.html",
                   {"title": f"Table {table_id}", "live": True, "summary": summary,
                    "query": query, **rounds, "shifts": shifts, "shift_days": DAYS_SHOWN,
+                   "exchanges": changes,
                    **_alerts(alerts, session, times=pit.times)})
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -102,6 +104,11 @@ def summarize(folded: Folded, problems: list[str]) -> dict[str, Any]:
     return out
 
 
+SHIFTS = ("06:00", "14:00", "22:00")
+"""When the casino's shifts start by default: three of eight hours."""
+_HH_MM = re.compile(r"([0-9]{2}):([0-9]{2})")
+
+
 class FloorTimeError(ValueError):
     """A casino time zone or a late/silent time the floor cannot use; the message says why."""
 
@@ -111,17 +118,39 @@ class FloorTimes:
     """How the floor shows time: in the casino's time zone (`[pit] timezone`, an IANA name
     such as Africa/Johannesburg), with the zone's abbreviation beside each time; "last
     heard" as an age ("12 s ago"); and a table late (amber) once it has not been heard from
-    for `late_after` seconds, silent (red, with an alert) after `silent_after`."""
+    for `late_after` seconds, silent (red, with an alert) after `silent_after`. `shifts`
+    are the local times the casino's shifts start at ("HH:MM", sorted, distinct; the last
+    runs on past midnight to the first), for the buy-ins by shift (pit/cash.py)."""
 
     timezone: str = "UTC"
     late_after: int = 30
     silent_after: int = 120
+    shifts: tuple[str, ...] = SHIFTS
 
     def __post_init__(self) -> None:
         self.zone()  # refused now, in words, not on the first page
         if not 0 < self.late_after < self.silent_after:
             raise FloorTimeError(f"late_after ({self.late_after} s) must be above 0 and below "
                                  f"silent_after ({self.silent_after} s)")
+        object.__setattr__(self, "shifts", tuple(self.shifts))
+        self.shift_starts()
+
+    def shift_starts(self) -> tuple[int, ...]:
+        """`shifts` as minutes after local midnight; `FloorTimeError` unless each is a time
+        "HH:MM" and they are sorted and distinct."""
+        if not self.shifts:
+            raise FloorTimeError("shifts must name at least one start, like [\"06:00\"]")
+        minutes = []
+        for text in self.shifts:
+            match = _HH_MM.fullmatch(text) if isinstance(text, str) else None
+            if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+                raise FloorTimeError(f"shifts: {text!r} is not a time of day written HH:MM "
+                                     f"(like \"06:00\")")
+            minutes.append(int(match[1]) * 60 + int(match[2]))
+        if any(b <= a for a, b in pairwise(minutes)):
+            raise FloorTimeError(f"shifts must be in order from midnight, each once: "
+                                 f"{', '.join(self.shifts)}")
+        return tuple(minutes)
 
     def zone(self) -> ZoneInfo:
         try:

@@ -198,6 +198,8 @@ class ReplayReport:
     problems: list[str] = field(default_factory=list)
     disputes: list[str] = field(default_factory=list)
     """Rounds flagged as disputed (rule 2.8), a line each with the row it is on record in."""
+    exchanges: list[str] = field(default_factory=list)
+    """Chip changes and colour-ups (rule 2.1), a line each with the chips taken and given."""
 
     @property
     def differences(self) -> int:
@@ -214,6 +216,8 @@ class ReplayReport:
             "rounds": [c.as_json() for c in self.rounds], "problems": self.problems}
         if self.disputes:  # a journal with none reports exactly as before
             out["disputes"] = self.disputes
+        if self.exchanges:  # as the disputes: only a journal with some has the key
+            out["exchanges"] = self.exchanges
         return {**out, "differences": self.differences, "ok": self.ok}
 
 

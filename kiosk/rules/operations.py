@@ -128,6 +128,8 @@ def encode(value: Any) -> Any:
         return f"{value.numerator}/{value.denominator}"
     if isinstance(value, tuple | list):
         return [encode(v) for v in value]
+    if isinstance(value, dict):  # {chip value: count}: JSON's keys are text
+        return {str(encode(k)): encode(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
     raise TypeError(f"cannot journal a {type(value).__name__}: {value!r}")
@@ -159,6 +161,12 @@ def decode(tp: Any, data: Any) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(decode(args[0], d) for d in data)
         return tuple(decode(a, d) for a, d in zip(args, data, strict=True))
+    if origin is dict:
+        key_type, value_type = typing.get_args(tp)
+        if not isinstance(data, dict):
+            raise TypeError(f"expected an object, got {data!r}")
+        return {decode(key_type, int(k) if key_type is int else k): decode(value_type, v)
+                for k, v in data.items()}
     if tp is Any:
         return data
     if isinstance(tp, type):

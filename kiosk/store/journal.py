@@ -15,7 +15,7 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -47,6 +47,13 @@ _TABLE = "journal"
 _COLUMNS = ("seq", "table_id", "wall_time", "kind", "payload", "prev_hash", "hash")
 _INSERT = f"INSERT INTO {_TABLE} ({', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _PAGE = 500  # rows per read in entries(): short reads keep the WAL checkpoint unblocked
+_KIND_INDEX = "journal_kind"
+_INDEX_SQL = f"CREATE INDEX IF NOT EXISTS {_KIND_INDEX} ON {_TABLE} (kind, seq)"
+"""The last row of a kind (the limits' and the lockout's restore, the PIN checks' tally) is
+one lookup in this index instead of a read back through the journal. An index is no part of
+the hash chain (the rows and their hashes are as they were) and needs no new layout version:
+a journal of an earlier Tableside gets it when this one opens it for writing, and an earlier
+Tableside opens a journal with it as before (SQLite keeps it up to date on every insert)."""
 
 # The triggers are the database's own guard. The insert trigger also makes the database itself
 # refuse a row that does not extend the chain (a gap, a fork), whatever program writes it.
@@ -286,6 +293,23 @@ class Journal:
                 return _entry_from_row(row)
         return None
 
+    def newest_of_kinds(self, kinds: Sequence[str], after_seq: int = 0) -> Iterator[Entry]:
+        """Rows of `kinds` after row `after_seq`, newest first, page by page (the kind
+        index finds them however long the journal is; stop reading when done)."""
+        marks = ", ".join("?" for _ in kinds)
+        before: int | None = None
+        while True:
+            where = f"kind IN ({marks}) AND seq > ?" + (" AND seq < ?" if before else "")
+            args: list[object] = [*kinds, after_seq, *([before] if before else [])]
+            with self._lock:
+                self._check_open()
+                page = [_entry_from_row(row) for row in self._rows().rows_where(
+                    where, args, order_by="seq DESC", limit=_PAGE)]
+            yield from page
+            if len(page) < _PAGE:
+                return
+            before = page[-1].seq
+
     def settled_after(self, after_seq: int) -> bool:
         """Whether a round was settled after row `after_seq` (a row of a game's `*_settled`
         kind: coup_settled, round_settled, spin_settled)."""
@@ -416,6 +440,8 @@ def _ensure_schema(db: Database) -> None:
     table = Table(db, _TABLE)
     missing_triggers = set(_TRIGGERS) - {trigger.name for trigger in db.triggers}
     if table.exists() and not missing_triggers:
+        if _KIND_INDEX not in {index.name for index in table.indexes}:
+            db.execute(_INDEX_SQL)  # a journal of an earlier version: the index added
         return  # nothing to write, so a read-only file with a full schema still opens
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
@@ -441,6 +467,7 @@ def _ensure_schema(db: Database) -> None:
     )
     for sql in _TRIGGERS.values():
         db.execute(sql)
+    db.execute(_INDEX_SQL)
     if version == 0:
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 

@@ -10,6 +10,7 @@ people list checks no PIN (as roles.py says): the screen's word for who acts is 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from kiosk.rules.operations import Operation
@@ -87,5 +88,18 @@ def record_exchange(session: TableSession[Any], what: cash.Exchange, place: str,
     """A chip change or colour-up on record (rule 2.1)."""
     op = cash.exchange(what, place, taken, given, colour=colour, wheel_chips=wheel_chips,
                        laid_out=laid_out)
+    session.record(op)
+    return op
+
+
+def record_chip_exchange(session: TableSession[Any], what: cash.Exchange, place: str,
+                         taken: Mapping[int, int], given: Mapping[int, int], *,
+                         laid_out: bool, colour: str = "", wheel_chips: int = 0
+                         ) -> cash.ChipExchange:
+    """A chip change or colour-up broken down by chip on record (rule 2.1); refused, with
+    nothing on record, when the chips given are not worth the chips taken."""
+    currency = str(getattr(session.game.rules_of(session.state), "currency", "R"))
+    op = cash.exchange_chips(what, place, taken, given, colour=colour,
+                             wheel_chips=wheel_chips, laid_out=laid_out, currency=currency)
     session.record(op)
     return op

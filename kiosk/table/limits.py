@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.rules.errors import NotAllowed
+from kiosk.rules.errors import Amount, NotAllowed
 from kiosk.rules.money import format_money
 from kiosk.rules.operations import Operation
 from kiosk.table.roles import (  # the record lives with the roles': every reader loads it
@@ -122,10 +122,17 @@ def limits_over(current: Mapping[str, Any], recorded: Mapping[str, Any], bet: st
     return out
 
 
+def smallest_chip(rules: Any) -> int:
+    """The table's smallest chip in cents, from a game's rules (0: they name none)."""
+    return int(getattr(getattr(rules, "chips", None), "smallest_chip", 0) or 0)
+
+
 def check_change(bounds: LimitBounds | None, known: tuple[BetLimit, ...], bet: str,
-                 minimum: int, maximum: int, currency: str) -> None:
+                 minimum: int, maximum: int, currency: str, chip: int = 0) -> None:
     """`LimitRefused` unless `bet`'s new limits may be set at the table: the house set bounds,
-    the bet is one of the game's, 0 < minimum <= maximum, and both are within the bounds."""
+    the bet is one of the game's, 0 < minimum <= maximum, both are within the bounds and
+    both are whole chips of `chip` (the smallest; 0: not checked here). Each refusal is a
+    template, said in the dealer's language."""
     if bounds is None:
         raise LimitRefused.of("The house set no bounds for a limit change at the table: "
                               "the limits are changed at the pit")
@@ -141,6 +148,11 @@ def check_change(bounds: LimitBounds | None, known: tuple[BetLimit, ...], bet: s
                               hi=format_money(maximum, currency),
                               min=format_money(bounds.minimum, currency),
                               max=format_money(bounds.maximum, currency))
+    if chip and (minimum % chip or maximum % chip):
+        raise LimitRefused.of("%(lo)s to %(hi)s is not whole chips: each limit must be a "
+                              "whole number of the table's smallest chip, %(chip)s",
+                              clause="2.2", lo=Amount(minimum, currency),
+                              hi=Amount(maximum, currency), chip=Amount(chip, currency))
 
 
 @dataclass
@@ -185,7 +197,8 @@ def change_limits(session: Any, limits: TableLimits, person_id: str, pin: str, r
                               clause="2.2", round=session.spec.round_word)
     rules = game.rules_of(state)
     currency = str(getattr(rules, "currency", "R"))
-    check_change(limits.bounds, bet_limits(rules), bet, minimum, maximum, currency)
+    check_change(limits.bounds, bet_limits(rules), bet, minimum, maximum, currency,
+                 smallest_chip(rules))
     if not " ".join(reason.split()):
         raise RoleRefused.of("Give a reason for the override")
     data = changed_section(limits.data, bet, minimum, maximum)

@@ -41,8 +41,9 @@ Records (all `TableRecord`s: no game's, every game leaves its state as it is)
     `RoundDealer(round, dealer, name)`, journaled with the first act of each round while a
     dealer is signed in (a journal with no sign-in has none: older journals read as
     before); `PinLockedOut(person, attempts, seconds)`, which the pit raises as an alert;
-    `PinRefused(person)`, a wrong PIN keyed to a command that runs once (the self-test), so
-    the next run counts it towards the lockout (`check_on_record`); `LimitsChanged`, the
+    `PinRefused(person)`, a wrong PIN keyed to a command that runs once (the self-test, the
+    set-up screen), so the next run, and the running table's next PIN check, count it
+    towards the lockout (`check_on_record`, `tally_on_record`); `LimitsChanged`, the
     inspector's limit change at the table (kiosk/table/limits.py), here so that every
     reader of a journal (the fold, the replay, the pit) knows it.
 """
@@ -382,40 +383,55 @@ def _when(wall_time: object) -> datetime | None:
         return None
 
 
-def check_on_record(journal: Journal, people: People, person_id: str, pin: str,
-                    now: datetime) -> Person:
-    """The PIN check of a command that runs once and ends (the self-test), counted towards
-    the lockout like every PIN keyed at the table: a lockout on record for `person_id` still
-    running at `now` (wall clock) refuses even the right PIN; each wrong PIN goes on record
-    (`PinRefused`), and the `lockout_after`-th in a row since the id's last lockout or
-    approval (read back to the last self-test run at most, so a long journal is not read
-    whole) locks it out on record (`PinLockedOut`: the table restarting honours it and the
-    pit raises it). Raises `RoleRefused` (`LockedOut`) as `Gate.check` does."""
-    person_id = person_id.strip()
-    since = journal.last_of_kind("selftest")  # the rows a tally needs: since the last run
-    last_lockout = journal.last_of_kind(PinLockedOut.kind)
-    start = since.seq if since else 0
-    if last_lockout is not None and last_lockout.seq <= start:
-        start = last_lockout.seq - 1
-    rows = list(journal.entries(start))
-    gate = Gate(people, time.monotonic)
-    base = time.monotonic()
-    for row in rows:
-        if row.payload.get("person") != person_id:
+TALLY_KINDS = (PinRefused.kind, PinLockedOut.kind, OverrideApproved.kind,
+               DealerSignedIn.kind)
+"""The rows a PIN tally reads: wrong PINs, lockouts, and the approvals and sign-ins that a
+right PIN put on record (which start the count again)."""
+
+
+def tally_on_record(journal: Journal, person_id: str, now: datetime, after_seq: int = 0
+                    ) -> tuple[int, float]:
+    """The wrong PINs on record for `person_id` in a row (`PinRefused` rows since its last
+    lockout, approval or sign-in on record, and after row `after_seq`), and the seconds left
+    at `now` (wall clock) of its last lockout on record (0: none running). Read newest first
+    through the journal's kind index, and only back to that point: every PIN check makes it,
+    so the wrong PINs of another process on the same journal (the self-test's) count at
+    once."""
+    wrong = 0
+    for row in journal.newest_of_kinds(TALLY_KINDS, after_seq):
+        who = row.payload.get("dealer") if row.kind == DealerSignedIn.kind \
+            else row.payload.get("person")
+        if who != person_id:
+            continue
+        if row.kind == PinRefused.kind:
+            wrong += 1
             continue
         if row.kind == PinLockedOut.kind:
             at = _when(row.wall_time)
             seconds = row.payload.get("seconds")
-            left = (float(seconds) - (now - at).total_seconds()
-                    if at is not None and isinstance(seconds, int) else 0.0)
-            gate.wrong.pop(person_id, None)
-            gate.until.pop(person_id, None)
-            if left > 0:
-                gate.until[person_id] = base + left
-        elif row.kind == PinRefused.kind:
-            gate.wrong[person_id] = gate.wrong.get(person_id, 0) + 1
-        elif row.kind == OverrideApproved.kind:
-            gate.wrong.pop(person_id, None)
+            if at is not None and isinstance(seconds, int):
+                left = float(seconds) - (now - at).total_seconds()
+                return wrong, left if 0 < left <= seconds else 0.0
+        return wrong, 0.0
+    return wrong, 0.0
+
+
+def check_on_record(journal: Journal, people: People, person_id: str, pin: str,
+                    now: datetime) -> Person:
+    """The PIN check of a command that runs once and ends (the self-test, the set-up
+    screen), counted towards the lockout like every PIN keyed at the table: a lockout on
+    record for `person_id` still running at `now` (wall clock) refuses even the right PIN;
+    each wrong PIN goes on record (`PinRefused`), and the `lockout_after`-th in a row since
+    the id's last lockout, approval or sign-in on record (`tally_on_record`) locks it out on
+    record (`PinLockedOut`: the running table honours it at its next PIN check, a restart
+    too, and the pit raises it). Raises `RoleRefused` (`LockedOut`) as `Gate.check` does."""
+    person_id = person_id.strip()
+    wrong, left = tally_on_record(journal, person_id, now)
+    gate = Gate(people, time.monotonic)
+    if wrong:
+        gate.wrong[person_id] = wrong
+    if left > 0:
+        gate.until[person_id] = time.monotonic() + left
     try:
         person, locked = gate.check(person_id, pin)
     except LockedOut:

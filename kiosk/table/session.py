@@ -57,6 +57,7 @@ from kiosk.table.roles import (
     RoleRefused,
     RoundDealer,
     approval,
+    tally_on_record,
 )
 from kiosk.table.snapshot import SNAPSHOT_EVERY, fold_journal, take
 
@@ -130,6 +131,7 @@ class TableSession(Generic[S]):
         # check; the launcher and the pit's configurations set it (`set_people`).
         self.people: People = NO_LIST
         self.gate = Gate(NO_LIST, clock)
+        self._pins_from: dict[str, int] = {}  # per id: the row of its last right PIN here
         self.wall_clock = wall_clock
         self._restore_lockout()
         self._releasing = False
@@ -410,12 +412,28 @@ class TableSession(Generic[S]):
         that locks the id out is journaled (`PinLockedOut`, an alert at the pit too) and
         raised at the table as a STOP alert and `LockedOut`."""
         person_id = person_id.strip()
-        person, locked = self.gate.check(person_id, pin)
+        # The wrong PINs and the lockout on record count as well as this table's own: another
+        # process on the journal (the self-test, the set-up screen) puts its own there, and
+        # they add up at once, not at the next start.
+        on_record, left = tally_on_record(self.journal, person_id, self.wall_clock(),
+                                          self._pins_from.get(person_id, 0))
+        if left > 0 and person_id not in self.gate.until:
+            self.gate.until[person_id] = self.clock() + left
+        own = self.gate.wrong.get(person_id, 0)
+        if on_record:
+            self.gate.wrong[person_id] = own + on_record
+        try:
+            person, locked = self.gate.check(person_id, pin)
+        finally:
+            if on_record and person_id in self.gate.wrong:  # keep this table's own count
+                self.gate.wrong[person_id] = max(0, self.gate.wrong[person_id] - on_record)
         if not locked:
+            self._pins_from[person_id] = self.journal.count()  # a right PIN: count anew
             return person
         minutes = self.people.lockout_seconds // 60
         self.record(PinLockedOut(person_id, self.people.lockout_after,
                                  self.people.lockout_seconds))
+        self._pins_from[person_id] = self.journal.count()  # its own lockout runs here
         self.alert(Severity.STOP, Said.words(
             "%(who)s locked out for %(minutes)s minute(s) after %(n)s wrong PINs",
             who=person_id, minutes=minutes, n=self.people.lockout_after),

@@ -14,7 +14,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from kiosk.store.journal import Journal
-from kiosk.table.cash import CashBuyIn
+from kiosk.table.cash import CashBuyIn, ChipExchange, Exchange
 from kiosk.table.disputes import RoundDisputed
 from pit.app import open_pit
 from pit.cash import shift_of
@@ -70,6 +70,16 @@ def test_the_tables_page_sums_buy_ins_per_shift(browser: WebDriver, tmp_path: Pa
     buy_in(start - timedelta(minutes=1), 25_000)  # the shift before
     buy_in(start, 50_000, bet=10_000)  # the shift's first minute
     buy_in(start + timedelta(hours=7, minutes=59), 100_000)  # its last
+    # A colour-up on record before chips were broken down (two amounts), and a chip change
+    # broken down by chip: both on the page, newest first.
+    clock.when = start + timedelta(hours=1)
+    journal.append("chip_exchange", {"what": "colour_up", "place": "", "taken": 12_500,
+                                     "given": 12_500, "colour": "red", "wheel_chips": 25,
+                                     "laid_out": True})
+    clock.when = start + timedelta(hours=2)
+    change = ChipExchange(Exchange.CHANGE, "3", 20_000, 20_000, taken_chips={10_000: 2},
+                          given_chips={5_000: 2, 2_500: 4})
+    journal.append(change.kind, change.to_payload())
     disputed = RoundDisputed(1, "D101", "dealer", "The payout is queried")
     journal.append(disputed.kind, disputed.to_payload())  # rule 2.8: an alert at the pit
     rows = wire_rows(journal.path)
@@ -91,6 +101,13 @@ def test_the_tables_page_sums_buy_ins_per_shift(browser: WebDriver, tmp_path: Pa
             [f"{start:%Y-%m-%d %H:%M}–{start + timedelta(hours=8):%H:%M} SAST", "2",
              "R1,500", "R1,400"],
             [f"{before:%Y-%m-%d %H:%M}–{start:%H:%M} SAST", "1", "R250", "R250"]]
+        changes = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")] for tr in
+                   browser.find_elements(By.CSS_SELECTOR, "#exchanges tr.exchange")]
+        assert changes == [
+            [f"{start + timedelta(hours=2):%Y-%m-%d %H:%M} SAST", "Chip change", "3",
+             "took 2 x R100 = R200, gave 2 x R50 + 4 x R25 = R200"],
+            [f"{start + timedelta(hours=1):%Y-%m-%d %H:%M} SAST", "Colour-up", "",
+             "took R125, gave R125"]]
         shot(browser, "buy-ins")
         # The dispute is an alert on the table's page, acknowledged by name.
         row = browser.find_element(By.CSS_SELECTOR, "#alerts tr[id^=alert-]")

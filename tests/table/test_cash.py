@@ -60,3 +60,44 @@ def test_a_chip_change_and_a_colour_up_give_what_they_take(tmp_path: Path) -> No
     assert up.what is Exchange.COLOUR_UP and up.colour == "red"
     row = s.journal.entry(s.journal.count())
     assert row is not None and row.kind == "chip_exchange" and row.payload["what"] == "colour_up"
+
+
+def test_an_exchange_broken_down_by_chip_is_on_record_and_in_the_replay(
+        tmp_path: Path) -> None:
+    from kiosk.replay import replay_source
+
+    s = open_session(tmp_path / "j.db")
+    s.perform(pb.shuffle)
+    rows = s.journal.count()
+    with pytest.raises(NotAllowed) as err:  # R200 taken, R150 given: refused, nothing kept
+        acts.record_chip_exchange(s, Exchange.CHANGE, "1", {10_000: 2}, {5_000: 3},
+                                  laid_out=True)
+    assert str(err.value) == ("The chips given (R150) must be worth the chips taken (R200) "
+                              "(rule 2.1)")
+    with pytest.raises(NotAllowed, match="Lay the chips out"):
+        acts.record_chip_exchange(s, Exchange.CHANGE, "1", {10_000: 2}, {5_000: 4},
+                                  laid_out=False)
+    with pytest.raises(NotAllowed, match="chips of a value, counted"):
+        acts.record_chip_exchange(s, Exchange.CHANGE, "1", {10_000: 0}, {5_000: 4},
+                                  laid_out=True)
+    assert s.journal.count() == rows
+    op = acts.record_chip_exchange(s, Exchange.CHANGE, "1", {10_000: 2},
+                                   {2_500: 4, 5_000: 2}, laid_out=True)
+    assert (op.taken, op.given) == (20_000, 20_000)
+    row = s.journal.entry(s.journal.count())
+    assert row is not None and row.payload == {
+        "what": "change", "place": "1", "taken": 20_000, "given": 20_000, "colour": "",
+        "wheel_chips": 0, "laid_out": True, "taken_chips": {"10000": 2},
+        "given_chips": {"5000": 2, "2500": 4}}
+    # A row written before the breakdown (two amounts alone) still reads and shows.
+    old = {"what": "colour_up", "place": "", "taken": 12_500, "given": 12_500,
+           "colour": "red", "wheel_chips": 25, "laid_out": True}
+    s.journal.append("chip_exchange", old)
+    assert fold_journal(s.journal).state == s.state
+    s.journal.close()
+    report = replay_source(tmp_path / "j.db")
+    assert report.ok
+    assert [x.split(": ", 1)[1] for x in report.exchanges] == [
+        "chip change at 1: took 2 x R100 = R200, gave 2 x R50 + 4 x R25 = R200",
+        "colour-up: took R125, gave R125"]
+    assert report.as_json()["exchanges"] == report.exchanges

@@ -415,3 +415,49 @@ def test_a_card_the_shoe_could_not_read_is_keyed_in_by_the_dealer(tmp_path: Path
     assert not s.keyed_over_shoe()
     assert s.override_needed(
         lambda st: pb.deal_card(st, Card.parse("4H"), pb.CardSource.KEYED)) is None
+
+
+def test_two_processes_on_one_journal_count_towards_one_lockout(tmp_path: Path) -> None:
+    """The running table and the self-test (or a second table process) on the same journal
+    file: the self-test's wrong PINs on record count at the table's next PIN check, not at
+    its next start, and a lockout either puts on record holds in the other at once."""
+    from datetime import UTC, datetime
+
+    from kiosk.table.roles import check_on_record
+
+    path = tmp_path / "j.db"
+    kiosk = _session(path)
+    for _ in range(2):  # two wrong at the table (its own count)
+        with pytest.raises(RoleRefused):
+            kiosk.sign_in("D1", "9999")
+    with Journal.open(path, "PB-01") as selftest:  # another process's connection
+        # Two wrong at the self-test, on record (the table's own wrong PINs are not on
+        # record: a wrong PIN at the table leaves nothing there, so the self-test counts its
+        # own and the lockouts).
+        for left in (4, 3):
+            with pytest.raises(RoleRefused, match=f"{left} more wrong before a lockout"):
+                check_on_record(selftest, PEOPLE, "D1", "9999", datetime.now(UTC))
+    # The fifth in a row, at the table: locked out now (the table counted 2 + 2 + 1).
+    with pytest.raises(LockedOut, match="D1 is locked out"):
+        kiosk.sign_in("D1", "9999")
+    assert _payloads(kiosk, "pin_locked_out") == [{"person": "D1", "attempts": 5,
+                                                   "seconds": 900}]
+    # The self-test honours the table's lockout at once, even for the right PIN.
+    with Journal.open(path, "PB-01") as selftest, pytest.raises(LockedOut):
+        check_on_record(selftest, PEOPLE, "D1", PINS["D1"],
+                        datetime.now(UTC))
+    # Two table sessions on one file: the other's lockout holds at the first's next check.
+    other = _session(path)
+    for _ in range(5):
+        with contextlib.suppress(RoleRefused):
+            other.sign_in("D2", "9999")
+    with pytest.raises(LockedOut, match="D2 is locked out"):
+        kiosk.sign_in("D2", PINS["D2"])
+    # A right PIN starts the count again, the rows on record before it included.
+    with Journal.open(path, "PB-01") as selftest, pytest.raises(RoleRefused):
+        check_on_record(selftest, PEOPLE, "I1", "9999", datetime.now(UTC))
+    assert kiosk.check_pin("I1", PINS["I1"]).id == "I1"
+    with pytest.raises(RoleRefused, match="4 more wrong"):
+        kiosk.check_pin("I1", "9999")
+    other.journal.close()
+    kiosk.journal.close()

@@ -86,6 +86,47 @@ def test_the_floor_dialogs_fit_and_record(ui: UI, tmp_path: Path, size: tuple[in
     assert row is not None and row.kind == "cash_buy_in"
     assert (row.payload["cash"], row.payload["chips"]) == (50_000, 50_000)
 
+    # A chip change chip by chip: the chips taken, the chips given, both totals shown; given
+    # chips worth less are refused on the dialog and nothing goes on record.
+    screen.open_floor()
+    _tap(ui, the_dialog(ui, "FloorPanel").change)
+    chips = the_dialog(ui, "ChipsPad")
+    values = [b.text for b in chips.chip_buttons]
+    assert len(values) == 5
+    big, small = chips.chip_buttons[-1], chips.chip_buttons[-2]  # R100 and R50 here
+    _tap(ui, big)
+    _tap(ui, big)
+    _tap(ui, chips.give_side)
+    for _ in range(3):
+        _tap(ui, small)
+    _tap(ui, chips.verified)
+    rows = session.journal.count()
+    _tap(ui, chips.record)
+    assert chips.refusal_text and session.journal.count() == rows
+    if language == "en":
+        assert chips.taken_line.text == "Taken: 2 × R100 = R200"
+        assert chips.given_line.text == "Given: 3 × R50 = R150"
+        assert chips.refusal_text == ("The chips given (R150) must be worth the chips taken "
+                                      "(R200) (rule 2.1)")
+    _tap(ui, small)
+    ui.pump(0.1)
+    dialog_fits(ui, chips, case, "floor-chip-change")
+    screen.open_floor()
+    _tap(ui, the_dialog(ui, "FloorPanel").change)
+    chips = the_dialog(ui, "ChipsPad")
+    _tap(ui, chips.chip_buttons[-1])
+    _tap(ui, chips.give_side)
+    _tap(ui, chips.chip_buttons[-2])
+    _tap(ui, chips.chip_buttons[-3])
+    _tap(ui, chips.chip_buttons[-3])
+    _tap(ui, chips.verified)
+    _tap(ui, chips.record)
+    assert dialogs(ui) == []
+    row = session.journal.entry(session.journal.count())
+    assert row is not None and row.kind == "chip_exchange"
+    assert (row.payload["taken_chips"], row.payload["given_chips"]) == (
+        {"10000": 1}, {"5000": 1, "2500": 2})
+
     # A dispute of coup 1 by the dealer; the replay of it follows, for the inspector.
     screen.open_floor()
     _tap(ui, the_dialog(ui, "FloorPanel").dispute)

@@ -119,3 +119,36 @@ def test_without_bounds_the_control_is_greyed_and_says_why(
     panel.explain_refusal(panel.limits)
     assert "no bounds" in panel.refusal_text
     session.journal.close()
+
+
+@pytest.mark.parametrize("code", ["af", "pt", "zu"])
+def test_limits_not_in_whole_chips_are_refused_in_the_dealers_language(
+        ui: UI, tmp_path: Path, code: str) -> None:
+    """The smallest chip is R5: a tie maximum of R2,002 is no whole number of chips. The
+    dialog refuses it before the PIN is asked, in the table's language (it came through as
+    the configuration reader's English before)."""
+    from kiosk import i18n
+    from kiosk.ui.dealer.punto_banco_app import PuntoBancoDealerApp
+
+    session = _table(tmp_path)
+    with i18n.using(code):
+        app = start_app(ui, PuntoBancoDealerApp(session, table_name="T1"))
+        app.screen.open_floor()
+        _tap(ui, the_dialog(ui, "FloorPanel").limits)
+        dialog = the_dialog(ui, "LimitDialog")
+        _tap(ui, dialog.bet_buttons["tie"])
+        _tap(ui, dialog.field_buttons["maximum"])
+        for key in "2002":
+            dialog.press(key)
+        rows = session.journal.count()
+        _tap(ui, dialog.change)
+        assert [type(d).__name__ for d in dialogs(ui)] == ["LimitDialog"]  # no PIN asked
+        said = dialog.refusal_text
+        ui.screenshot(f"limits-not-whole-chips-{code}")
+    assert session.journal.count() == rows
+    want = {"af": "is nie heel fiches nie", "pt": "não são fichas inteiras",
+            "zu": "akuwona amashibhi aphelele"}[code]
+    assert want in said and "whole chips" not in said, said
+    assert "R2" in said.replace(" ", "") and "R5" in said.replace(" ", "")
+    dialog.dismiss(animation=False)
+    session.journal.close()

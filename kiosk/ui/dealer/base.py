@@ -32,6 +32,9 @@ from kiosk.table.records import InspectorAttended
 from kiosk.table.roles import Override, RoleRefused, needs_words
 from kiosk.table.session import Alert, Severity
 from kiosk.ui import theme
+from kiosk.ui.dealer.chip_values import (
+    default_chip_values as default_chip_values,  # the dealer screens import it from here
+)
 from kiosk.ui.dealer.choices import BadgePad
 from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.pin_pad import ATTENDED_REASON, OVERRIDE_REASONS, PinPad
@@ -43,8 +46,6 @@ SEVERITY_TONE = {Severity.INFO: theme.INFO, Severity.WARNING: theme.WARNING,
                  Severity.STOP: theme.STOP}
 CHIP_TONES = (theme.rgb("#e8e8e8"), theme.rgb("#c62828"), theme.rgb("#2e7d32"),
               theme.rgb("#1b1b1b"), theme.rgb("#6a1b9a"), theme.rgb("#ef8f00"))
-CHIP_SERIES = tuple(units * 100 for units in (1, 2, 5, 10, 25, 50, 100, 500, 1000, 5000))
-"""The usual casino chip values, in cents."""
 VOID_REASONS = (N_("Misdeal: cards out of order"), N_("Card exposed or dropped"),
                 N_("Shoe or card reader fault"), N_("Inspector's decision"))
 """The reasons a dealer voids a round with: shown in the dealer's language, journaled in
@@ -57,14 +58,6 @@ Act = Callable[[str, str], Callable[[Any], Operation]]
 """An override's act, from who approved it and why: (id, reason) -> the game's action."""
 Undo = tuple[int, Callable[[Any], Operation], Callable[[Any], bool]]
 """(the round the chips went on in, the act that takes them back, whether it may now)"""
-
-
-def default_chip_values(smallest_chip: int) -> tuple[int, ...]:
-    """Five chip buttons: the house's smallest chip and the next usual values that are whole
-    numbers of it (R5: 5, 10, 25, 50, 100)."""
-    values = [smallest_chip]
-    values += [v for v in CHIP_SERIES if v > smallest_chip and v % smallest_chip == 0]
-    return tuple(values[:5])
 
 
 class Refused(str):
@@ -220,7 +213,7 @@ class DealerScreen(BoxLayout):
     def open_floor(self) -> None:
         from kiosk.ui.dealer.floor import FloorPanel
 
-        FloorPanel(self.session).open()
+        FloorPanel(self.session, chips=tuple(getattr(self, "chip_values", ()))).open()
 
     # --- acts -----------------------------------------------------------------------------
 

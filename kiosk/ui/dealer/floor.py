@@ -41,6 +41,7 @@ from kiosk.ui import (
     theme,
     widgets as _widgets,  # noqa: F401  (registers the shared kv rules)
 )
+from kiosk.ui.dealer.chip_values import default_chip_values
 from kiosk.ui.dealer.payout_words import money
 from kiosk.ui.dealer.pin_pad import PinPad
 from kiosk.ui.text_label import TextLabel
@@ -127,19 +128,22 @@ class FloorPanel(FloorDialog):
     """The table's own acts under the general rules, one big button each."""
 
     def __init__(self, session: TableSession[Any], *, wheel: Wheel | None = None,
-                 **kwargs: Any) -> None:
+                 chips: Sequence[int] = (), **kwargs: Any) -> None:
         super().__init__(_("Cash, chips, disputes and hours"), **kwargs)
         self.session = session
+        self.chips = tuple(chips) or table_chips(session)
         grid = GridLayout(cols=2, spacing=6 * self.unit)
         self.ids.rows.add_widget(grid)
         self.buy_in = self.button(
             _("Cash buy-in"), lambda: self.open_dialog(AmountPad, "buy_in",
                                                        wheel() if wheel else None),
             parent=grid)
-        self.change = self.button(_("Chip change"), lambda: self.open_dialog(AmountPad, "change"),
+        self.change = self.button(_("Chip change"),
+                                  lambda: self.open_dialog(ChipsPad, "change", self.chips),
                                   parent=grid)
         self.colour_up = self.button(_("Colour-up"),
-                                     lambda: self.open_dialog(AmountPad, "colour_up"), parent=grid)
+                                     lambda: self.open_dialog(ChipsPad, "colour_up", self.chips),
+                                     parent=grid)
         self.dispute = self.button(_("Dispute a round"), lambda: self.open_dialog(DisputeDialog),
                                    parent=grid)
         self.reopen = self.button(_("Reopen outside hours"), self.open_reopen, parent=grid)
@@ -261,6 +265,126 @@ class AmountPad(FloorDialog):
             self.refuse(exc)
             return
         self.dismiss(animation=False)
+
+
+def table_chips(session: TableSession[Any]) -> tuple[int, ...]:
+    """The chip values a table without a rack of its own on the screen offers: five from the
+    house's smallest chip (the dealer screens' rack)."""
+    rule = getattr(session.game.rules_of(session.state), "chips", None)
+    return default_chip_values(int(getattr(rule, "smallest_chip", 500)))
+
+
+class ChipsPad(FloorDialog):
+    """Rule 2.1: a chip change or a colour-up chip by chip: the chips the dealer takes, then
+    the chips given, a tap on a chip's value for each (*Del* takes the last back), with both
+    totals shown; a reminder that they are laid out for verification; *Record* once they
+    are. Chips given that are not worth the chips taken are refused on the dialog's line and
+    nothing goes on record."""
+
+    side = StringProperty("taken")
+
+    def __init__(self, session: TableSession[Any], what: str, chips: Sequence[int],
+                 **kwargs: Any) -> None:
+        titles = {"change": _("Chip change"), "colour_up": _("Colour-up")}
+        super().__init__(titles[what], **kwargs)
+        self.session, self.what = session, what
+        self.currency = str(getattr(session.game.rules_of(session.state), "currency", "R"))
+        self.laid_out = False
+        self.taken: list[int] = []  # each chip as keyed, in cents
+        self.given: list[int] = []
+        reminder = self.line(_("Lay the chips out on the table for verification before you "
+                               "exchange them (rule 2.1)"), colour=theme.GOLD, size=15)
+        reminder.size_hint_y = 0.8
+        sides = BoxLayout(spacing=6 * self.unit, size_hint_y=0.9)
+        self.ids.rows.add_widget(sides)
+        self.take_side = self.button(_("Chips taken"), partial(self.choose, "taken"),
+                                     parent=sides, size=16)
+        self.give_side = self.button(_("Chips given"), partial(self.choose, "given"),
+                                     parent=sides, size=16)
+        self.taken_line = self.line("", size=17)
+        self.given_line = self.line("", size=17)
+        rack = GridLayout(cols=len(chips) + 1, spacing=6 * self.unit, size_hint_y=1.0)
+        self.ids.rows.add_widget(rack)
+        self.chip_buttons = [self.button(money(v, self.currency), partial(self.add, v),
+                                         parent=rack, size=17) for v in chips]
+        self.delete = self.button(_("Del"), self.take_back, parent=rack, size=17)
+        self.verified = self.button(_("Laid out and verified"), self.toggle_laid_out,
+                                    parent=self.ids.actions)
+        self.record = self.button(_("Record"), self.done, parent=self.ids.actions,
+                                  tone=theme.GOLD)
+        self.show()
+
+    def _pile(self) -> list[int]:
+        return self.taken if self.side == "taken" else self.given
+
+    @staticmethod
+    def counts(chips: list[int]) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for v in chips:
+            out[v] = out.get(v, 0) + 1
+        return out
+
+    def choose(self, side: str) -> None:
+        self.side = side
+        self.show()
+
+    def add(self, value: int) -> None:
+        if len(self._pile()) < MAX_CHIPS:
+            self._pile().append(value)
+        self.show()
+
+    def take_back(self) -> None:
+        if self._pile():
+            self._pile().pop()
+        self.show()
+
+    def toggle_laid_out(self) -> None:
+        self.laid_out = not self.laid_out
+        self.show()
+
+    def words(self, chips: list[int]) -> str:
+        """"2 × R100 + 1 × R50 = R250" (a dash: none yet)."""
+        if not chips:
+            return "—"
+        counts = self.counts(chips)
+        each = " + ".join(f"{n} × {money(v, self.currency)}"
+                          for v, n in sorted(counts.items(), reverse=True))
+        return f"{each} = {money(sum(chips), self.currency)}"
+
+    def show(self) -> None:
+        self.taken_line.text = _("Taken: %(chips)s") % {"chips": self.words(self.taken)}
+        self.given_line.text = _("Given: %(chips)s") % {"chips": self.words(self.given)}
+        self.take_side.selected = self.side == "taken"
+        self.give_side.selected = self.side == "given"
+        self.delete.disabled = not self._pile()
+        self.verified.selected = self.laid_out
+        self.record.disabled = not (self.laid_out and self.taken and self.given)
+        self.refusal_text = ""
+
+    def why_not(self, widget: Any) -> str:
+        if widget is self.record:
+            if not self.taken:
+                return _("Tap the chips taken first")
+            if not self.given:
+                return _("Tap the chips given first")
+            return _("Lay the chips out on the table for verification first")
+        if widget is self.delete:
+            return _("No chip to take back")
+        return ""
+
+    def done(self) -> None:
+        try:
+            acts.record_chip_exchange(self.session, Exchange(self.what), "",
+                                      self.counts(self.taken), self.counts(self.given),
+                                      laid_out=self.laid_out)
+        except TablesideError as exc:
+            self.refuse(exc)
+            return
+        self.dismiss(animation=False)
+
+
+MAX_CHIPS = 200
+"""The most chips one side of an exchange takes (a tap too many is not counted)."""
 
 
 class DisputeDialog(FloorDialog):
@@ -493,7 +617,8 @@ class LimitDialog(FloorDialog):
         try:  # within the bounds first: no PIN is asked for a change that cannot be made
             limits.check_change(self.desk.bounds, self.bets, self.bet,
                                 self.amounts["minimum"], self.amounts["maximum"],
-                                self.currency)
+                                self.currency, limits.smallest_chip(
+                                    self.session.game.rules_of(self.session.state)))
         except TablesideError as exc:
             self.refuse(exc)
             return
