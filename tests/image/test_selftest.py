@@ -25,6 +25,7 @@ from kiosk.selftest import (
     check_devices,
     check_image,
     check_modes,
+    ntp_synchronised,
     private_files,
     run_selftest,
     technician_login,
@@ -94,6 +95,22 @@ def test_the_panel_lamps_display_and_buttons(tmp_path: Path,
     with Journal.open(tmp_path / "j.db", "PB-01") as j:  # on record, one row a check
         rows = [(e.kind, e.payload["check"], e.payload["ok"]) for e in j.entries()]
     assert rows == [("selftest", r.check, r.ok) for r in results]
+
+
+def test_the_clock_reads_timesyncds_flag_before_asking_timedatectl(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a busy table timedatectl (D-Bus, starting systemd-timedated) outlasted the old 5 s
+    limit and a synchronised clock failed the self-test: timesyncd's flag answers first."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stub = bin_dir / "timedatectl"
+    stub.write_text("#!/bin/sh\necho no\n")
+    stub.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    flag = tmp_path / "synchronized"
+    assert ntp_synchronised(flag) == "no"  # no flag: timedatectl's answer
+    flag.touch()
+    assert ntp_synchronised(flag) == "yes"
 
 
 def test_the_clock_and_the_file_modes(tmp_path: Path) -> None:
