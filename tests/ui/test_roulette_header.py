@@ -70,6 +70,14 @@ def test_roulettes_header_has_sign_in_and_more_and_they_fit(
     _tap(ui, pad.verified)
     assert pad.wheel_count() == 5 and "5" in pad.amount.text
     dialog_fits(ui, pad, case, "roulette-wheel-buy-in")
+    pad.dismiss(animation=False)
+    screen.open_floor()
+    _tap(ui, the_dialog(ui, "FloorPanel").colour_up)
+    up = the_dialog(ui, "ChipsPad")
+    _tap(ui, up.wheel_buttons[2])  # the longest taken line: 20 pink wheel chips
+    _tap(ui, up.give_side)
+    up.add(5_000_000)
+    dialog_fits(ui, up, case, "roulette-colour-up")
     session.journal.close()
 
 
@@ -125,4 +133,56 @@ def test_a_dealer_signs_in_at_roulette_by_touch(ui: UI, tmp_path: Path) -> None:
     _tap(ui, screen.sign_button)
     assert _rows(session, "dealer_signed_out") == [{"dealer": "4471", "name": "Thandi"}]
     assert screen.sign_button.text == "Sign in"
+    session.journal.close()
+
+
+def test_a_roulette_colour_up_takes_wheel_chips_of_the_colour_chosen(ui: UI,
+                                                                     tmp_path: Path) -> None:
+    """Rule 2.1: a colour-up at roulette records the wheel chips taken, their colour and how
+    many, broken down with the value chips given."""
+    session = _rl_betting(tmp_path / "t.db")
+    app = _app(ui, session)
+    screen = app.screen
+    screen.choose_colour("pink")  # pink chips are R10,000 each
+    _tap(ui, screen.floor_button)
+    _tap(ui, the_dialog(ui, "FloorPanel").colour_up)
+    pad = the_dialog(ui, "ChipsPad")
+    assert pad.wheel == ("pink", 1_000_000) and [b.text for b in pad.wheel_buttons] == [
+        "+1 pink", "+5 pink", "+20 pink"]
+    _tap(ui, pad.wheel_buttons[1])  # five
+    _tap(ui, pad.wheel_buttons[0])  # six
+    _tap(ui, pad.delete)  # one taken back: five
+    assert pad.wheel_taken == 5
+    assert pad.taken_line.text == "Taken: 5 pink wheel chips: 5 × R10,000 = R50,000"
+    _tap(ui, pad.give_side)
+    biggest = max(pad.chip_buttons, key=lambda b: len(b.text))  # R100 here
+    for _ in range(5):
+        _tap(ui, biggest)
+    _tap(ui, pad.verified)
+    _tap(ui, pad.record)  # R500 given for R50,000 taken: refused, nothing on record
+    assert pad.refusal_text and "chip_exchange" not in [
+        e.kind for e in session.journal.entries()]
+    for _ in range(5):
+        _tap(ui, pad.delete)
+    pad.add(5_000_000)  # one R50,000 chip, keyed as the rack's value would be
+    _tap(ui, pad.record)
+    assert dialogs(ui) == []
+    row = session.journal.entry(session.journal.count())
+    assert row is not None and row.kind == "chip_exchange"
+    assert {k: row.payload[k] for k in ("what", "taken", "given", "colour", "wheel_chips",
+                                        "taken_chips", "given_chips")} == {
+        "what": "colour_up", "taken": 5_000_000, "given": 5_000_000, "colour": "pink",
+        "wheel_chips": 5, "taken_chips": {"1000000": 5}, "given_chips": {"5000000": 1}}
+    # Value chips only, no wheel chips tapped: no colour on record.
+    screen.open_floor()
+    _tap(ui, the_dialog(ui, "FloorPanel").colour_up)
+    pad = the_dialog(ui, "ChipsPad")
+    pad.add(10_000)
+    pad.add(10_000)
+    _tap(ui, pad.give_side)
+    pad.add(20_000)
+    _tap(ui, pad.verified)
+    _tap(ui, pad.record)
+    row = session.journal.entry(session.journal.count())
+    assert row is not None and (row.payload["colour"], row.payload["wheel_chips"]) == ("", 0)
     session.journal.close()

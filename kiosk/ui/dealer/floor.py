@@ -141,9 +141,10 @@ class FloorPanel(FloorDialog):
         self.change = self.button(_("Chip change"),
                                   lambda: self.open_dialog(ChipsPad, "change", self.chips),
                                   parent=grid)
-        self.colour_up = self.button(_("Colour-up"),
-                                     lambda: self.open_dialog(ChipsPad, "colour_up", self.chips),
-                                     parent=grid)
+        self.colour_up = self.button(
+            _("Colour-up"), lambda: self.open_dialog(ChipsPad, "colour_up", self.chips,
+                                                     wheel() if wheel else None),
+            parent=grid)
         self.dispute = self.button(_("Dispute a round"), lambda: self.open_dialog(DisputeDialog),
                                    parent=grid)
         self.reopen = self.button(_("Reopen outside hours"), self.open_reopen, parent=grid)
@@ -279,15 +280,19 @@ class ChipsPad(FloorDialog):
     the chips given, a tap on a chip's value for each (*Del* takes the last back), with both
     totals shown; a reminder that they are laid out for verification; *Record* once they
     are. Chips given that are not worth the chips taken are refused on the dialog's line and
-    nothing goes on record."""
+    nothing goes on record. A colour-up at roulette takes the wheel chips of the colour
+    chosen (`wheel`: the colour and its value each): *+1*, *+5* and *+20* of them go to the
+    chips taken, and the record names the colour and how many."""
 
     side = StringProperty("taken")
 
     def __init__(self, session: TableSession[Any], what: str, chips: Sequence[int],
-                 **kwargs: Any) -> None:
+                 wheel: tuple[str, int] | None = None, **kwargs: Any) -> None:
         titles = {"change": _("Chip change"), "colour_up": _("Colour-up")}
         super().__init__(titles[what], **kwargs)
         self.session, self.what = session, what
+        self.wheel = wheel if what == "colour_up" else None
+        self.taken_wheel: list[bool] = []  # each chip taken: a wheel chip of that colour?
         self.currency = str(getattr(session.game.rules_of(session.state), "currency", "R"))
         self.laid_out = False
         self.taken: list[int] = []  # each chip as keyed, in cents
@@ -308,6 +313,19 @@ class ChipsPad(FloorDialog):
         self.chip_buttons = [self.button(money(v, self.currency), partial(self.add, v),
                                          parent=rack, size=17) for v in chips]
         self.delete = self.button(_("Del"), self.take_back, parent=rack, size=17)
+        self.wheel_buttons: list[Any] = []
+        if self.wheel is not None:
+            from kiosk.ui.dealer.roulette_words import colour_name
+
+            wheel_row = GridLayout(cols=3, spacing=6 * self.unit, size_hint_y=1.0)
+            self.ids.rows.add_widget(wheel_row)
+            colour = colour_name(self.wheel[0]).lower()
+            for n in (1, 5, 20):
+                # TRANSLATORS: a colour-up at roulette: this many wheel chips of the colour
+                # go to the chips taken ("+5 pink").
+                self.wheel_buttons.append(self.button(
+                    _("+%(n)s %(colour)s") % {"n": n, "colour": colour},
+                    partial(self.add_wheel, n), parent=wheel_row, size=17))
         self.verified = self.button(_("Laid out and verified"), self.toggle_laid_out,
                                     parent=self.ids.actions)
         self.record = self.button(_("Record"), self.done, parent=self.ids.actions,
@@ -328,14 +346,33 @@ class ChipsPad(FloorDialog):
         self.side = side
         self.show()
 
+    @property
+    def wheel_taken(self) -> int:
+        """The wheel chips of the colour among the chips taken."""
+        return sum(self.taken_wheel)
+
     def add(self, value: int) -> None:
         if len(self._pile()) < MAX_CHIPS:
             self._pile().append(value)
+            if self.side == "taken":
+                self.taken_wheel.append(False)
+        self.show()
+
+    def add_wheel(self, n: int) -> None:
+        """`n` wheel chips of the colour to the chips taken (a colour-up at roulette)."""
+        if self.wheel is None:
+            return
+        self.side = "taken"
+        n = min(n, MAX_CHIPS - len(self.taken))
+        self.taken.extend([self.wheel[1]] * n)
+        self.taken_wheel.extend([True] * n)
         self.show()
 
     def take_back(self) -> None:
         if self._pile():
             self._pile().pop()
+            if self.side == "taken":
+                self.taken_wheel.pop()
         self.show()
 
     def toggle_laid_out(self) -> None:
@@ -352,7 +389,16 @@ class ChipsPad(FloorDialog):
         return f"{each} = {money(sum(chips), self.currency)}"
 
     def show(self) -> None:
-        self.taken_line.text = _("Taken: %(chips)s") % {"chips": self.words(self.taken)}
+        taken = self.words(self.taken)
+        if self.wheel is not None and self.wheel_taken:
+            from kiosk.ui.dealer.roulette_words import colour_name
+
+            # TRANSLATORS: a colour-up at roulette, before the chips taken: "12 pink wheel
+            # chips: 12 × R5 = R60".
+            taken = _("%(n)s %(colour)s wheel chips: %(chips)s") % {
+                "n": self.wheel_taken, "colour": colour_name(self.wheel[0]).lower(),
+                "chips": taken}
+        self.taken_line.text = _("Taken: %(chips)s") % {"chips": taken}
         self.given_line.text = _("Given: %(chips)s") % {"chips": self.words(self.given)}
         self.take_side.selected = self.side == "taken"
         self.give_side.selected = self.side == "given"
@@ -374,9 +420,12 @@ class ChipsPad(FloorDialog):
 
     def done(self) -> None:
         try:
+            wheel = self.wheel is not None and self.wheel_taken > 0
             acts.record_chip_exchange(self.session, Exchange(self.what), "",
                                       self.counts(self.taken), self.counts(self.given),
-                                      laid_out=self.laid_out)
+                                      laid_out=self.laid_out,
+                                      colour=self.wheel[0] if wheel and self.wheel else "",
+                                      wheel_chips=self.wheel_taken if wheel else 0)
         except TablesideError as exc:
             self.refuse(exc)
             return
