@@ -67,8 +67,11 @@ class ChipExchange(TableRecord):
 
     def words(self, currency: str = "R") -> str:
         """The exchange in words, for the replay and the pit: "took 2 x R100 = R200, gave
-        4 x R50 = R200" (a row with no breakdown: "took R200, gave R200")."""
+        4 x R50 = R200" ("took 5 pink wheel chips: 5 x R10,000 = R50,000, ..." at roulette;
+        a row with no breakdown: "took R200, gave R200")."""
         took = chips_words(self.taken_chips, currency) if self.taken_chips else ""
+        if took and self.colour and self.wheel_chips:  # a colour-up at roulette
+            took = f"{self.wheel_chips} {self.colour} wheel chips: {took}"
         gave = chips_words(self.given_chips, currency) if self.given_chips else ""
         took = f"{took} = " if took else ""
         gave = f"{gave} = " if gave else ""

@@ -101,3 +101,12 @@ def test_an_exchange_broken_down_by_chip_is_on_record_and_in_the_replay(
         "chip change at 1: took 2 x R100 = R200, gave 2 x R50 + 4 x R25 = R200",
         "colour-up: took R125, gave R125"]
     assert report.as_json()["exchanges"] == report.exchanges
+
+
+def test_a_roulette_colour_up_names_its_wheel_chips_in_words() -> None:
+    from kiosk.table.cash import Exchange, exchange_chips
+
+    op = exchange_chips(Exchange.COLOUR_UP, "", {1_000_000: 5}, {5_000_000: 1}, colour="pink",
+                        wheel_chips=5, laid_out=True)
+    assert op.words() == ("took 5 pink wheel chips: 5 x R10,000 = R50,000, "
+                          "gave 1 x R50,000 = R50,000")
