@@ -48,6 +48,7 @@ from hardware.protocols import protocol
 from kiosk.config import TableConfig
 from kiosk.rules.operations import TableRecord
 from kiosk.store.journal import Journal
+from kiosk.table.roles import Role
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 BUILT = 2026  # a clock showing an earlier year is wrong
@@ -383,6 +384,32 @@ def check_update_key(files: ImageFiles) -> SelfTestResult:
     return SelfTestResult("update key", True, f"{len(keys)} publisher key(s) of the casino's")
 
 
+def check_people(cfg: TableConfig) -> SelfTestResult:
+    """Who may do what (docs/roles.md): the people list in force, the table's `[people]` or
+    the last one the pit signed. A table with none checks no PIN, so its overrides (a void,
+    a card corrected, a limit changed) are approved by nobody's PIN: it fails here, as does
+    a list with no inspector or no technician, whose overrides nobody could then approve."""
+    from kiosk.store.journal import JournalError
+    from kiosk.sync.offers import effective_file
+
+    try:
+        people = effective_file(cfg)[0].people
+    except (JournalError, OSError):  # the journal's own check says why
+        people = cfg.people
+    if not people.checked:
+        return SelfTestResult("people", False, "no people list ([people] in table.toml, or "
+                              "the pit's): no PIN is checked, so voids, card corrections and "
+                              "limit changes are approved by nobody's PIN (tableside pit pin)")
+    counts = {role: sum(p.role is role for p in people.persons) for role in Role}
+    missing = [role.value for role in (Role.INSPECTOR, Role.TECHNICIAN) if not counts[role]]
+    said = (f"{len(people.persons)} people: {counts[Role.DEALER]} dealer(s), "
+            f"{counts[Role.INSPECTOR]} inspector(s), {counts[Role.TECHNICIAN]} technician(s)")
+    if missing:
+        return SelfTestResult("people", False, f"{said}; no {' and no '.join(missing)}: "
+                              "what only they may approve cannot be done")
+    return SelfTestResult("people", True, said)
+
+
 def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = None,
                  factory: str | None = None, now: datetime | None = None,
                  ntp: Callable[[], str | None] | None = None,
@@ -391,7 +418,7 @@ def run_selftest(cfg: TableConfig, *, wait: float = 5.0, press: float | None = N
     """Every check, each result journaled (the journal must belong to this table)."""
     results = [*check_devices(cfg, wait), *check_panel(cfg, press, factory, opened=opened),
                check_disk(cfg.journal.parent), check_clock(now or datetime.now(UTC), ntp),
-               check_pit(cfg), *check_image(image)]
+               check_pit(cfg), check_people(cfg), *check_image(image)]
     results.append(check_modes(private_files(cfg)))
     record(cfg, results)
     return results

@@ -25,22 +25,50 @@ from kiosk.selftest import (
     check_devices,
     check_image,
     check_modes,
+    check_people,
     ntp_synchronised,
     private_files,
     run_selftest,
     technician_login,
 )
 from kiosk.store.journal import Journal
+from kiosk.table.roles import hash_pin
 
 NOW = datetime(2026, 11, 24, 22, 0, tzinfo=UTC)
 
 
-def _config(tmp_path: Path, port: str = "simulated", shuffler: str = "") -> object:
+PEOPLE = ("\n[people.4471]\nname = \"Thandi\"\nrole = \"dealer\"\npin = \"{pin}\"\n"
+          "\n[people.9001]\nname = \"Naidoo\"\nrole = \"inspector\"\npin = \"{pin}\"\n"
+          "\n[people.7007]\nname = \"Sipho\"\nrole = \"technician\"\npin = \"{pin}\"\n")
+
+
+def _config(tmp_path: Path, port: str = "simulated", shuffler: str = "",
+            people: str | None = None) -> object:
+    """The example table; with its people (a dealer, an inspector, a technician) unless
+    `people` says otherwise ("": none)."""
     text = example().replace('journal = "data/PB-01.db"', f'journal = "{tmp_path / "j.db"}"')
     text = text.replace('port = "simulated"', f'port = "{port}"')
     if shuffler:
         text += f'\n[devices.shuffler]\nport = "{shuffler}"\n'
+    text += PEOPLE.format(pin=hash_pin("1234", b"s" * 16)) if people is None else people
     return parse(text, tmp_path / "table.toml")
+
+
+def test_the_people_list_in_force_is_checked(tmp_path: Path) -> None:
+    """A table with no people list checks no PIN: its overrides are approved by nobody, and
+    the self-test says so; a list with no technician cannot approve the device set-up."""
+    full = check_people(_config(tmp_path))  # type: ignore[arg-type]
+    assert (full.ok, full.detail) == (
+        True, "3 people: 1 dealer(s), 1 inspector(s), 1 technician(s)")
+    none = check_people(_config(tmp_path, people=""))  # type: ignore[arg-type]
+    assert not none.ok and none.detail.startswith("no people list ([people] in table.toml, "
+                                                  "or the pit's): no PIN is checked")
+    pin = hash_pin("1234", b"s" * 16)
+    short = check_people(_config(tmp_path, people=PEOPLE.format(pin=pin).split(  # type: ignore[arg-type]
+        "\n[people.7007]")[0]))
+    assert not short.ok and short.detail == (
+        "2 people: 1 dealer(s), 1 inspector(s), 0 technician(s); no technician: what only "
+        "they may approve cannot be done")
 
 
 def test_a_shoe_that_answers_one_that_is_silent_and_one_not_there(tmp_path: Path) -> None:
@@ -230,12 +258,12 @@ def test_the_banner_gives_the_last_selftests_result(tmp_path: Path) -> None:
                  image=files)
     text = banner(cfg, "0.1.0", files=files, address=[])  # type: ignore[arg-type]
     assert text.splitlines()[2:] == ["Address: none (no network)",
-                                     "Self-test: 8 passed, 1 failed (clock)"]
+                                     "Self-test: 9 passed, 1 failed (clock)"]
     technician_login(cfg, "technician", "10.0.2.2")  # type: ignore[arg-type]
     run_selftest(cfg, wait=0.2, factory="mock", now=NOW, ntp=lambda: "yes",  # type: ignore[arg-type]
                  image=files)  # the last run counts
     assert banner(cfg, "0.1.0", files=files, address=[]).splitlines()[3] == (  # type: ignore[arg-type]
-        "Self-test: 9 passed, 0 failed")
+        "Self-test: 10 passed, 0 failed")
     none = banner(None, "0.1.0", why_not="no table.toml", files=files, address=["10.1.1.1"])
     assert none.splitlines()[1] == "Table: not set up (no table.toml)"
 
