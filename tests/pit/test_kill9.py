@@ -4,15 +4,15 @@ afterwards every row is at the pit exactly once and the heads are equal.
 Each kill lands mid-batch by construction, not by timing: the child process stops at a
 chosen point of a batch and says so in a marker file (tests/pit/sync_child.py,
 tests/pit/pit_child.py), and only then is it killed. So the test asserts, for every kill,
-where the batch was, whatever the machine's speed."""
+where the batch was, whatever the machine's speed. Every trial's child is a process of its own,
+forked from one that imported the sync or the pit once (tests/pit/forks.py): Python's start
+is not paid 50 times over."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +27,7 @@ from pit.app import open_pit
 from pit.db import Database
 from tests.pit.conftest import PitServer, free_port
 from tests.pit.day import Day
+from tests.pit.forks import Forked, ForkServer
 from tests.pit.helpers import wire_rows
 from tests.pit.pit_child import STAGES
 from tests.pit.test_sync import pit_rows, wait_for_rows
@@ -39,7 +40,7 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-def _stopped_at(marker: Path, process: subprocess.Popen[bytes]) -> dict[str, Any]:
+def _stopped_at(marker: Path, process: Forked) -> dict[str, Any]:
     """The child's marker, once it has stopped mid-batch (the wait is only a deadline for a
     child that never gets there, which fails the test)."""
     deadline = time.monotonic() + 60
@@ -55,7 +56,7 @@ def _stopped_at(marker: Path, process: subprocess.Popen[bytes]) -> dict[str, Any
     return found
 
 
-def _kill(process: subprocess.Popen[bytes]) -> None:
+def _kill(process: Forked) -> None:
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert process.returncode == -signal.SIGKILL
@@ -76,17 +77,18 @@ def test_the_sync_killed_50_times_mid_batch_loses_and_doubles_nothing(
     journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
     day = Day(journal)
     marker = tmp_path / "stopped.json"
-    for _ in range(TRIALS):
-        day.play(6)
-        child = subprocess.Popen(
-            [sys.executable, "-m", "tests.pit.sync_child", str(journal.path), "PB-01",
-             server.url, token, "4", str(marker)], env=_env(), cwd=ROOT)
-        stopped = _stopped_at(marker, child)
-        _kill(child)
-        # The pit stored the batch; the table was killed before it recorded so.
-        assert server.state.store.head("PB-01")[0] == stopped["pit"]
-        assert load(state_path(journal.path)).acked_seq == stopped["recorded"] < stopped["pit"]
-        assert stopped["pit"] < journal.count()  # rows were still to go
+    with ForkServer("tests.pit.sync_child", _env(), ROOT) as forks:
+        for _ in range(TRIALS):
+            day.play(6)
+            child = forks.spawn([str(journal.path), "PB-01", server.url, token, "4",
+                                 str(marker)])
+            stopped = _stopped_at(marker, child)
+            _kill(child)
+            # The pit stored the batch; the table was killed before it recorded so.
+            assert server.state.store.head("PB-01")[0] == stopped["pit"]
+            assert load(state_path(journal.path)).acked_seq == stopped["recorded"] \
+                < stopped["pit"]
+            assert stopped["pit"] < journal.count()  # rows were still to go
 
     client = SyncClient(journal.path, "PB-01", server.url, token)
     client.sync_all()
@@ -111,14 +113,12 @@ def test_the_pit_killed_50_times_mid_batch_loses_and_doubles_nothing(
     client.start()
     marker = tmp_path / "stopped.json"
     kills = dict.fromkeys(STAGES, 0)
+    forks = ForkServer("tests.pit.pit_child", _env(), ROOT, quiet=True)
     try:
         for trial in range(TRIALS):
             day.play(2)  # the table plays on through every crash of the pit: rows to send
             stage = STAGES[trial % len(STAGES)]
-            pit = subprocess.Popen(
-                [sys.executable, "-m", "tests.pit.pit_child", stage, str(marker),
-                 "--db", pit_url, "--port", str(port)],
-                env=_env(), cwd=ROOT, stderr=subprocess.DEVNULL)
+            pit = forks.spawn([stage, str(marker), "--db", pit_url, "--port", str(port)])
             stopped = _stopped_at(marker, pit)
             assert stopped["stage"] == stage
             _kill(pit)
@@ -131,6 +131,7 @@ def test_the_pit_killed_50_times_mid_batch_loses_and_doubles_nothing(
             else:  # all of it is stored, once
                 assert _held(db, "PB-01") == (stopped["after"], stopped["after"])
     finally:
+        forks.close()
         db.close()
     assert kills == {"uncommitted": TRIALS // 2, "unanswered": TRIALS // 2}
     print(f"after {TRIALS} kills: the pit holds row {client.state.acked_seq} of {journal.count()}")

@@ -50,10 +50,30 @@ ACTIONS = st.lists(st.one_of(
 ), min_size=1, max_size=30)
 
 
+class Pit:
+    """The pit server the examples share (each example its own table): started once, and
+    again only where an example restarts it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.server = PitServer(open_pit(str(path))).start()
+
+    def restart(self) -> PitServer:
+        self.stop()
+        self.server = PitServer(open_pit(str(self.path)), self.server.port).start()
+        return self.server
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.server.state.store.db.close()
+
+
 @pytest.fixture(scope="module")
-def pit_file() -> Iterator[Path]:
+def pit() -> Iterator[Pit]:
     with tempfile.TemporaryDirectory() as folder:
-        yield Path(folder) / "pit.db"
+        shared = Pit(Path(folder) / "pit.db")
+        yield shared
+        shared.stop()
 
 
 _tables = itertools.count(1)
@@ -62,8 +82,8 @@ _tables = itertools.count(1)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(actions=ACTIONS)
 def test_any_interleaving_ends_with_the_pit_equal_to_the_table(
-        pit_file: Path, actions: list[tuple[str, int]]) -> None:
-    server = PitServer(open_pit(str(pit_file))).start()
+        pit: Pit, actions: list[tuple[str, int]]) -> None:
+    server = pit.server
     table_id = f"T-{next(_tables)}"
     token = server.state.store.enroll(table_id)
     with tempfile.TemporaryDirectory() as folder:
@@ -84,9 +104,7 @@ def test_any_interleaving_ends_with_the_pit_equal_to_the_table(
                     client.close()
                     client = sync()
                 elif action == "restart_pit":
-                    server.stop()
-                    server.state.store.db.close()
-                    server = PitServer(open_pit(str(pit_file)), server.port).start()
+                    server = pit.restart()
                 else:
                     network.fault = "" if action == "send" else action
                     try:
@@ -105,5 +123,3 @@ def test_any_interleaving_ends_with_the_pit_equal_to_the_table(
         finally:
             client.close()
             journal.close()
-            server.stop()
-            server.state.store.db.close()

@@ -17,6 +17,7 @@ from kiosk.rules.baccarat import engine as pb
 from kiosk.rules.money import ChipRule
 from kiosk.store.journal import Journal
 from kiosk.table.session import TableSession
+from tests.played import played_once
 from tests.ui.conftest import UI, start_app
 from tests.ui.layout import SIZES, contrast_problems, problems
 from tests.ui.test_signage_feed import BANKER_7_TO_5, deal
@@ -91,13 +92,21 @@ def _pb_coup(session: Any, cards: list[str] | None = None) -> None:
     session.perform(pb.confirm_payouts)
 
 
-def _pb_journal(path: Path) -> Any:
+def _pb_play(path: Path) -> Any:
     session = TableSession(pb.PuntoBanco(), Journal.open(path, "PB-01"), BIG_PB, "PB-01")
     session.perform(pb.shuffle)
     for _ in range(12):
         _pb_coup(session)
     _pb_coup(session, list(BANKER_7_TO_5))
     return session
+
+
+def _pb_journal(path: Path) -> Any:
+    """Thirteen coups at the largest bets in fourteen areas, the last a banker win 7 to 5:
+    played once a process (some 500 durable rows) and copied to `path`, the session resumed
+    from it."""
+    played_once(path, _pb_play)
+    return TableSession(pb.PuntoBanco(), Journal.open(path, "PB-01"), BIG_PB, "PB-01")
 
 
 @pytest.mark.parametrize(("size", "language"), CASES, indirect=["language"], ids=CASE_IDS)
