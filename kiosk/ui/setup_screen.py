@@ -16,8 +16,9 @@ docs/roles.md): "Try the devices again" reads the configuration again, opens eac
 device and starts the table once it loads and they all open; "Run the self-test" runs the
 self-test's checks and shows their results on the screen. Each asks for a reason, then the
 technician's id and PIN on the PIN pad the inspector's overrides use. The people list is the
-file's own `[people]` section, read even when the rest of the file has a mistake
-(`technicians`); the table's journal, when it has one, gets the technician's approval
+last one the pit signed when the journal holds one, else the file's own `[people]` section,
+read even when the rest of the file has a mistake (`technicians`); the table's journal,
+when it has one, gets the technician's approval
 (`override`, role technician) and every wrong PIN (`pin_refused`, counted towards the
 lockout with the self-test command's and the table's). A dealer's or an inspector's PIN is
 refused on the pad with the reason; with no technician on the list both buttons are greyed
@@ -96,7 +97,8 @@ def this_computer() -> str:
 @dataclass(frozen=True, slots=True)
 class Technicians:
     """Who may set the table up here, from the configuration file even when it does not
-    load: its `[people]` (NO_LIST when it has none or it cannot be read), its journal's file
+    load: its `[people]`, or the list the pit signed last when the journal holds one (NO_LIST
+    when there is none or it cannot be read), its journal's file
     (None when the table has none yet: nothing goes on record) and the table's id."""
 
     people: People = NO_LIST
@@ -135,8 +137,28 @@ def technicians(config: Path) -> Technicians:
     journal = Path(where) if isinstance(where, str) else None
     if journal is not None and not journal.is_absolute():
         journal = config.parent / journal
-    return Technicians(people, journal if journal is not None and journal.is_file() else None,
-                       table_id)
+    if journal is None or not journal.is_file():
+        return Technicians(people, None, table_id)
+    signed = _signed_people(journal, table_id, fail)
+    return Technicians(signed if signed is not None else people, journal, table_id)
+
+
+def _signed_people(journal: Path, table_id: str,
+                   fail: Callable[[str, str, str], None]) -> People | None:
+    """The people list of the pit's configuration the journal last put in force, over the
+    file's own (as the running table takes it); None when there is none or it cannot be
+    read (the file's list then stands)."""
+    from kiosk.store.journal import Journal, JournalError
+    from kiosk.sync.offers import in_force
+
+    try:
+        with Journal.open(journal, table_id, read_only=True) as opened:
+            applied = in_force(opened)
+        section = tomllib.loads(applied.body).get("people") if applied is not None else None
+        return read_people(section, fail) if isinstance(section, dict) else None
+    except (JournalError, OSError, tomllib.TOMLDecodeError, _Unreadable) as exc:
+        log.warning("the pit's people list on record cannot be read: %s", exc)
+        return None
 
 
 TECHNICIAN_REASONS = (N_("Device replaced"), N_("Device fault"),

@@ -70,6 +70,23 @@ def test_the_list_is_read_from_a_file_that_does_not_load(tmp_path: Path) -> None
     assert not technicians(config).people.checked
 
 
+def test_the_list_the_pit_signed_last_stands_over_the_files(tmp_path: Path) -> None:
+    """A table whose people come from the pit: the set-up screen takes the list on record in
+    its journal (the last the pit signed), as the running table does; the file's own list
+    stands when the journal holds none."""
+    from kiosk.table.records import PitConfigApplied
+
+    config = tmp_path / "table.toml"
+    config.write_text(BROKEN + NO_TECHNICIAN)
+    with Journal.open(tmp_path / "PB-01.db", "PB-01") as j:
+        assert not technicians(config).people.holds(Role.TECHNICIAN)
+        applied = PitConfigApplied(0, 3, "[limits]\n" + PEOPLE, "sig", "pit", "now", "people")
+        j.append(applied.kind, applied.to_payload())
+    staff = technicians(config)
+    assert staff.people.holds(Role.TECHNICIAN) and staff.people.get("7001") is not None
+    assert staff.journal == tmp_path / "PB-01.db"
+
+
 def test_a_technician_tries_the_devices_again_by_touch(ui: UI, tmp_path: Path) -> None:
     app, screen, config = _setup(tmp_path, BROKEN + PEOPLE)
     ui.window.add_widget(screen)
