@@ -441,7 +441,11 @@ def _ensure_schema(db: Database) -> None:
     missing_triggers = set(_TRIGGERS) - {trigger.name for trigger in db.triggers}
     if table.exists() and not missing_triggers:
         if _KIND_INDEX not in {index.name for index in table.indexes}:
-            db.execute(_INDEX_SQL)  # a journal of an earlier version: the index added
+            # A journal of an earlier version: the index added. Only a speed-up, so a disk
+            # too full (or a file too locked) to build it now leaves the journal as it was,
+            # read as before, and the next opening tries again.
+            with contextlib.suppress(sqlite3.OperationalError):
+                db.execute(_INDEX_SQL)
         return  # nothing to write, so a read-only file with a full schema still opens
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:

@@ -105,3 +105,36 @@ def test_an_earlier_tableside_still_opens_and_writes_a_journal_with_the_index(
         journal.append("b", {"n": 2})
         assert journal.last_of_kind("b").seq == 2  # type: ignore[union-attr]
     assert verify(path).ok
+
+
+def test_a_journal_that_cannot_take_the_index_opens_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Building the index on an earlier version's journal is only a speed-up: where it cannot
+    be built (here the disk full, as SQLite says it), the journal opens and is written as
+    before, and the next opening builds it."""
+    from sqlite_utils import Database
+
+    path = tmp_path / "old.db"
+    with Journal.open(path, "PB-01") as j:
+        j.append("note", {"n": 1})
+    db = sqlite3.connect(path)
+    db.execute("DROP INDEX journal_kind")
+    db.commit()
+    db.close()
+    real = Database.execute
+
+    def full(self: Database, sql: str, *args: object) -> object:
+        if "CREATE INDEX" in sql:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(self, sql, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Database, "execute", full)
+    with Journal.open(path, "PB-01") as j:
+        j.append("note", {"n": 2})
+        assert j.count() == 2
+    monkeypatch.setattr(Database, "execute", real)
+    with Journal.open(path, "PB-01") as j:
+        assert [e.payload["n"] for e in j.entries()] == [1, 2]
+    names = [r[0] for r in sqlite3.connect(path).execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index'")]
+    assert "journal_kind" in names
