@@ -125,4 +125,4 @@ def test_pit_key_and_pit_config_from_another_folder_refuse_another_key(
     bad = tableside("pit", "key", "--config", "typo.toml", cwd=other)
     assert (bad.returncode, bad.stderr) == (
         2, "tableside: typo.toml: [pit] keys is not a setting of the pit (it has db, key, "
-           "timezone, late_after, silent_after)\n")
+           "timezone, late_after, silent_after, shifts)\n")
