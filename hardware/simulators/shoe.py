@@ -21,6 +21,7 @@ import random
 import re
 import select
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -430,11 +431,30 @@ async def run_paced(
     heartbeat going for `linger` seconds so a reader can take the last bytes."""
     if heartbeat_interval <= 0 or pace < 0:
         raise ValueError("heartbeat_interval must be positive and pace not negative")
-    loop = asyncio.get_running_loop()
     await link.write(simulator.opening())
+    next_beat = await deal_paced(simulator, link, pace, heartbeat_interval)
+    await close_and_linger(simulator, link, linger, next_beat, heartbeat_interval)
+
+
+class Paced(Protocol):
+    """A simulated dealing device as its paced run drives it (the shoe's, the shuffler's)."""
+
+    def heartbeat(self) -> bytes: ...
+
+    def step(self) -> bytes | None: ...
+
+    def closing(self) -> bytes: ...
+
+
+async def deal_paced(simulator: Paced, link: Link, pace: float, heartbeat_interval: float,
+                     stop: Callable[[], bool] = lambda: False) -> float:
+    """Over `link`, one of `simulator`'s steps every `pace` seconds and an HB every
+    `heartbeat_interval`, from now until it has none left (`step` None) or `stop()`; returns
+    when the next HB is due."""
+    loop = asyncio.get_running_loop()
     now = loop.time()
     next_card, next_beat = now + pace, now + heartbeat_interval
-    while True:
+    while not stop():
         now = loop.time()
         if now >= next_beat:
             await link.write(simulator.heartbeat())
@@ -446,6 +466,14 @@ async def run_paced(
             await link.write(data)
             next_card += pace
         await asyncio.sleep(max(0.0, min(next_card, next_beat) - loop.time()))
+    return next_beat
+
+
+async def close_and_linger(simulator: Paced, link: Link, linger: float, next_beat: float,
+                           heartbeat_interval: float) -> None:
+    """The closing line, then the HB kept going for `linger` seconds (from `next_beat`), so
+    a reader can take the last bytes."""
+    loop = asyncio.get_running_loop()
     await link.write(simulator.closing())
     end = loop.time() + linger
     while (now := loop.time()) < end:
@@ -460,9 +488,12 @@ __all__ = [
     "Fate",
     "FaultPlan",
     "Link",
+    "Paced",
     "PtyLink",
     "ShoeSimulator",
     "TcpLink",
+    "close_and_linger",
+    "deal_paced",
     "run_paced",
     "write_all",
 ]

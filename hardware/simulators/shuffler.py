@@ -23,7 +23,13 @@ import asyncio
 from dataclasses import dataclass, field
 
 from hardware.events import SHUFFLER, FaultCode, ShufflerState
-from hardware.simulators.shoe import Link, PtyLink, ShoeSimulator
+from hardware.simulators.shoe import (
+    Link,
+    PtyLink,
+    ShoeSimulator,
+    close_and_linger,
+    deal_paced,
+)
 
 
 @dataclass(frozen=True)
@@ -142,34 +148,14 @@ async def run_shuffler(simulator: ShufflerSimulator, link: Link, *, pace: float 
     of nothing, then its restart. Then the heartbeat goes on for `linger` seconds."""
     if heartbeat_interval <= 0 or pace < 0 or silence < 0:
         raise ValueError("heartbeat_interval must be positive, pace and silence not negative")
-    loop = asyncio.get_running_loop()
     await link.write(simulator.opening())
-    next_card = next_beat = loop.time()
-    next_card += pace
-    next_beat += heartbeat_interval
-    while not simulator.done:
-        now = loop.time()
-        if now >= next_beat:
-            await link.write(simulator.heartbeat())
-            next_beat += heartbeat_interval
-        if now >= next_card:
-            data = simulator.step()
-            if data is None:
-                break
-            await link.write(data)
-            next_card += pace
-        await asyncio.sleep(max(0.0, min(next_card, next_beat) - loop.time()))
+    next_beat = await deal_paced(simulator, link, pace, heartbeat_interval,
+                                 stop=lambda: simulator.done)
     if simulator.power_lost:
         await asyncio.sleep(silence)
         await link.write(simulator.power_on())
-        next_beat = loop.time() + heartbeat_interval
-    await link.write(simulator.closing())
-    end = loop.time() + linger
-    while (now := loop.time()) < end:
-        if now >= next_beat:
-            await link.write(simulator.heartbeat())
-            next_beat += heartbeat_interval
-        await asyncio.sleep(max(0.0, min(end, next_beat) - loop.time()))
+        next_beat = asyncio.get_running_loop().time() + heartbeat_interval
+    await close_and_linger(simulator, link, linger, next_beat, heartbeat_interval)
 
 
 class PtyDevice:
