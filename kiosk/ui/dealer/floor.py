@@ -420,12 +420,11 @@ class ChipsPad(FloorDialog):
 
     def done(self) -> None:
         try:
-            wheel = self.wheel is not None and self.wheel_taken > 0
+            colour = self.wheel[0] if self.wheel is not None and self.wheel_taken else ""
             acts.record_chip_exchange(self.session, Exchange(self.what), "",
                                       self.counts(self.taken), self.counts(self.given),
-                                      laid_out=self.laid_out,
-                                      colour=self.wheel[0] if wheel and self.wheel else "",
-                                      wheel_chips=self.wheel_taken if wheel else 0)
+                                      laid_out=self.laid_out, colour=colour,
+                                      wheel_chips=self.wheel_taken if colour else 0)
         except TablesideError as exc:
             self.refuse(exc)
             return
