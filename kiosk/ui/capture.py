@@ -30,19 +30,33 @@ class Frame:
         """How often each colour appears, sampling every `step`th pixel each way."""
         counts: Counter[tuple[int, int, int]] = Counter()
         for y in range(0, self.height, step):
-            row = y * self.width * 3
-            for x in range(0, self.width, step):
-                i = row + x * 3
-                counts[(self.rgb[i], self.rgb[i + 1], self.rgb[i + 2])] += 1
+            self._count_row(counts, y, range(0, self.width, step))
         return counts
 
     def region_colours(self, x: float, y: float, w: float, h: float, step: int = 2
                        ) -> Counter[tuple[int, int, int]]:
+        """How often each colour appears in a box, sampling every `step`th pixel each way;
+        a box reaching past the frame's edge counts the edge's pixels for it, as `pixel`."""
         counts: Counter[tuple[int, int, int]] = Counter()
+        xs = range(int(x), int(x + w), step)
         for yy in range(int(y), int(y + h), step):
-            for xx in range(int(x), int(x + w), step):
-                counts[self.pixel(xx, yy)] += 1
+            self._count_row(counts, min(max(yy, 0), self.height - 1), xs)
         return counts
+
+    def _count_row(self, counts: Counter[tuple[int, int, int]], y: int, xs: range) -> None:
+        """Count the colours of row `y` at the columns `xs` (clamped to the frame), a row
+        at a time: a frame holds millions of pixels, and one Python call each took seconds."""
+        if not xs:
+            return
+        row = y * self.width * 3
+        if xs.start >= 0 and xs[-1] < self.width:
+            line = self.rgb[row + xs.start * 3:row + xs[-1] * 3 + 3]
+            stride = xs.step * 3
+            counts.update(zip(line[0::stride], line[1::stride], line[2::stride], strict=True))
+            return
+        for xx in xs:
+            i = row + min(max(xx, 0), self.width - 1) * 3
+            counts[(self.rgb[i], self.rgb[i + 1], self.rgb[i + 2])] += 1
 
     def is_blank(self) -> bool:
         """True when one colour covers nearly all of the frame: nothing was drawn."""
