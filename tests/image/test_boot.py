@@ -124,7 +124,12 @@ def _wait_active(emu: Emulator, unit: str, timeout: float) -> float:
             return emu.elapsed()
         time.sleep(3)
     status = emu.sh(f"systemctl status --no-pager -n 30 {unit}")[1]
-    raise AssertionError(f"{unit} not running after {timeout:g} s:\n{status}")
+    # Why it is not running: its own log since boot, and how it last ended (a start cut
+    # short, a watchdog, an exit) with how often it was restarted.
+    log = emu.sh(f"journalctl -b -u {unit} -n 150 --no-pager -o short-monotonic")[1]
+    ended = emu.sh(f"systemctl show -p NRestarts,Result,ExecMainCode,ExecMainStatus {unit}")[1]
+    raise AssertionError(f"{unit} not running after {timeout:g} s:\n{status}\n"
+                         f"--- its log since boot:\n{log}\n--- how it ended:\n{ended}")
 
 
 def test_the_table_boots_provisioned_with_its_services_running(table: Emulator) -> None:
