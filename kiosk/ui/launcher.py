@@ -295,9 +295,11 @@ async def run_kiosk(cfg: TableConfig, opts: KioskOptions) -> int:
 
             # On a display a still screen is drawn again: KMS/DRM loses the first frame.
             redraws = None if opts.headless or opts.offscreen else keep_drawn()
-            await app.async_run(async_lib="asyncio")
-            if redraws is not None:
-                redraws.cancel()
+            try:
+                await app.async_run(async_lib="asyncio")
+            finally:
+                if redraws is not None:
+                    redraws.cancel()
         if opts.headless and not any(front.DONE in line for line in opts.report):
             status = 1
         if restart_to:

@@ -441,8 +441,10 @@ async def run_setup_screen(config: Path, reason: str) -> int:
         if stops.signum is None:
             stops.arm(app.stop)
             redraws = keep_drawn()
-            await app.async_run(async_lib="asyncio")
-            redraws.cancel()
+            try:
+                await app.async_run(async_lib="asyncio")
+            finally:
+                redraws.cancel()
     finally:
         stops.close()
     if stops.status is not None:

@@ -73,17 +73,19 @@ def _until_stopped(make: Callable[[], Any], options: WindowOptions, headless: bo
     # (it only takes signals nobody handles), and the stop no longer depends on SDL's
     # handler turning SIGTERM into a window close, nor on Ctrl-C unwinding Kivy's loop.
     stop = SignalStop()
-    app = None
+    app = check = None
     try:
         prepare_environment(headless=headless)
         options.configure()
         from kiosk.ui.every import every
 
         app = made = make()
-        every(STOP_CHECK, lambda: stop.stopping and made.stop())
+        check = every(STOP_CHECK, lambda: stop.stopping and made.stop())
         if not stop.stopping:
             app.run()
     finally:
+        if check is not None:  # Kivy's clock would keep the stopped app alive
+            check.cancel()
         stop.close()
     return app, stop.status
 

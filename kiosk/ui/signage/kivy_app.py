@@ -232,8 +232,10 @@ class SignageApp(App):  # type: ignore[misc]
         self._sync_reading: threading.Thread | None = None
         self.pit_name = ""  # the table's name the pit's version in force sets ("": none)
         self._before = (i18n.current(), i18n.money_style())  # put back when the app stops
-        self._alternate: Any = None  # the timer of the next language
-        self._redraws: Any = None  # keep_drawn's timer
+        # Every clock event the sign starts, cancelled when it stops: Kivy's clock holds
+        # `every`'s callbacks strongly, so a timer left running keeps a stopped sign alive,
+        # redrawing and bound to the translator, for as long as the process lives.
+        self._timers: list[Any] = []
         self.care = care or SignCare(burn_in_shift=False, idle_minutes=0)
         self.idle_view: IdleView | None = None
         self.idle_shown = False
@@ -254,23 +256,24 @@ class SignageApp(App):  # type: ignore[misc]
         flush_each_frame(Window)  # each frame drawn before the next, not queued (perf_present)
         self.languages.apply()  # the house's money style and the first language
         # KMS/DRM loses the first frame: a still sign is drawn again.
-        self._redraws = keep_drawn(Window)
+        self._timers.append(keep_drawn(Window))
         self.frame = SignageFrame()
         self.holder = self.frame.holder
         self.feed.subscribe(self._on_feed)
         self.feed.start(self.poll_interval)
         # systemd's watchdog hears from the players' screen's own clock (kiosk/watchdog.py).
         notify("READY=1")
-        every(2.0, lambda: notify("WATCHDOG=1"))
+        self._timers.append(every(2.0, lambda: notify("WATCHDOG=1")))
         self._show()
         self._strip()
-        every(STRIP_EVERY, self._strip)
+        self._timers.append(every(STRIP_EVERY, self._strip))
         if self.languages.alternates:
-            self._alternate = every(self.languages.seconds, self.next_language)
+            self._timers.append(every(self.languages.seconds, self.next_language))
         if self.care != SignCare(burn_in_shift=False, idle_minutes=0):
             self._care()
-            every(CARE_EVERY, self._care)
-        every(HOURS_EVERY, self._show)  # the clock opens and closes the table (rule 2.4)
+            self._timers.append(every(CARE_EVERY, self._care))
+        # the clock opens and closes the table (rule 2.4)
+        self._timers.append(every(HOURS_EVERY, self._show))
         if self.screenshot_path is not None:
             Clock.schedule_once(self._shoot_after_next_frame, self.screenshot_after)
         return self.frame
@@ -322,10 +325,9 @@ class SignageApp(App):  # type: ignore[misc]
 
     def on_stop(self) -> None:
         self.feed.close()
-        if self._redraws is not None:
-            self._redraws.cancel()
-        if self._alternate is not None:
-            self._alternate.cancel()
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
         i18n.use(self._before[0])
         i18n.set_money_style(self._before[1])
 
