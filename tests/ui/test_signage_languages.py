@@ -224,31 +224,3 @@ def test_switching_all_day_keeps_no_old_widgets(ui: UI, tmp_path: Path) -> None:
     assert len(tr.get_property_observers("_")) == bound
     session.journal.close()
 
-
-def test_a_stopped_sign_lets_go_of_everything(ui: UI, tmp_path: Path) -> None:
-    """A sign that stops cancels every timer it started: Kivy's clock holds their
-    callbacks strongly, so one left running kept the stopped sign alive, switching
-    languages, redrawing its strip and bound to the translator, for the process's life."""
-    import weakref
-
-    from kivy.app import App
-
-    from kiosk.ui.language import tr
-
-    gc.collect()
-    bound = len(tr.get_property_observers("_"))
-    path = tmp_path / "table.db"
-    session = _journal_with_history(path)
-    app = _sign(ui, path, SignLanguages(("en", "af"), 20), size=(800, 480))
-    assert len(tr.get_property_observers("_")) > bound  # its rows' words follow the language
-    gone = weakref.ref(app)
-    app.stop()
-    for child in list(ui.window.children):
-        ui.window.remove_widget(child)
-    assert App.get_running_app() is None
-    del app
-    ui.pump(frames=2)
-    gc.collect()
-    assert gone() is None
-    assert len(tr.get_property_observers("_")) == bound
-    session.journal.close()

@@ -30,27 +30,14 @@ console = None  # no typed console: roulette is run from its screen
 
 
 def dealer_app(session: Any, cfg: TableConfig, shoe: Any, new_shoe: Callable[[], None]) -> Any:
-    from kivy.app import App
-
-    from kiosk.ui.dealer.roulette import RouletteScreen
+    from kiosk.ui.dealer.roulette_app import RouletteDealerApp
 
     def online() -> bool:
         return bool(session.has_device("wheel") and session.device_online.get(WHEEL, False))
 
-    class RouletteDealerApp(App):  # type: ignore[misc]
-        screen: RouletteScreen | None = None
-
-        def build(self) -> RouletteScreen:
-            from kiosk.i18n import _
-
-            self.title = _("Tableside dealer: %(table)s") % {"table": cfg.name
-                                                              or session.table_id}
-            self.screen = RouletteScreen(
-                session, table_name=cfg.name, wheel_online=online,
-                start_wheel=lambda: bool(session.command_device("wheel", "start")))
-            return self.screen
-
-    return RouletteDealerApp()
+    return RouletteDealerApp(session, table_name=cfg.name, wheel_online=online,
+                             start_wheel=lambda: bool(session.command_device("wheel",
+                                                                             "start")))
 
 
 def sign() -> Any:
