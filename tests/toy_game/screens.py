@@ -1,7 +1,8 @@
 """High card's screens module (docs/adding-a-game.md, part 3): every name of
 `kiosk.ui.games.ScreensModule`. A dealer app of four buttons under the next step, a sign, the
 headless demo's touch script, the typed console, `tableside odds high-card` and
-`tableside integrity`. Kivy is imported only inside the functions.
+`tableside integrity`. Kivy is imported only inside the functions, which take its
+classes from `tests/toy_game/kivy_screens.py`.
 
 Every word on its screens is one the catalogues translate already (a real game's own words go
 into assets/locale with their translations), and every size follows the screen's height, so
@@ -36,94 +37,16 @@ HEADLESS_PACE = 0.1
 DONE = "round settled"
 
 
-def _font(height: float) -> float:
-    """Type a twelfth of the screen's height: 40 px (4 mm capitals) on the 7" panel."""
-    return max(20.0, height / 12)
-
-
 def dealer_app(session: Any, cfg: TableConfig, shoe: Any, new_shoe: Callable[[], None]) -> Any:
-    from kivy.app import App
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.button import Button
-    from kivy.uix.label import Label
+    from tests.toy_game.kivy_screens import HighCardDealerApp
 
-    tr = i18n.gettext
-
-    class Screen(BoxLayout):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__(orientation="vertical", padding=8, spacing=8)
-            self.step = Label(halign="center", valign="middle")
-            self.shuffle = Button(text=tr("New shoe"))
-            self.bet = Button(text=tr("Player"))
-            self.close = Button(text=tr("No more bets"))
-            self.confirm = Button(text=tr("Confirm payouts"))
-            for w in (self.step, self.shuffle, self.bet, self.close, self.confirm):
-                self.add_widget(w)
-            self.shuffle.bind(on_release=lambda *_: session.attempt(hc.shuffle))
-            self.bet.bind(on_release=lambda *_: session.attempt(
-                lambda s: hc.place_bet(s, hc.Side.PLAYER, 5_000)))
-            self.close.bind(on_release=lambda *_: self.no_more_bets())
-            self.confirm.bind(on_release=lambda *_: session.attempt(hc.confirm_payouts))
-            session.listeners.append(lambda *_: self.refresh())
-            self.bind(size=lambda *_: self.refresh())
-            self.refresh()
-
-        def refresh(self) -> None:
-            """The next step in the dealer's language; each button enabled by its `can_x`."""
-            state = session.state
-            self.step.text = i18n.say(session.next_step())
-            self.shuffle.disabled = not hc.can_shuffle(state)
-            self.bet.disabled = not hc.can_place_bet(state, hc.Side.PLAYER, 5_000)
-            self.close.disabled = not hc.can_close_betting(state)
-            self.confirm.disabled = not hc.can_confirm_payouts(state)
-            for w in (self.step, self.shuffle, self.bet, self.close, self.confirm):
-                w.font_size = _font(self.height)
-            self.step.text_size = (self.width - 16, None)
-
-        def no_more_bets(self) -> None:
-            session.attempt(hc.close_betting)
-
-    class Dealer(App):  # type: ignore[misc]
-        screen: Screen | None = None
-
-        def build(self) -> Screen:
-            self.screen = Screen()
-            return self.screen
-
-    return Dealer()
+    return HighCardDealerApp(session)
 
 
 def sign() -> Any:
-    from kivy.graphics import Color, Rectangle
-    from kivy.uix.label import Label
+    from tests.toy_game.kivy_screens import HighCardSign
 
-    class Sign(Label):  # type: ignore[misc]
-        """The felt, its lower half darker under the limits, and the words over it."""
-
-        table_name = ""
-
-        def __init__(self, **kw: Any) -> None:
-            super().__init__(halign="center", valign="middle", **kw)
-            with self.canvas.before:
-                Color(0.05, 0.30, 0.16)
-                self.felt = Rectangle()
-                Color(0.02, 0.16, 0.08)
-                self.band = Rectangle()
-
-        def on_size(self, *_: Any) -> None:
-            self.felt.pos, self.felt.size = self.pos, self.size
-            self.band.pos, self.band.size = self.pos, (self.width, self.height / 2)
-            self.font_size = min(self.width / 22, self.height / 10)
-            self.text_size = self.size
-
-        def on_pos(self, *_: Any) -> None:
-            self.on_size()
-
-        def interrupt(self, title: str, detail: str) -> None:
-            """The words in place of the round (the table paused, the inspector called)."""
-            self.text = f"{title}\n{detail}"
-
-    return Sign()
+    return HighCardSign()
 
 
 def show_sign(view: Any, state: Any, link: Any) -> None:
