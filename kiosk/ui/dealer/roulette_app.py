@@ -1,18 +1,16 @@
-"""The dealer's Kivy app for an American roulette table: one window, the roulette screen,
-fed by the table session, with the wheel's link (is it online, start a spin)."""
+"""The dealer's Kivy app for an American roulette table: the shared app with the roulette
+screen, and the wheel's link (is it online, start a spin)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from kivy.app import App
-
-from kiosk.i18n import _
+from kiosk.ui.dealer.app import DealerApp
 from kiosk.ui.dealer.roulette import RouletteScreen
 
 
-class RouletteDealerApp(App):  # type: ignore[misc]
+class RouletteDealerApp(DealerApp):
     """Shows the roulette table session on the dealer's touchscreen.
 
     One class for every app made: Kivy keeps each class it has seen for good (its cache of
@@ -22,18 +20,9 @@ class RouletteDealerApp(App):  # type: ignore[misc]
     def __init__(self, session: Any, *, table_name: str = "",
                  wheel_online: Callable[[], bool] | None = None,
                  start_wheel: Callable[[], bool] | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.session = session
-        self.table_name = table_name
+        super().__init__(session, table_name=table_name, **kwargs)
         self.wheel_online = wheel_online
         self.start_wheel = start_wheel
-        self.screen: RouletteScreen | None = None
-        self.title = _("Tableside dealer: %(table)s") % {"table": table_name
-                                                           or session.table_id}
-
-    def load_kv(self, filename: str | None = None) -> bool:
-        # Kivy would look for "roulettedealer.kv"; the screen's module loads its own.
-        return False
 
     def build(self) -> RouletteScreen:
         self.screen = RouletteScreen(self.session, table_name=self.table_name,
