@@ -46,8 +46,8 @@ from hardware.gpio.panel import LampState, LightState, TablePanel
 from hardware.link import SerialLink
 from hardware.protocols import protocol
 from kiosk.config import TableConfig
-from kiosk.rules.operations import TableRecord
 from kiosk.store.journal import Journal
+from kiosk.table.records import SelfTestResult
 from kiosk.table.roles import Role
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
@@ -58,16 +58,6 @@ SUMS_FILE = "tableside-sums.sha256"
 """On the boot partition: sha256sum's lines for each file the build put there."""
 TRIAL_MARK = "TRIAL UPDATE KEY"
 """In /etc/tableside/update-keys of an image built with --trial (a throwaway key)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SelfTestResult(TableRecord):
-    """One check of the technician's self-test, on record."""
-
-    kind = "selftest"
-    check: str
-    ok: bool
-    detail: str
 
 
 def check_devices(cfg: TableConfig, wait: float) -> list[SelfTestResult]:

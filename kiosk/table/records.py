@@ -106,3 +106,17 @@ class SoftwareUpdate(TableRecord):
     previous: str
     outcome: str
     detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class SelfTestResult(TableRecord):
+    """One check of the technician's self-test (`kiosk/selftest.py`), on record. Here, with
+    the table's other records, so every fold knows it: defined beside the self-test, it was
+    known only to a process that had imported the self-test, and a dealer app that started
+    after a technician's `tableside selftest` refused the journal ("unknown operation kind
+    'selftest'") and was restarted by systemd for good."""
+
+    kind = "selftest"
+    check: str
+    ok: bool
+    detail: str

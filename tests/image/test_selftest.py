@@ -300,3 +300,61 @@ def test_the_banner_command_writes_agettys_file_and_says_why_it_cannot(tmp_path:
     assert bad.exit_code == 1 and bad.output.endswith(
         "tableside.issue: No such file or directory\n")
     assert len(bad.output.splitlines()) == 1
+
+
+def test_the_dealer_app_starts_on_a_journal_a_selftest_wrote_to(tmp_path: Path) -> None:
+    """A technician runs `tableside selftest`, then the dealer app starts again (a restart,
+    a display server that died): it replays the self-test's rows like any table record.
+    Seen in the emulator: the self-test's record was known only to a process that had
+    imported the self-test, and the dealer app refused the journal for good ("Row 6 of the
+    journal (selftest) cannot be replayed")."""
+    import subprocess
+    import sys
+
+    from tests.processes import ROOT, env
+
+    journal = tmp_path / "j.db"
+    toml = tmp_path / "table.toml"
+    toml.write_text(example().replace('journal = "data/PB-01.db"', f'journal = "{journal}"'))
+    toml.chmod(0o600)
+    run = [sys.executable, "-m", "kiosk.cli"]
+    subprocess.run([*run, "selftest", "--config", str(toml), "--wait", "0.3"], cwd=ROOT,
+                   env=env(tmp_path), capture_output=True, text=True, timeout=120)
+    with Journal.open(journal, "PB-01", read_only=True) as j:
+        assert "selftest" in {e.kind for e in j.entries()}
+    dealer = subprocess.run([*run, "run", "--config", str(toml), "--console"], input="quit\n",
+                            cwd=ROOT, env=env(tmp_path), capture_output=True, text=True,
+                            timeout=120)
+    assert "cannot be replayed" not in dealer.stdout + dealer.stderr
+    assert dealer.returncode == 0, dealer.stderr[-2000:]
+
+
+def test_a_process_that_folds_a_journal_knows_every_record_kind() -> None:
+    """Records are known by the class that defines them, once its module is imported. A
+    process that folds a journal (the dealer app, the sign, the sync) imports the table's
+    session and no more: every kind that any module of kiosk/, hardware/ or pit/ defines
+    must be known to it, or a row of that kind stops the table at its next start."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.processes import ROOT
+
+    every_module = (
+        "import importlib, pkgutil, kiosk, hardware, pit\n"
+        "for pkg in (kiosk, hardware, pit):\n"
+        "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+        "        if not m.name.startswith('kiosk.ui') and not m.name.endswith('__main__'):\n"
+        "            importlib.import_module(m.name)\n")
+    kinds = ("import json\nfrom kiosk.rules.operations import operation_kinds\n"
+             "print(json.dumps(sorted(operation_kinds())))")
+
+    def known(prelude: str) -> set[str]:
+        out = subprocess.run([sys.executable, "-c", prelude + kinds], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120, check=True)
+        return set(json.loads(out.stdout))
+
+    defined = known(every_module)
+    folding = known("import kiosk.table.session\n")
+    assert "selftest" in defined and "software_update" in defined
+    assert defined - folding == set()
