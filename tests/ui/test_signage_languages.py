@@ -223,4 +223,3 @@ def test_switching_all_day_keeps_no_old_widgets(ui: UI, tmp_path: Path) -> None:
     gc.collect()
     assert len(tr.get_property_observers("_")) == bound
     session.journal.close()
-
