@@ -27,7 +27,8 @@ from kivy.uix.floatlayout import FloatLayout
 from kiosk import i18n
 from kiosk.config import TableConfig
 from kiosk.i18n import N_, _
-from kiosk.selftest import SelfTestResult, record, run_selftest
+from kiosk.selftest import record, run_selftest
+from kiosk.table.records import SelfTestResult
 from kiosk.ui import theme
 from kiosk.ui.text_label import TextLabel
 from kiosk.ui.widgets import TableButton

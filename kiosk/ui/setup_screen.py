@@ -49,8 +49,8 @@ from kivy.uix.boxlayout import BoxLayout
 
 from kiosk.i18n import N_, _, said
 from kiosk.provision import BOOT_CREDENTIAL, BOOT_FILE, not_set_up
-from kiosk.selftest import SelfTestResult
 from kiosk.store.journal import Journal, JournalError
+from kiosk.table.records import SelfTestResult
 from kiosk.table.roles import (
     NO_LIST,
     Gate,

@@ -207,7 +207,7 @@ def test_the_roulette_summary_counts_no_paid_colour_when_nothing_wins(ui: UI,
 
 def test_the_self_test_screen_in_isizulu_records_english(ui: UI, tmp_path: Path) -> None:
     from kiosk.config import example, parse
-    from kiosk.selftest import SelfTestResult
+    from kiosk.table.records import SelfTestResult
     from kiosk.ui.selftest_screen import SelfTestScreen
 
     cfg = parse(example("punto-banco").replace('journal = "data/PB-01.db"', 'journal = "j.db"'),

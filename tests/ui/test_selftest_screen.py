@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from kiosk.config import example, parse
-from kiosk.selftest import SelfTestResult
 from kiosk.store.journal import Journal
+from kiosk.table.records import SelfTestResult
 from kiosk.ui.selftest_screen import SelfTestScreen
 from tests.ui.conftest import UI
 from tests.ui.layout import contrast_problems, problems

@@ -14,8 +14,8 @@ import pytest
 
 from kiosk.config import example
 from kiosk.provision import not_set_up
-from kiosk.selftest import SelfTestResult
 from kiosk.store.journal import Journal
+from kiosk.table.records import SelfTestResult
 from kiosk.table.roles import Override, Role, people_toml
 from kiosk.ui.setup_screen import SetupApp, SetupScreen, technicians
 from tests.ui.conftest import UI
