@@ -40,6 +40,17 @@ class UI:
         self.whole_window = False
         self.shot: Any = None  # the last screenshot's frame
 
+    def stop_app(self) -> None:
+        """End the running app and clear the window, as the kiosk's own exit or restart
+        does (and this fixture's teardown)."""
+        from kivy.app import App
+
+        app = App.get_running_app()
+        if app is not None:
+            app.stop()
+        for child in list(self.window.children):
+            self.window.remove_widget(child)
+
     def resize(self, width: int, height: int) -> None:
         """Lay the screen out at another size. SDL's offscreen window cannot be resized once
         made, so the app's root widget takes the size and `frame()` draws it off-screen."""
@@ -146,13 +157,7 @@ def ui(kivy_window: Any) -> Iterator[UI]:
     kivy_window.size = GL_SIZE
     driver = UI(kivy_window)
     yield driver
-    from kivy.app import App
-
-    app = App.get_running_app()
-    if app is not None:
-        app.stop()
-    for child in list(kivy_window.children):
-        kivy_window.remove_widget(child)
+    driver.stop_app()
     EventLoop.quit = False
     EventLoop.status = "started"
 

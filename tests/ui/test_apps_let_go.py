@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import weakref
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,15 +17,12 @@ from kiosk.rules.registry import GAMES
 from tests.ui.conftest import UI, start_app
 
 
-def _stop_and_collect(ui: UI, app: Any) -> None:
+def _stop(ui: UI) -> None:
     from kivy.app import App
 
-    app.stop()
-    for child in list(ui.window.children):
-        ui.window.remove_widget(child)
+    ui.stop_app()
     assert App.get_running_app() is None
     ui.pump(frames=2)
-    gc.collect()
 
 
 @pytest.mark.parametrize("game", GAMES.names())
@@ -45,7 +41,7 @@ def test_a_stopped_dealer_app_lets_go_of_its_screen_and_session(ui: UI, tmp_path
     gone = [weakref.ref(app), weakref.ref(app.screen), weakref.ref(session)]
     journal.close()
     del session
-    _stop_and_collect(ui, app)
+    _stop(ui)
     del app
     gc.collect()
     assert [ref() for ref in gone] == [None, None, None]
@@ -70,7 +66,7 @@ def test_a_stopped_sign_lets_go_of_everything(ui: UI, tmp_path: Path) -> None:
     assert len(tr.get_property_observers("_")) > bound  # its rows' words follow the language
     gone = weakref.ref(app)
     session.journal.close()
-    _stop_and_collect(ui, app)
+    _stop(ui)
     del app
     gc.collect()
     assert gone() is None

@@ -229,13 +229,7 @@ def _dealer_app(session: Any, cfg: Any) -> Any:
 
 def _stop(ui: UI) -> None:
     """End the app on the window, as a restart of the kiosk does."""
-    from kivy.app import App
-
-    app = App.get_running_app()
-    if app is not None:
-        app.stop()
-    for child in list(ui.window.children):
-        ui.window.remove_widget(child)
+    ui.stop_app()
     ui.pump(0.05)
 
 
