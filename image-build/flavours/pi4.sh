@@ -24,8 +24,9 @@ config_txt_mode=append
 # No dtoverlay line: Debian's kernel is the mainline one, whose Pi 4 device tree
 # (bcm2711-rpi-4-b.dtb) has the KMS display pipeline (vc4, both HDMI ports) in it already,
 # and Debian ships none of Raspberry Pi's overlays; a line naming one the card lacks is
-# refused by the build (image-build/check-overlays). The DSI panel needs Raspberry Pi's
-# kernel and its overlays: the pi5 flavour's (docs/technician.md, "Screens and touch").
+# refused by the build (image-build/check-overlays). The official 7" DSI touch panel needs
+# Raspberry Pi's kernel and its overlays: the pi4-rpi flavour (docs/technician.md, "Screens
+# and touch").
 config_txt='
 # Tableside: a Raspberry Pi 4, 64-bit, KMS for the dealer'"'"'s and the players'"'"' screens.
 arm_64bit=1

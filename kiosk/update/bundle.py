@@ -31,6 +31,7 @@ DEALER = "tableside-dealer.service"
 SIGNAGE = "tableside-signage.service"
 ALSO_RESTARTED = (SIGNAGE, "tableside-sync.service")
 MODELS = {"pi4": ("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Module 4"),
+          "pi4-rpi": ("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Module 4"),
           "pi5": ("Raspberry Pi 5", "Raspberry Pi 500", "Raspberry Pi Compute Module 5")}
 """The boards of each image flavour, as the device tree's `model` begins."""
 MAX_FILE = 512 * 1024 * 1024

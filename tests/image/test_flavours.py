@@ -1,9 +1,11 @@
-"""The image's flavours (image-build/build --flavour pi4|pi5, image-build/flavours/), checked
-without building, on every run and without the internet: the Raspberry Pi 4 image is built
-exactly as before; the Raspberry Pi 5 one names Raspberry Pi's archive, its 2712 kernel and
-the Pi 5's boot files; an unknown flavour, an archive that does not answer, a key that is
-not Raspberry Pi's, an archive without the kernel are refused in words before anything is
-built. The archives here are served on 127.0.0.1 and signed by keys made for the test."""
+"""The image's flavours (image-build/build --flavour pi4|pi4-rpi|pi5, image-build/flavours/),
+checked without building, on every run and without the internet: the Raspberry Pi 4 image
+is built exactly as before; the Raspberry Pi 5 one names Raspberry Pi's archive, its 2712
+kernel and the Pi 5's boot files; the Raspberry Pi 4 one with Raspberry Pi's kernel (for the
+DSI touch panel) names the same archive, its v8 kernel and the Pi 4's boot files; an unknown
+flavour, an archive that does not answer, a key that is not Raspberry Pi's, an archive
+without the kernel are refused in words before anything is built. The archives here are
+served on 127.0.0.1 and signed by keys made for the test."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from tests.image import flavours
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "image-build" / "build"
@@ -143,17 +147,52 @@ def test_pi5_plan_names_raspberry_pis_archive_its_2712_kernel_and_the_pi5_boot_f
     assert settings[:3] == ["[pi5]", "kernel=kernel_2712.img",
                             "initramfs initramfs_2712 followkernel"]
     assert "[all]" in settings and "dtoverlay=vc4-kms-v3d" in settings
+    assert "display_auto_detect=1" in settings  # the DSI panel's overlay, when one is there
     assert not any(line.startswith("kernel=vmlinuz") for line in settings)
     # a mirror of the archive, named
     mirror = _plan("--flavour", "pi5", "--rpi-archive", "http://mirror.example/rpi/")
     assert mirror["source"][1].endswith(" http://mirror.example/rpi bookworm main")
 
 
+def test_pi4_rpi_plan_names_raspberry_pis_archive_its_v8_kernel_and_the_pi4_boot_files(
+        ) -> None:
+    """A Raspberry Pi 4 with the official 7" DSI touch panel: Raspberry Pi's kernel for the
+    Pi 3 and 4 (v8), the names raspi-firmware gives its files, and the panel's overlay loaded
+    by the firmware when a panel is connected."""
+    plan = _plan("--flavour", "pi4-rpi")
+    pi5 = _plan("--flavour", "pi5")
+    assert plan["image"] == ["tableside-pi4-rpi-arm64.img"]
+    assert plan["source"] == pi5["source"] and plan["archive key"] == [RPI_FINGERPRINT]
+    packages = plan["packages"][0].split()
+    assert "linux-image-rpi-v8" in packages
+    assert not {"linux-image-rpi-2712", "linux-image-arm64"} & set(packages)
+    # the rest of the root is the Pi 5's, kernel for kernel
+    assert [p for p in packages if p != "linux-image-rpi-v8"] == [
+        p for p in pi5["packages"][0].split() if p != "linux-image-rpi-2712"]
+    assert plan["boot kernel"] == ["kernel8.img"]
+    assert plan["boot initramfs"] == ["initramfs8"]
+    assert plan["boot device tree"] == ["bcm2711-rpi-4-b.dtb"]
+    assert plan["/etc/tableside/flavour"] == ["pi4-rpi"]
+    config = [line.strip() for line in plan["config.txt"]]
+    assert config[0] == "config.txt (write):"
+    settings = [line for line in config[1:] if line and not line.startswith("#")]
+    assert settings[:4] == ["[pi4]", "kernel=kernel8.img", "initramfs initramfs8 followkernel",
+                            "arm_64bit=1"]
+    assert settings[4] == "[all]"
+    assert {"dtoverlay=vc4-kms-v3d", "display_auto_detect=1", "enable_uart=1",
+            "max_framebuffers=2"} <= set(settings[5:])
+    # a bundle for this flavour goes to the Pi 4's boards
+    from kiosk.update.bundle import MODELS
+
+    assert MODELS["pi4-rpi"] == MODELS["pi4"]
+
+
 def test_an_unknown_flavour_is_refused_in_words(tmp_path: Path, stubs: Path) -> None:
     for args in (["--flavour", "pi3"], ["--flavour=PI5"], ["--flavour"]):
         proc = _build(*args, str(tmp_path / "out"), env=_stub_env(stubs))
         assert proc.returncode == 2, args
-        assert "unknown flavour" in proc.stderr and "pi4 pi5" in proc.stderr, proc.stderr
+        assert "unknown flavour" in proc.stderr and "pi4 pi4-rpi pi5" in proc.stderr, \
+            proc.stderr
     proc = _build("--flavour", "pi5", "--rpi-archive", "archive.raspberrypi.com",
                   str(tmp_path / "out"), env=_stub_env(stubs))
     assert proc.returncode == 2 and "an http:// or https:// address" in proc.stderr
@@ -260,14 +299,15 @@ def test_a_key_that_is_not_raspberry_pis_is_refused_by_its_fingerprint(
         assert not (tmp_path / "calls.log").exists() and not out.exists()
 
 
-def _check(url: str, key: Path, fingerprint: str) -> subprocess.CompletedProcess[str]:
-    """pi5's flavour_check as the build runs it, but trusting fingerprint for the test's
-    archive; it prints the sources and hooks it gives mmdebstrap."""
+def _check(url: str, key: Path, fingerprint: str, flavour: str = "pi5"
+           ) -> subprocess.CompletedProcess[str]:
+    """A flavour's flavour_check as the build runs it, but trusting fingerprint for the
+    test's archive; it prints the sources and hooks it gives mmdebstrap."""
     script = f"""set -euo pipefail
 here={ROOT / "image-build"}; mirror=http://deb.debian.org/debian; suite=bookworm
-rpi_archive={url}; rpi_key={key}
+rpi_archive={url}; rpi_key={key}; flavour={flavour}
 say() {{ printf 'image-build: %s\\n' "$*" >&2; }}
-source "$here/flavours/pi5.sh"
+source "$here/flavours/{flavour}.sh"
 rpi_fingerprint={fingerprint}
 flavour_check
 printf 'source: %s\\n' "${{sources[@]}}"
@@ -278,93 +318,161 @@ printf 'hook: %s\\n' "${{flavour_hooks[@]}}"
 
 @needs_apt
 @needs_gpg
-def test_the_pi5_check_passes_a_signed_archive_with_the_kernel_and_refuses_what_is_not(
-        gnupg: Path, served: tuple[Path, str]) -> None:
+@pytest.mark.parametrize(("flavour", "kernel", "other"), [("pi5", "2712", "v8"),
+                                                          ("pi4-rpi", "v8", "2712")])
+def test_the_rpi_check_passes_a_signed_archive_with_the_kernel_and_refuses_what_is_not(
+        gnupg: Path, served: tuple[Path, str], flavour: str, kernel: str, other: str) -> None:
     root, url = served
     keyring, fingerprint = _key(gnupg, "archive")
     _, _ = _key(gnupg, "stranger")
-    needed = ["linux-image-rpi-2712", "raspi-firmware", "raspberrypi-archive-keyring"]
-    _archive(root, gnupg, "archive", [*needed, "linux-image-rpi-v8"])
-    proc = _check(url, keyring, fingerprint)
+    needed = [f"linux-image-rpi-{kernel}", "raspi-firmware", "raspberrypi-archive-keyring"]
+    _archive(root, gnupg, "archive", [*needed, f"linux-image-rpi-{other}"])
+    proc = _check(url, keyring, fingerprint, flavour)
     assert proc.returncode == 0, proc.stderr
-    assert f"signed by {fingerprint}, with {' '.join(needed)}" in proc.stderr
+    assert f"image-build: {flavour}: Raspberry Pi's archive answers, signed by {fingerprint}, " \
+        f"with {' '.join(needed)}" in proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "source: deb http://deb.debian.org/debian bookworm main non-free-firmware"
     # the build's apt reads the key checked here (the image's sources name the package's)
     assert lines[1].startswith("source: deb [signed-by=/") and lines[1].endswith(
         f"/keyring.gpg] {url.rstrip('/')} bookworm main")
-    assert lines[2].startswith("hook: --customize-hook=") and "pi5-customize" in lines[2]
+    assert lines[2].startswith("hook: --customize-hook=") and "rpi-customize" in lines[2]
+    assert lines[2].endswith(f"/keyring.gpg\" {kernel}")  # the hook is told which kernel
 
-    shutil.rmtree(root / "dists")  # the kernel is not in this one
-    _archive(root, gnupg, "archive", ["raspi-firmware", "raspberrypi-archive-keyring"])
-    proc = _check(url, keyring, fingerprint)
+    shutil.rmtree(root / "dists")  # the flavour's kernel is not in this one
+    _archive(root, gnupg, "archive", ["raspi-firmware", "raspberrypi-archive-keyring",
+                                      f"linux-image-rpi-{other}"])
+    proc = _check(url, keyring, fingerprint, flavour)
     assert proc.returncode == 1
-    assert "bookworm main (arm64) lacks linux-image-rpi-2712" in proc.stderr
+    assert f"bookworm main (arm64) lacks linux-image-rpi-{kernel}" in proc.stderr
 
     shutil.rmtree(root / "dists")  # signed by another key than the one given
     _archive(root, gnupg, "stranger", needed)
-    proc = _check(url, keyring, fingerprint)
+    proc = _check(url, keyring, fingerprint, flavour)
     assert proc.returncode == 1
     assert "dists/bookworm/InRelease is not signed by Raspberry Pi's key" in proc.stderr
 
 
-def test_pi5_customize_puts_the_pi5_boot_files_on_the_boot_partition(tmp_path: Path) -> None:
-    """The end of the Pi 5's root, on a root laid out as Raspberry Pi's kernel package
-    and raspi-firmware lay it out (/boot/vmlinuz-<v>, /usr/lib/linux-image-<v>/broadcom and
-    overlays)."""
-    version = "6.6.74+rpt-rpi-2712"
+CUSTOMIZE = FLAVOURS / "rpi-customize"
+
+
+def _rpi_root(tmp_path: Path, version: str, dtbs: tuple[str, ...], overlays: tuple[str, ...]
+              ) -> tuple[Path, Path, Path]:
+    """A root laid out as Raspberry Pi's kernel package and raspi-firmware lay it out
+    (/boot/vmlinuz-<v>, /usr/lib/linux-image-<v>/broadcom and overlays,
+    /usr/lib/raspi-firmware), with the build's apt source naming the verified key: the root,
+    its lib folder, the key."""
     root = tmp_path / "root"
     lib = root / "usr" / "lib" / f"linux-image-{version}"
     (lib / "broadcom").mkdir(parents=True)
     (lib / "overlays").mkdir()
+    (root / "usr" / "lib" / "raspi-firmware").mkdir()
     (root / "boot" / "firmware").mkdir(parents=True)
     (root / "etc" / "apt").mkdir(parents=True)
     (root / "boot" / f"vmlinuz-{version}").write_bytes(b"kernel")
     (root / "boot" / f"initrd.img-{version}").write_bytes(b"initramfs")
-    for dtb in ("bcm2712-rpi-5-b.dtb", "bcm2712d0-rpi-5-b.dtb", "bcm2712-rpi-cm5-cm5io.dtb"):
+    for dtb in dtbs:
         (lib / "broadcom" / dtb).write_bytes(dtb.encode())
-    (lib / "overlays" / "vc4-kms-v3d-pi5.dtbo").write_bytes(b"overlay")
+    for overlay in overlays:
+        (lib / "overlays" / overlay).write_bytes(b"overlay")
     keyring = tmp_path / "work" / "keyring.gpg"
     keyring.parent.mkdir()
     keyring.write_bytes(b"key")
     (root / "etc" / "apt" / "sources.list").write_text(
         "deb http://deb.debian.org/debian bookworm main non-free-firmware\n"
         f"deb [signed-by={keyring}] http://archive.raspberrypi.com/debian bookworm main\n")
-    customize = FLAVOURS / "pi5-customize"
-    proc = subprocess.run([str(customize), str(root), str(keyring)], capture_output=True,
-                          text=True, timeout=60)
+    return root, lib, keyring
+
+
+def _customize(root: Path, keyring: Path, kernel: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(CUSTOMIZE), str(root), str(keyring), kernel],
+                          capture_output=True, text=True, timeout=60)
+
+
+def _image_trusts_the_keyring_package(root: Path) -> None:
+    assert ("deb [signed-by=/usr/share/keyrings/raspberrypi-archive-keyring.gpg] "
+            "http://archive.raspberrypi.com/debian bookworm main") in (
+        root / "etc" / "apt" / "sources.list").read_text()
+    # the keyring package's key absent, the verified one is put in its place
+    assert (root / "usr/share/keyrings/raspberrypi-archive-keyring.gpg").read_bytes() == b"key"
+
+
+def test_rpi_customize_puts_the_pi5_boot_files_on_the_boot_partition(tmp_path: Path) -> None:
+    root, lib, keyring = _rpi_root(
+        tmp_path, "6.6.74+rpt-rpi-2712",
+        ("bcm2712-rpi-5-b.dtb", "bcm2712d0-rpi-5-b.dtb", "bcm2712-rpi-cm5-cm5io.dtb",
+         "bcm2711-rpi-4-b.dtb"), ("vc4-kms-v3d-pi5.dtbo",))
+    proc = _customize(root, keyring, "2712")
     assert proc.returncode == 0, proc.stderr
     firmware = root / "boot" / "firmware"
     assert (firmware / "kernel_2712.img").read_bytes() == b"kernel"
     assert (firmware / "initramfs_2712").read_bytes() == b"initramfs"
     assert (firmware / "bcm2712-rpi-5-b.dtb").exists()
     assert (firmware / "bcm2712d0-rpi-5-b.dtb").exists()  # the D0 stepping's board
+    assert not (firmware / "bcm2711-rpi-4-b.dtb").exists()  # another board's
     assert (firmware / "overlays" / "vc4-kms-v3d-pi5.dtbo").exists()
-    assert ("deb [signed-by=/usr/share/keyrings/raspberrypi-archive-keyring.gpg] "
-            "http://archive.raspberrypi.com/debian bookworm main") in (
-        root / "etc" / "apt" / "sources.list").read_text()
-    # the keyring package's key absent, the verified one is put in its place
-    assert (root / "usr/share/keyrings/raspberrypi-archive-keyring.gpg").read_bytes() == b"key"
+    _image_trusts_the_keyring_package(root)
     assert "WARNING: Mesa (none) predates the Pi 5's GPU" in proc.stderr
 
     (lib / "broadcom" / "bcm2712-rpi-5-b.dtb").unlink()
     (firmware / "bcm2712-rpi-5-b.dtb").unlink()
-    proc = subprocess.run([str(customize), str(root), str(keyring)], capture_output=True,
-                          text=True, timeout=60)
-    assert proc.returncode == 1 and "the boot partition has no bcm2712-rpi-5-b.dtb" in proc.stderr
+    proc = _customize(root, keyring, "2712")
+    assert proc.returncode == 1
+    assert "image-build: pi5: the boot partition has no bcm2712-rpi-5-b.dtb" in proc.stderr
 
     (root / "boot" / "vmlinuz-6.6.80+rpt-rpi-2712").write_bytes(b"another")
-    proc = subprocess.run([str(customize), str(root), str(keyring)], capture_output=True,
-                          text=True, timeout=60)
+    proc = _customize(root, keyring, "2712")
     assert proc.returncode == 1 and "one rpi-2712 kernel expected" in proc.stderr
+
+
+def test_rpi_customize_puts_the_pi4_boot_files_and_firmware_on_the_boot_partition(
+        tmp_path: Path) -> None:
+    """pi4-rpi: kernel8.img and initramfs8 (raspi-firmware's names for a v8 kernel), the
+    Pi 4's device trees, the overlays with the DSI panel's, and the Pi 4's firmware, which
+    its bootloader loads from the card (the Pi 5's is in its EEPROM)."""
+    root, lib, keyring = _rpi_root(
+        tmp_path, "6.6.74+rpt-rpi-v8",
+        ("bcm2711-rpi-4-b.dtb", "bcm2711-rpi-400.dtb", "bcm2711-rpi-cm4.dtb",
+         "bcm2712-rpi-5-b.dtb"),
+        ("vc4-kms-v3d-pi4.dtbo", "vc4-kms-dsi-7inch.dtbo", "overlay_map.dtb"))
+    firmware = root / "boot" / "firmware"
+    raspi_firmware = root / "usr" / "lib" / "raspi-firmware"
+    (raspi_firmware / "start4.elf").write_bytes(b"start4")
+    (raspi_firmware / "fixup4.dat").write_bytes(b"fixup4")
+    proc = _customize(root, keyring, "v8")
+    assert proc.returncode == 0, proc.stderr
+    assert (firmware / "kernel8.img").read_bytes() == b"kernel"
+    assert (firmware / "initramfs8").read_bytes() == b"initramfs"
+    assert {p.name for p in firmware.glob("*.dtb")} == {
+        "bcm2711-rpi-4-b.dtb", "bcm2711-rpi-400.dtb", "bcm2711-rpi-cm4.dtb"}
+    assert {p.name for p in (firmware / "overlays").iterdir()} == {
+        "vc4-kms-v3d-pi4.dtbo", "vc4-kms-dsi-7inch.dtbo", "overlay_map.dtb"}
+    assert (firmware / "start4.elf").read_bytes() == b"start4"
+    assert (firmware / "fixup4.dat").read_bytes() == b"fixup4"
+    _image_trusts_the_keyring_package(root)
+    assert "image-build: pi4: boot partition: kernel8.img and initramfs8 of " \
+        "6.6.74+rpt-rpi-v8" in proc.stderr
+    assert "Mesa" not in proc.stderr  # the Pi 4's GPU is Debian 12's Mesa's
+
+    # the Pi 4's firmware nowhere: the card would not start
+    for name in ("start4.elf", "fixup4.dat"):
+        (raspi_firmware / name).unlink()
+        (firmware / name).unlink()
+    proc = _customize(root, keyring, "v8")
+    assert proc.returncode == 1
+    assert "image-build: pi4: the boot partition has no start4.elf" in proc.stderr
+    # a Pi 5 kernel is not this flavour's
+    proc = _customize(root, keyring, "v7")
+    assert proc.returncode == 2 and "unknown kernel v7 (2712 or v8)" in proc.stderr
 
 
 def test_the_flavour_files_parse_and_the_hook_is_executable() -> None:
     for flavour in sorted(FLAVOURS.glob("*.sh")):
         assert subprocess.run(["bash", "-n", str(flavour)]).returncode == 0, flavour.name
-    assert subprocess.run(["sh", "-n", str(FLAVOURS / "pi5-customize")]).returncode == 0
-    assert os.access(FLAVOURS / "pi5-customize", os.X_OK)
-    assert sorted(f.stem for f in FLAVOURS.glob("*.sh")) == ["pi4", "pi5"]
+    assert subprocess.run(["bash", "-n", str(FLAVOURS / "raspberrypi-archive")]).returncode == 0
+    assert subprocess.run(["sh", "-n", str(CUSTOMIZE)]).returncode == 0
+    assert os.access(CUSTOMIZE, os.X_OK)
+    assert flavours.names() == ["pi4", "pi4-rpi", "pi5"]
 
 
 def test_a_tables_image_needs_the_casinos_update_key(tmp_path: Path, stubs: Path) -> None:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.image import flavours
+
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = ROOT / "image-build" / "system"
 UNITS = sorted(SYSTEM.glob("*.service"))
@@ -230,8 +232,8 @@ def test_the_root_is_read_only_and_what_must_last_is_on_the_data_partition() -> 
                  "/data/var/timesync /var/lib/systemd/timesync none bind,nofail",
                  "LABEL=root / ext4 ro,noatime 0 0", "update-initramfs -u -k all"):
         assert line in build, line
-    for flavour in sorted((ROOT / "image-build" / "flavours").glob("*.sh")):  # pi4, pi5
-        assert "overlayroot busybox" in flavour.read_text(), flavour.name
+    for flavour in flavours.names():  # pi4, pi4-rpi, pi5
+        assert {"overlayroot", "busybox"} <= set(flavours.settings(flavour)["packages"]), flavour
     assert "tmpfs /var/log " not in build  # the log lasts now
 
 
@@ -260,11 +262,11 @@ def test_networkd_timesyncd_and_ssh_read_what_provisioning_wrote_on_the_data_par
     provision = _settings(SYSTEM / "tableside-provision.service")
     assert {"systemd-networkd.service", "systemd-timesyncd.service", "ssh.service",
             "tableside-devices.service"} <= set(" ".join(provision["Unit.Before"]).split())
-    for flavour in sorted((ROOT / "image-build" / "flavours").glob("*.sh")):
-        text = flavour.read_text()
+    for flavour in flavours.names():
+        packages = flavours.settings(flavour)["packages"]
         for package in ("systemd-resolved", "openssh-server", "sudo", "fdisk"):
-            assert f" {package}" in text, (flavour.name, package)
-        assert "ifupdown" not in text and "isc-dhcp-client" not in text, flavour.name
+            assert package in packages, (flavour, package)
+        assert not {"ifupdown", "isc-dhcp-client"} & set(packages), flavour
 
 
 def test_ssh_takes_the_technicians_keys_only_and_runs_only_with_keys() -> None:
@@ -358,11 +360,13 @@ def test_the_console_shows_the_banner_on_the_uart_and_the_screen() -> None:
     assert cmdline is not None
     assert cmdline.group(1).split()[:3] == ["console=serial0,115200",
                                             "${serial_console:+$serial_console", "}console=tty1"]
-    # pi4: Debian's kernel calls the header's UART ttyS1; pi5: Raspberry Pi's knows serial0
-    flavours = ROOT / "image-build" / "flavours"
-    assert 'serial_console="console=ttyS1,115200"' in (flavours / "pi4.sh").read_text()
-    assert 'serial_console=""' in (flavours / "pi5.sh").read_text()
-    assert "enable_uart=1" in (ROOT / "image-build" / "flavours" / "pi4.sh").read_text()
+    # pi4: Debian's kernel calls the header's UART ttyS1; pi5 and pi4-rpi: Raspberry Pi's
+    # knows serial0
+    assert flavours.settings("pi4")["serial_console"] == ["console=ttyS1,115200"]
+    for flavour in flavours.names():
+        if flavour != "pi4":
+            assert flavours.settings(flavour)["serial_console"] == [""], flavour
+        assert "enable_uart=1" in flavours.settings(flavour)["config_txt"], flavour
     banner = _settings(SYSTEM / "tableside-banner.service")
     assert banner["Service.ExecStart"] == [
         TABLESIDE + " banner --config /data/table.toml --out "
@@ -419,15 +423,21 @@ def test_the_build_refuses_a_config_txt_naming_an_overlay_the_card_lacks(tmp_pat
     (boot / "overlays" / "vc4-kms-v3d.dtbo").write_bytes(b"\xd0\x0d\xfe\xed")
     assert check().returncode == 0
     assert check("vc4-kms-dsi-7inch").returncode == 1  # the DSI panel's, required by pi5
+    (boot / "overlays" / "vc4-kms-dsi-7inch.dtbo").write_bytes(b"")  # an empty file is none
+    assert check("vc4-kms-dsi-7inch").returncode == 1
     build = (ROOT / "image-build" / "build").read_text()
     assert '"$here/check-overlays" "$out/rootfs/boot/firmware" "${required_overlays[@]}"' in build
     assert os.access(CHECK_OVERLAYS, os.X_OK)
     # each flavour's config.txt against the overlays it ships: pi4 (Debian's kernel, none
-    # shipped) names none; pi5 requires the DSI panel's besides vc4-kms-v3d
-    pi4 = (ROOT / "image-build" / "flavours" / "pi4.sh").read_text()
-    assert "required_overlays=()" in pi4 and "\ndtoverlay=" not in pi4
-    pi5 = (ROOT / "image-build" / "flavours" / "pi5.sh").read_text()
-    assert "required_overlays=(vc4-kms-dsi-7inch)" in pi5
+    # shipped) names none; Raspberry Pi's kernel's flavours name vc4-kms-v3d, require the
+    # board's form of it and the DSI panel's, which the firmware loads when a panel is there
+    pi4 = flavours.settings("pi4")
+    assert pi4["required_overlays"] == []
+    assert not any(line.startswith("dtoverlay") for line in pi4["config_txt"])
+    for flavour, board in (("pi5", "pi5"), ("pi4-rpi", "pi4")):
+        rpi = flavours.settings(flavour)
+        assert rpi["required_overlays"] == [f"vc4-kms-v3d-{board}", "vc4-kms-dsi-7inch"]
+        assert {"dtoverlay=vc4-kms-v3d", "display_auto_detect=1"} <= set(rpi["config_txt"])
 
 
 def test_the_boot_partition_carries_its_build_id_and_checksums() -> None:
