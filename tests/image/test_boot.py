@@ -215,6 +215,16 @@ def test_the_technician_gets_in_with_the_key_only_and_may_run_tableside_only(
                     ("sudo", "-n", "cat", "/data/table.toml")):
         denied = _ssh(*command)
         assert denied.returncode != 0 and "password is required" in denied.stderr, command
+    # what docs/technician.md says needs no sudo: a unit's status with its last log lines,
+    # and the log itself (the technician is in systemd-journal)
+    status = _ssh("systemctl", "status", "--no-pager", "-n", "5", "tableside-dealer")
+    assert status.returncode == 0, status.stderr  # 0: active
+    assert "tableside-dealer.service" in status.stdout and "Active: active" in status.stdout
+    assert "insufficient permissions" not in status.stdout + status.stderr
+    assert re.search(r"^\w{3} \d{2} \d{2}:\d{2}:\d{2} ", status.stdout, re.M), status.stdout
+    log = _ssh("journalctl", "-b", "-u", "tableside-dealer", "-n", "5", "--no-pager")
+    assert log.returncode == 0 and "insufficient permissions" not in log.stderr, log.stderr
+    assert "-- No entries --" not in log.stdout and len(log.stdout.splitlines()) >= 2, log.stdout
     root = subprocess.run(["ssh", "-i", str(HOSTED["host"].key), "-p",
                            str(HOSTED["host"].ssh_port), "-o", "BatchMode=yes",
                            "-o", "StrictHostKeyChecking=no", "-o",
