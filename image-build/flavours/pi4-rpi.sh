@@ -30,14 +30,7 @@ config_txt='# Tableside: a Raspberry Pi 4, 64-bit, with Raspberry Pi'"'"'s kerne
 kernel=kernel8.img
 initramfs initramfs8 followkernel
 arm_64bit=1
-[all]
-dtoverlay=vc4-kms-v3d
-max_framebuffers=2
-disable_fw_kms_setup=1
-disable_overscan=1
-enable_uart=1
-# an official DSI touch display, when one is connected: its overlay, loaded by the firmware
-display_auto_detect=1'
+'"$rpi_config_all"
 # Besides those config.txt names: the Pi 4's form of vc4-kms-v3d (the firmware picks it
 # through overlays/overlay_map.dtb) and the 7" panel's, which display_auto_detect loads.
 required_overlays=(vc4-kms-v3d-pi4 vc4-kms-dsi-7inch)

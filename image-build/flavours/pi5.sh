@@ -26,14 +26,7 @@ config_txt='# Tableside: a Raspberry Pi 5, 64-bit, KMS for the dealer'"'"'s and 
 [pi5]
 kernel=kernel_2712.img
 initramfs initramfs_2712 followkernel
-[all]
-dtoverlay=vc4-kms-v3d
-max_framebuffers=2
-disable_fw_kms_setup=1
-disable_overscan=1
-enable_uart=1
-# an official DSI touch display, when one is connected: its overlay, loaded by the firmware
-display_auto_detect=1'
+'"$rpi_config_all"
 # Besides those config.txt names, the boot partition must hold the official 7" DSI touch
 # panel's overlay, which display_auto_detect loads (docs/technician.md, "Screens and touch").
 required_overlays=(vc4-kms-v3d-pi5 vc4-kms-dsi-7inch)

@@ -401,7 +401,7 @@ def test_rpi_customize_puts_the_pi5_boot_files_on_the_boot_partition(tmp_path: P
     root, lib, keyring = _rpi_root(
         tmp_path, "6.6.74+rpt-rpi-2712",
         ("bcm2712-rpi-5-b.dtb", "bcm2712d0-rpi-5-b.dtb", "bcm2712-rpi-cm5-cm5io.dtb",
-         "bcm2711-rpi-4-b.dtb"), ("vc4-kms-v3d-pi5.dtbo",))
+         "bcm2711-rpi-4-b.dtb"), ("vc4-kms-v3d-pi5.dtbo", "overlay_map.dtb"))
     proc = _customize(root, keyring, "2712")
     assert proc.returncode == 0, proc.stderr
     firmware = root / "boot" / "firmware"
@@ -413,6 +413,14 @@ def test_rpi_customize_puts_the_pi5_boot_files_on_the_boot_partition(tmp_path: P
     assert (firmware / "overlays" / "vc4-kms-v3d-pi5.dtbo").exists()
     _image_trusts_the_keyring_package(root)
     assert "WARNING: Mesa (none) predates the Pi 5's GPU" in proc.stderr
+
+    # without the firmware's overlay map vc4-kms-v3d would be another board's: refused
+    (lib / "overlays" / "overlay_map.dtb").unlink()
+    (firmware / "overlays" / "overlay_map.dtb").unlink()
+    proc = _customize(root, keyring, "2712")
+    assert proc.returncode == 1
+    assert "the boot partition has no overlays/overlay_map.dtb" in proc.stderr
+    (lib / "overlays" / "overlay_map.dtb").write_bytes(b"map")
 
     (lib / "broadcom" / "bcm2712-rpi-5-b.dtb").unlink()
     (firmware / "bcm2712-rpi-5-b.dtb").unlink()
