@@ -34,6 +34,10 @@ MODELS = {"pi4": ("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Mo
           "pi4-rpi": ("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Module 4"),
           "pi5": ("Raspberry Pi 5", "Raspberry Pi 500", "Raspberry Pi Compute Module 5")}
 """The boards of each image flavour, as the device tree's `model` begins."""
+SAME_ROOT = (frozenset({"pi4", "pi4-rpi"}),)
+"""Flavours whose roots differ only in the kernel (Debian's, or Raspberry Pi's for the DSI
+panel): the same Debian, Python and memory pages, so a bundle's wheels and units for one fit
+the other, and one bundle updates every Pi 4 table. The Pi 5's (16 KB pages) is its own."""
 MAX_FILE = 512 * 1024 * 1024
 MAX_FILES = 400
 WHEEL_NAME = re.compile(r"wheels/[A-Za-z0-9_.+-]+\.whl")
@@ -94,7 +98,9 @@ class ThisTable:
 
     def refusal(self, target: Target) -> str:
         """Why a bundle for `target` is not for this table ("" when it is)."""
-        fits = (target.machine == self.machine and target.flavour == self.flavour
+        same_root = target.flavour == self.flavour or any(
+            {target.flavour, self.flavour} <= group for group in SAME_ROOT)
+        fits = (target.machine == self.machine and same_root
                 and target.python == self.python
                 and any(self.model.startswith(m) for m in target.models))
         if fits:

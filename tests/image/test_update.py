@@ -42,6 +42,7 @@ from kiosk.update import (
     version_key,
     wait_ready,
 )
+from kiosk.update.bundle import MODELS
 from tests.image.bundles import fake_wheel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,6 +166,20 @@ def test_a_link_inside_the_bundle_is_refused(tmp_path: Path, key: Ed25519Private
         tar.addfile(link)
     with pytest.raises(BundleRefused, match="wheels/evil.whl is not a plain file"):
         check(bundle, [key.public_key()], PI4)
+
+
+def test_a_pi4_bundle_fits_a_pi4_with_raspberry_pis_kernel_and_the_other_way_round(
+        tmp_path: Path, key: Ed25519PrivateKey) -> None:
+    """pi4 and pi4-rpi differ only in the kernel: one bundle updates every Pi 4 table; a Pi 5
+    bundle (another root: 16 KB pages) fits neither."""
+    dsi = ThisTable("aarch64", "pi4-rpi", "Raspberry Pi 4 Model B Rev 1.5", "3.11")
+    for flavour, table in (("pi4", dsi), ("pi4-rpi", PI4), ("pi4-rpi", dsi)):
+        bundle = _bundle(tmp_path / flavour / table.flavour, key,
+                         target=Target(flavour=flavour, models=MODELS[flavour]))
+        assert check(bundle, [key.public_key()], table).target.flavour == flavour
+    pi5 = _bundle(tmp_path / "pi5", key, target=Target(flavour="pi5", models=MODELS["pi4"]))
+    with pytest.raises(BundleRefused, match="flavour pi5 .* flavour pi4-rpi, Python 3.11"):
+        check(pi5, [key.public_key()], dsi)
 
 
 @pytest.mark.parametrize(("target", "words"), [
