@@ -31,13 +31,13 @@ DEALER = "tableside-dealer.service"
 SIGNAGE = "tableside-signage.service"
 ALSO_RESTARTED = (SIGNAGE, "tableside-sync.service")
 MODELS = {"pi4": ("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Module 4"),
-          "pi4-rpi": ("Raspberry Pi 4", "Raspberry Pi 400", "Raspberry Pi Compute Module 4"),
           "pi5": ("Raspberry Pi 5", "Raspberry Pi 500", "Raspberry Pi Compute Module 5")}
-"""The boards of each image flavour, as the device tree's `model` begins."""
-SAME_ROOT = (frozenset({"pi4", "pi4-rpi"}),)
-"""Flavours whose roots differ only in the kernel (Debian's, or Raspberry Pi's for the DSI
-panel): the same Debian, Python and memory pages, so a bundle's wheels and units for one fit
-the other, and one bundle updates every Pi 4 table. The Pi 5's (16 KB pages) is its own."""
+"""The flavours a bundle is made for, and their boards as the device tree's `model` begins."""
+TAKES = {"pi4-rpi": "pi4"}
+"""Image flavours that take another flavour's bundles. pi4-rpi (a Pi 4 with Raspberry Pi's
+kernel, for the DSI panel) has the pi4 root but for the kernel and the graphics libraries:
+the same Python, ABI and memory pages, so a pi4 bundle's wheels and units fit it, and one
+bundle, made for pi4, updates every Pi 4 table, those made before pi4-rpi existed too."""
 MAX_FILE = 512 * 1024 * 1024
 MAX_FILES = 400
 WHEEL_NAME = re.compile(r"wheels/[A-Za-z0-9_.+-]+\.whl")
@@ -98,15 +98,16 @@ class ThisTable:
 
     def refusal(self, target: Target) -> str:
         """Why a bundle for `target` is not for this table ("" when it is)."""
-        same_root = target.flavour == self.flavour or any(
-            {target.flavour, self.flavour} <= group for group in SAME_ROOT)
-        fits = (target.machine == self.machine and same_root
+        fits = (target.machine == self.machine
+                and target.flavour == TAKES.get(self.flavour, self.flavour)
                 and target.python == self.python
                 and any(self.model.startswith(m) for m in target.models))
         if fits:
             return ""
+        takes = (f" (it takes {TAKES[self.flavour]} bundles)" if self.flavour in TAKES
+                 else "")
         return (f"the bundle is for {target.describe()}; this table is a {self.model}, "
-                f"{self.machine}, flavour {self.flavour}, Python {self.python}")
+                f"{self.machine}, flavour {self.flavour}{takes}, Python {self.python}")
 
 
 @dataclass(frozen=True, slots=True)
