@@ -26,7 +26,12 @@ config_txt='# Tableside: a Raspberry Pi 5, 64-bit, KMS for the dealer'"'"'s and 
 [pi5]
 kernel=kernel_2712.img
 initramfs initramfs_2712 followkernel
+# the header'"'"'s UART (GPIO 14 and 15) on, beside the 3-pin debug connector'"'"'s
+dtparam=uart0=on
 '"$rpi_config_all"
 # Besides those config.txt names, the boot partition must hold the official 7" DSI touch
 # panel's overlay, which display_auto_detect loads (docs/technician.md, "Screens and touch").
 required_overlays=(vc4-kms-v3d-pi5 vc4-kms-dsi-7inch)
+# On the Pi 5, serial0 is the UART of the 3-pin debug connector (ttyAMA10), not the header's:
+# the banner and a login prompt on the header's too (uart0, ttyAMA0), as on the Pi 4.
+serial_console="console=ttyAMA0,115200"

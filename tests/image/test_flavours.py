@@ -203,8 +203,8 @@ def test_an_unknown_flavour_is_refused_in_words(tmp_path: Path, stubs: Path) -> 
 def test_an_archive_that_does_not_answer_stops_the_pi5_build_before_anything_runs(
         tmp_path: Path, stubs: Path) -> None:
     out = tmp_path / "out"
-    proc = _build("--flavour", "pi5", "--rpi-archive", "http://127.0.0.1:9/", str(out),
-                  env=_stub_env(stubs))
+    proc = _build("--trial", "--flavour", "pi5", "--rpi-archive", "http://127.0.0.1:9/",
+                  str(out), env=_stub_env(stubs))
     assert proc.returncode == 1, proc.stderr
     assert ("Raspberry Pi's archive cannot be reached: "
             "http://127.0.0.1:9/dists/bookworm/InRelease") in proc.stderr
@@ -214,6 +214,23 @@ def test_an_archive_that_does_not_answer_stops_the_pi5_build_before_anything_run
     # no tool was installed, no wheel fetched, no root begun
     assert not (tmp_path / "calls.log").exists()
     assert not out.exists()
+
+
+def test_the_cheap_refusals_come_before_the_archive_is_asked(tmp_path: Path, stubs: Path
+                                                           ) -> None:
+    """A missing update key is said at once, not after the archive's check; Raspberry Pi's
+    archive options given for the pi4 image are said to be ignored."""
+    out = tmp_path / "out"
+    proc = _build("--flavour", "pi4-rpi", "--rpi-archive", "http://127.0.0.1:9/", str(out),
+                  env=_stub_env(stubs))
+    assert proc.returncode == 2 and "no update key" in proc.stderr, proc.stderr
+    assert "Raspberry Pi's archive" not in proc.stderr
+    proc = _build("--rpi-key", str(tmp_path / "k.gpg"), str(out), env=_stub_env(stubs))
+    assert proc.returncode == 2 and "no update key" in proc.stderr
+    assert ("--rpi-key and --rpi-archive are for the flavours with Raspberry Pi's kernel "
+            "(pi4-rpi, pi5); the pi4 image is built from Debian's archive alone: ignored"
+            ) in proc.stderr
+    assert not (tmp_path / "calls.log").exists() and not out.exists()
 
 
 # --- an archive on 127.0.0.1, signed by a key made here ----------------------------------------
@@ -284,7 +301,7 @@ def test_a_key_that_is_not_raspberry_pis_is_refused_by_its_fingerprint(
     _archive(root, gnupg, "other", ["linux-image-rpi-2712", "raspi-firmware",
                                     "raspberrypi-archive-keyring"])
     out = tmp_path / "out"
-    proc = _build("--flavour", "pi5", "--rpi-archive", url, "--rpi-key", str(keyring),
+    proc = _build("--trial", "--flavour", "pi5", "--rpi-archive", url, "--rpi-key", str(keyring),
                   str(out), env=_stub_env(stubs))
     assert proc.returncode == 1, proc.stderr
     assert (f"is not Raspberry Pi's archive key: its fingerprint is {fingerprint}, "
@@ -292,7 +309,8 @@ def test_a_key_that_is_not_raspberry_pis_is_refused_by_its_fingerprint(
     assert not (tmp_path / "calls.log").exists() and not out.exists()
     # and with no key at all: where to get one
     if not Path("/usr/share/keyrings/raspberrypi-archive-keyring.gpg").exists():
-        proc = _build("--flavour", "pi5", "--rpi-archive", url, str(out), env=_stub_env(stubs))
+        proc = _build("--trial", "--flavour", "pi5", "--rpi-archive", url, str(out),
+                      env=_stub_env(stubs))
         assert proc.returncode == 1
         assert "no key for Raspberry Pi's archive: give it with --rpi-key FILE" in proc.stderr
         assert RPI_FINGERPRINT in proc.stderr
@@ -461,6 +479,20 @@ def test_rpi_customize_puts_the_pi4_boot_files_and_firmware_on_the_boot_partitio
     assert "image-build: pi4: boot partition: kernel8.img and initramfs8 of " \
         "6.6.74+rpt-rpi-v8" in proc.stderr
     assert "Mesa" not in proc.stderr  # the Pi 4's GPU is Debian 12's Mesa's
+
+    # a board the card is for without its device tree: refused
+    (lib / "broadcom" / "bcm2711-rpi-cm4.dtb").unlink()
+    (firmware / "bcm2711-rpi-cm4.dtb").unlink()
+    proc = _customize(root, keyring, "v8")
+    assert proc.returncode == 1
+    assert "image-build: pi4: the boot partition has no bcm2711-rpi-cm4.dtb" in proc.stderr
+    (lib / "broadcom" / "bcm2711-rpi-cm4.dtb").write_bytes(b"cm4")
+    # no device tree at all
+    broadcom = lib / "broadcom"
+    broadcom.rename(lib / "elsewhere")
+    proc = _customize(root, keyring, "v8")
+    assert proc.returncode == 1 and "the kernel has no bcm2711 device trees" in proc.stderr
+    (lib / "elsewhere").rename(broadcom)
 
     # the Pi 4's firmware nowhere: the card would not start
     for name in ("start4.elf", "fixup4.dat"):

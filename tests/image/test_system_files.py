@@ -212,6 +212,20 @@ def test_the_scripts_parse_and_every_unit_starts_after_the_units_of_the_version_
             assert unit.name in first, unit.name
 
 
+def test_a_bundle_of_a_wheel_folder_without_tableside_is_refused_in_words(tmp_path: Path
+                                                                          ) -> None:
+    empty = tmp_path / "wheels"
+    empty.mkdir()
+    (tmp_path / "k.pem").write_text("key\n")
+    proc = subprocess.run([str(ROOT / "image-build" / "bundle"), "--key",
+                           str(tmp_path / "k.pem"), "--wheels", str(empty),
+                           str(tmp_path / "x.bundle")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == f"image-build/bundle: {empty} must hold one tableside wheel\n"
+    assert not (tmp_path / "x.bundle").exists()
+
+
 def test_the_root_is_read_only_and_what_must_last_is_on_the_data_partition() -> None:
     """The root under a tmpfs overlay (Debian's overlayroot, only / overlaid), and
     what must outlive a reboot on /data: the hostname (provisioning writes /data/etc, the
@@ -360,12 +374,15 @@ def test_the_console_shows_the_banner_on_the_uart_and_the_screen() -> None:
     assert cmdline is not None
     assert cmdline.group(1).split()[:3] == ["console=serial0,115200",
                                             "${serial_console:+$serial_console", "}console=tty1"]
-    # pi4: Debian's kernel calls the header's UART ttyS1; pi5 and pi4-rpi: Raspberry Pi's
-    # knows serial0
+    # the header's UART (GPIO 14 and 15) carries a console on every board. pi4: Debian's
+    # kernel calls it ttyS1; pi4-rpi: Raspberry Pi's knows it as serial0; pi5: serial0 is the
+    # debug connector's, the header's is uart0 (ttyAMA0), turned on under [pi5]
     assert flavours.settings("pi4")["serial_console"] == ["console=ttyS1,115200"]
+    assert flavours.settings("pi4-rpi")["serial_console"] == [""]
+    assert flavours.settings("pi5")["serial_console"] == ["console=ttyAMA0,115200"]
+    pi5 = flavours.settings("pi5")["config_txt"]
+    assert pi5.index("dtparam=uart0=on") < pi5.index("[all]")
     for flavour in flavours.names():
-        if flavour != "pi4":
-            assert flavours.settings(flavour)["serial_console"] == [""], flavour
         assert "enable_uart=1" in flavours.settings(flavour)["config_txt"], flavour
     banner = _settings(SYSTEM / "tableside-banner.service")
     assert banner["Service.ExecStart"] == [
@@ -529,3 +546,10 @@ def test_the_image_test_builds_a_trial_image_when_asked(tmp_path: Path) -> None:
     proc = subprocess.run([str(test), "--build", str(out)], capture_output=True, text=True)
     assert proc.returncode == 7  # the build's: set -e stops there
     assert (tmp_path / "built").read_text() == f"--trial {out}\n"
+    # pointed at another flavour's build: said, not every check skipped and called a pass
+    out.mkdir()
+    (out / "tableside-pi5-arm64.img").write_bytes(b"")
+    proc = subprocess.run([str(test), str(out)], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert (f"no tableside-pi4-arm64.img in {out} (it holds tableside-pi5-arm64.img): these "
+            "checks are for the pi4 image") in proc.stderr
