@@ -476,7 +476,7 @@ def test_rpi_customize_puts_the_pi4_boot_files_and_firmware_on_the_boot_partitio
     assert (firmware / "start4.elf").read_bytes() == b"start4"
     assert (firmware / "fixup4.dat").read_bytes() == b"fixup4"
     _image_trusts_the_keyring_package(root)
-    assert "image-build: pi4: boot partition: kernel8.img and initramfs8 of " \
+    assert "image-build: pi4-rpi: boot partition: kernel8.img and initramfs8 of " \
         "6.6.74+rpt-rpi-v8" in proc.stderr
     assert "Mesa" not in proc.stderr  # the Pi 4's GPU is Debian 12's Mesa's
 
@@ -485,7 +485,7 @@ def test_rpi_customize_puts_the_pi4_boot_files_and_firmware_on_the_boot_partitio
     (firmware / "bcm2711-rpi-cm4.dtb").unlink()
     proc = _customize(root, keyring, "v8")
     assert proc.returncode == 1
-    assert "image-build: pi4: the boot partition has no bcm2711-rpi-cm4.dtb" in proc.stderr
+    assert "image-build: pi4-rpi: the boot partition has no bcm2711-rpi-cm4.dtb" in proc.stderr
     (lib / "broadcom" / "bcm2711-rpi-cm4.dtb").write_bytes(b"cm4")
     # no device tree at all
     broadcom = lib / "broadcom"
@@ -500,7 +500,7 @@ def test_rpi_customize_puts_the_pi4_boot_files_and_firmware_on_the_boot_partitio
         (firmware / name).unlink()
     proc = _customize(root, keyring, "v8")
     assert proc.returncode == 1
-    assert "image-build: pi4: the boot partition has no start4.elf" in proc.stderr
+    assert "image-build: pi4-rpi: the boot partition has no start4.elf" in proc.stderr
     # a Pi 5 kernel is not this flavour's
     proc = _customize(root, keyring, "v7")
     assert proc.returncode == 2 and "unknown kernel v7 (2712 or v8)" in proc.stderr
