@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # The Raspberry Pi 4 flavour with Raspberry Pi's kernel, for the official 7" DSI touch panel.
-# Debian's kernel (the pi4 flavour) has the panel's drivers but not what the panel needs on
-# a Pi 4: its touch controller has no interrupt line, and only Raspberry Pi's kernel polls
-# it, and only Raspberry Pi's kernel has the overlays that describe the panel to it. This
+# Debian 12's kernel (6.1, the pi4 flavour) has the panel's display drivers but not what
+# the panel needs on a Pi 4: its touch controller has no interrupt line, which Debian's
+# touch driver requires where Raspberry Pi's polls, and Debian's device tree takes no
+# overlay (no __symbols__), where Raspberry Pi's has the overlays that describe the panel. This
 # flavour takes Raspberry Pi's 64-bit kernel for the Pi 3 and 4, linux-image-rpi-v8, from
 # Raspberry Pi's archive beside Debian's packages (image-build/flavours/raspberrypi-archive).
 # Raspberry Pi's raspi-firmware copies the Pi 4's firmware (start4.elf, fixup4.dat), the
