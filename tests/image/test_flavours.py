@@ -407,6 +407,16 @@ def _customize(root: Path, keyring: Path, kernel: str) -> subprocess.CompletedPr
                           capture_output=True, text=True, timeout=60)
 
 
+def _refused_without(root: Path, keyring: Path, kernel: str, *gone: Path) -> str:
+    """rpi-customize run again once `gone` are removed (from the kernel's folders and the
+    boot partition): it refuses, and this is what it said."""
+    for path in gone:
+        path.unlink()
+    proc = _customize(root, keyring, kernel)
+    assert proc.returncode == 1, proc.stderr
+    return proc.stderr
+
+
 def _image_trusts_the_keyring_package(root: Path) -> None:
     assert ("deb [signed-by=/usr/share/keyrings/raspberrypi-archive-keyring.gpg] "
             "http://archive.raspberrypi.com/debian bookworm main") in (
@@ -433,18 +443,14 @@ def test_rpi_customize_puts_the_pi5_boot_files_on_the_boot_partition(tmp_path: P
     assert "WARNING: Mesa (none) predates the Pi 5's GPU" in proc.stderr
 
     # without the firmware's overlay map vc4-kms-v3d would be another board's: refused
-    (lib / "overlays" / "overlay_map.dtb").unlink()
-    (firmware / "overlays" / "overlay_map.dtb").unlink()
-    proc = _customize(root, keyring, "2712")
-    assert proc.returncode == 1
-    assert "the boot partition has no overlays/overlay_map.dtb" in proc.stderr
+    said = _refused_without(root, keyring, "2712", lib / "overlays" / "overlay_map.dtb",
+                            firmware / "overlays" / "overlay_map.dtb")
+    assert "the boot partition has no overlays/overlay_map.dtb" in said
     (lib / "overlays" / "overlay_map.dtb").write_bytes(b"map")
 
-    (lib / "broadcom" / "bcm2712-rpi-5-b.dtb").unlink()
-    (firmware / "bcm2712-rpi-5-b.dtb").unlink()
-    proc = _customize(root, keyring, "2712")
-    assert proc.returncode == 1
-    assert "image-build: pi5: the boot partition has no bcm2712-rpi-5-b.dtb" in proc.stderr
+    said = _refused_without(root, keyring, "2712", lib / "broadcom" / "bcm2712-rpi-5-b.dtb",
+                            firmware / "bcm2712-rpi-5-b.dtb")
+    assert "image-build: pi5: the boot partition has no bcm2712-rpi-5-b.dtb" in said
 
     (root / "boot" / "vmlinuz-6.6.80+rpt-rpi-2712").write_bytes(b"another")
     proc = _customize(root, keyring, "2712")
@@ -481,11 +487,9 @@ def test_rpi_customize_puts_the_pi4_boot_files_and_firmware_on_the_boot_partitio
     assert "Mesa" not in proc.stderr  # the Pi 4's GPU is Debian 12's Mesa's
 
     # a board the card is for without its device tree: refused
-    (lib / "broadcom" / "bcm2711-rpi-cm4.dtb").unlink()
-    (firmware / "bcm2711-rpi-cm4.dtb").unlink()
-    proc = _customize(root, keyring, "v8")
-    assert proc.returncode == 1
-    assert "image-build: pi4-rpi: the boot partition has no bcm2711-rpi-cm4.dtb" in proc.stderr
+    said = _refused_without(root, keyring, "v8", lib / "broadcom" / "bcm2711-rpi-cm4.dtb",
+                            firmware / "bcm2711-rpi-cm4.dtb")
+    assert "image-build: pi4-rpi: the boot partition has no bcm2711-rpi-cm4.dtb" in said
     (lib / "broadcom" / "bcm2711-rpi-cm4.dtb").write_bytes(b"cm4")
     # no device tree at all
     broadcom = lib / "broadcom"
@@ -495,13 +499,11 @@ def test_rpi_customize_puts_the_pi4_boot_files_and_firmware_on_the_boot_partitio
     (lib / "elsewhere").rename(broadcom)
 
     # the Pi 4's firmware nowhere: the card would not start
-    for name in ("start4.elf", "fixup4.dat"):
-        (raspi_firmware / name).unlink()
-        (firmware / name).unlink()
-    proc = _customize(root, keyring, "v8")
-    assert proc.returncode == 1
-    assert "image-build: pi4-rpi: the boot partition has no start4.elf" in proc.stderr
-    # a Pi 5 kernel is not this flavour's
+    said = _refused_without(root, keyring, "v8", *(folder / name
+                                                   for folder in (raspi_firmware, firmware)
+                                                   for name in ("start4.elf", "fixup4.dat")))
+    assert "image-build: pi4-rpi: the boot partition has no start4.elf" in said
+    # a kernel neither flavour uses
     proc = _customize(root, keyring, "v7")
     assert proc.returncode == 2 and "unknown kernel v7 (2712 or v8)" in proc.stderr
 
