@@ -1,24 +1,27 @@
 """The pit run by IT: when PostgreSQL goes away, the health check says so (503) and the API
-answers in words, never a bare 500 (real PostgreSQL: the pit's database is dropped under it)."""
+answers in words, never a bare 500 (real PostgreSQL: the pit's database is dropped under it,
+while a real pit server answers over HTTP)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import psycopg
-from starlette.testclient import TestClient
 
-from pit.app import create_app, open_pit
+from pit.app import open_pit
+from tests.pit.conftest import PitServer
 from tests.pit.pg import Postgres
 
 
 def test_health_and_the_api_say_the_database_is_gone(postgres: Postgres, tmp_path: Path) -> None:
     url = postgres.new_database()
-    state = open_pit(url, tmp_path / "pit.key")
-    token = state.store.enroll("PB-01")
+    server = PitServer(open_pit(url, tmp_path / "pit.key"))
+    token = server.state.store.enroll("PB-01")
     auth = {"Authorization": f"Bearer {token}"}
     try:
-        with TestClient(create_app(state), raise_server_exceptions=False) as client:
+        server.start()
+        with httpx.Client(base_url=server.url, timeout=30.0) as client:
             assert client.get("/api/v1/health").json() == {"ok": True}
             assert client.get("/api/v1/tables/PB-01/head", headers=auth).status_code == 200
 
@@ -35,4 +38,5 @@ def test_health_and_the_api_say_the_database_is_gone(postgres: Postgres, tmp_pat
             assert head.status_code == 503
             assert head.json()["error"].startswith("the pit cannot use its database now:")
     finally:
-        state.close()
+        server.stop()
+        server.state.close()
