@@ -8,13 +8,10 @@ flavour_title="Raspberry Pi 4 (Debian 12's kernel and firmware)"
 image_name=tableside-pi4-arm64.img
 image_sources=("deb $mirror $suite main non-free-firmware")
 sources=("${image_sources[@]}")  # what mmdebstrap gets: the same
+# shellcheck source=image-build/flavours/table-packages
+source "$here/flavours/table-packages"
 packages=(systemd-sysv udev dbus kmod raspi-firmware linux-image-arm64 initramfs-tools
-          e2fsprogs dosfstools ca-certificates python3 python3-venv
-          libgl1 libegl1 libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10
-          systemd-timesyncd systemd-resolved netbase iproute2 fdisk less
-          openssh-server sudo
-          overlayroot busybox
-          xserver-xorg-core x11-xserver-utils)  # both screens on one KMS device: Xorg, xrandr
+          "${table_packages[@]}")
 # The boot partition's files that start the Pi (raspi-firmware's names).
 boot_kernel="vmlinuz-<version>"
 boot_initramfs="initrd.img-<version>"

@@ -52,6 +52,16 @@ def test_the_boot_partition_holds_firmware_kernel_one_initramfs_and_config() -> 
     assert not [s for s in settings if s.startswith("dtoverlay")], settings
 
 
+def test_the_initramfs_is_zstd(tmp_path: Path) -> None:
+    """zstd is on the card (image-build/flavours/table-packages), so initramfs-tools keeps
+    its own choice and does not fall back to gzip: zstd's magic number opens the file."""
+    names = _run("mdir", "-b", "-i", str(OUT / "boot.img"), "::/").split()
+    initramfs = next(Path(f).name for f in names if Path(f).name.lower().startswith("initrd"))
+    subprocess.run(["mcopy", "-i", str(OUT / "boot.img"), f"::/{initramfs}",
+                    str(tmp_path / "initramfs")], check=True, timeout=300)
+    assert (tmp_path / "initramfs").read_bytes()[:4] == bytes.fromhex("28b52ffd")
+
+
 def test_the_root_holds_the_venv_units_and_rules() -> None:
     # The image's own units are the vendor's (/usr/lib): an update's go before them in /run.
     listing = _run("debugfs", "-R", "ls -l /usr/lib/systemd/system", str(OUT / "root.img"))

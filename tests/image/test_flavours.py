@@ -38,7 +38,7 @@ PI4_PACKAGES = ("systemd-sysv udev dbus kmod raspi-firmware linux-image-arm64 in
                 "e2fsprogs dosfstools ca-certificates python3 python3-venv libgl1 libegl1 "
                 "libgl1-mesa-dri libgles2 libmtdev1 libdrm2 libgbm1 libinput10 "
                 "systemd-timesyncd systemd-resolved netbase iproute2 fdisk less openssh-server "
-                "sudo overlayroot busybox xserver-xorg-core x11-xserver-utils")
+                "sudo overlayroot busybox zstd xserver-xorg-core x11-xserver-utils")
 PI4_CONFIG = ["config.txt (append):", "    ",
               "    # Tableside: a Raspberry Pi 4, 64-bit, KMS for the dealer's and the players' "
               "screens.",
