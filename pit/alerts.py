@@ -47,6 +47,8 @@ SHUFFLER_MALFUNCTION = "shuffler_malfunction"
 """A shuffling device malfunctioned and the procedure holds the round (rule 12.1.2)."""
 ROUND_TERMINATED = "round_terminated"
 """A round a malfunction procedure terminated, every wager returned (rule 12.4)."""
+NEW_CARD = "new_card"
+"""A table started again on a new card, its old journal closed at the pit (pit/store.py)."""
 
 TITLES = {
     DEVICE_OFFLINE: "Device offline",
@@ -67,6 +69,7 @@ TITLES = {
     SAME_DIRECTION: "Spun the same way (rule 3.2)",
     SHUFFLER_MALFUNCTION: "Shuffler malfunction (rule 12.1)",
     ROUND_TERMINATED: "Round terminated (rule 12.4)",
+    NEW_CARD: "New card",
 }
 """The alerts' titles on the dashboard; a game's own kind with no title here is shown as its
 kind, its words in the message."""

@@ -13,8 +13,11 @@ import click
 from click.core import ParameterSource
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from pit.floor import FloorTimes
     from pit.state import PitState
+    from pit.store import NewCard
 
 DEFAULT_DB = "pit.db"
 DEFAULT_PORT = 8600
@@ -192,37 +195,34 @@ def _check_tls(cert: str, key: str) -> None:
         _fail(f"cannot read the certificate or its key: {exc.filename}: {exc.strerror}")
 
 
-@pit.command("enroll")
-@click.argument("table_id")
-@_db_option
-@click.option("--pit-url", default=f"http://127.0.0.1:{DEFAULT_PORT}", show_default=True,
-              help="the pit's address as the table reaches it")
-@click.option("--credential-out", type=click.Path(dir_okay=False, path_type=Path),
-              help="write the credential to this file (mode 0600) instead of printing it")
-@_key_option
-def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None,
-           key_path: str | None, pit_config: str | None) -> None:
-    """Enrol a table (or give it a new credential and anchor key; the old ones stop working)
-    and print the [sync] section for its table.toml, with the pit's public key its
-    configurations are checked against. The credential file holds the credential and the
-    table's anchor key (Ed25519), which signs the heads it anchors here."""
-    from pit.store import EnrolmentError
+def _credential_out_option(f: click.decorators.FC) -> click.decorators.FC:
+    f = click.option("--credential-out", type=click.Path(dir_okay=False, path_type=Path),
+                     help="write the credential to this file (mode 0600) instead of "
+                          "printing it")(f)
+    return click.option("--pit-url", default=f"http://127.0.0.1:{DEFAULT_PORT}",
+                        show_default=True, help="the pit's address as the table reaches it")(f)
 
+
+def _hand_over(table_id: str, credential_out: Path | None, pit_url: str,
+               state: PitState, make: Callable[[], str]) -> None:
+    """Make the table's credential (`make`, which may refuse with a ValueError) and give it:
+    to --credential-out (opened first, so a new credential is never lost unwritten) or on
+    stderr, then the [sync] section for its table.toml on stdout."""
     out = None
-    if credential_out is not None:  # opened first: a new credential is never lost unwritten
+    if credential_out is not None:
         try:
             fd = os.open(credential_out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         except OSError as exc:
             _fail(f"cannot write the credential to {credential_out}: {exc.strerror}")
         out = os.fdopen(fd, "w", encoding="utf-8")
-    state = _open(db_url, key_path, pit_config)
     try:
-        credential = state.store.enroll_with_key(table_id)
-    except EnrolmentError as exc:
+        credential = make()
+    except (LookupError, ValueError) as exc:
         if out is not None:
             out.close()
             credential_out.unlink(missing_ok=True)  # type: ignore[union-attr]
-        _fail(str(exc))
+        _fail(f"table {exc.args[0]} is not enrolled at this pit (tableside pit enroll)"
+              if isinstance(exc, LookupError) else str(exc))
     if out is not None:
         with out:
             out.write(credential)
@@ -235,6 +235,52 @@ def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None
                    err=True)
     click.echo(f'[sync]\npit = "{pit_url}"\ncredential_file = "data/{table_id}.credential"\n'
                f'pit_key = "{state.configs.public_key}"')
+
+
+@pit.command("enroll")
+@click.argument("table_id")
+@_db_option
+@_credential_out_option
+@_key_option
+def enroll(table_id: str, db_url: str, pit_url: str, credential_out: Path | None,
+           key_path: str | None, pit_config: str | None) -> None:
+    """Enrol a table (or give it a new credential and anchor key; the old ones stop working)
+    and print the [sync] section for its table.toml, with the pit's public key its
+    configurations are checked against. The credential file holds the credential and the
+    table's anchor key (Ed25519), which signs the heads it anchors here."""
+    state = _open(db_url, key_path, pit_config)
+    _hand_over(table_id, credential_out, pit_url, state,
+               lambda: state.store.enroll_with_key(table_id))
+
+
+@pit.command("new-card")
+@click.argument("table_id")
+@click.option("--by", required=True, help="who starts the new card: it goes on record")
+@_db_option
+@_credential_out_option
+@_key_option
+def new_card(table_id: str, by: str, db_url: str, pit_url: str, credential_out: Path | None,
+             key_path: str | None, pit_config: str | None) -> None:
+    """Start an enrolled table again on a new SD card, its old card dead or lost: the
+    journal the pit holds of it is closed and kept as TABLE_ID.card1 (then .card2, ...), off
+    the floor, and the table starts again from row 1 with a new credential and anchor key.
+    Refused while the table has open alerts. Prints the [sync] section, as enroll does, and
+    what the old card's journal ended with."""
+    state = _open(db_url, key_path, pit_config)
+    made: list[NewCard] = []
+
+    def make() -> str:
+        made.append(state.store.new_card(table_id, by))
+        return made[0].credential
+
+    _hand_over(table_id, credential_out, pit_url, state, make)
+    card = made[0]
+    last = card.last_known
+    click.echo(f"The old card's journal is kept at this pit as {card.closed_as}: rows to "
+               f"{card.head[0]}, anchored to {card.anchor[0]}.", err=True)
+    if last[0]:
+        click.echo(f"Check the old card, if it still reads: tableside journal verify "
+                   f"FILE --head {last[0]}:{last[1]}", err=True)
 
 
 @pit.command("inspector")

@@ -395,6 +395,8 @@ async def table_page(request: Request, session: Session) -> Response:
         return message(request, "No such table", 404, session,
                        text=f"No table {table_id} is enrolled.")
     alerts = await run_in_threadpool(lambda: pit.store.alerts(table_id=table_id))
+    closed = await run_in_threadpool(pit.store.closed_from, table_id)
+    earlier = await run_in_threadpool(pit.store.closed_journals, table_id)
     shifts = await run_in_threadpool(buy_ins_by_shift, pit.store, table_id, pit.times,
                                      datetime.now(UTC))
     changes = await run_in_threadpool(exchanges, pit.store, table_id, pit.times,
@@ -404,7 +406,7 @@ async def table_page(request: Request, session: Session) -> Response:
     return render(request, "table.html",
                   {"title": f"Table {table_id}", "live": True, "summary": summary,
                    "query": query, **rounds, "shifts": shifts, "shift_days": DAYS_SHOWN,
-                   "exchanges": changes,
+                   "exchanges": changes, "closed": closed, "earlier_cards": earlier,
                    **_alerts(alerts, session, times=pit.times)})
 
 

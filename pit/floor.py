@@ -37,7 +37,7 @@ class Floor:
 
     def __init__(self, store: PitStore) -> None:
         self.store = store
-        self._folded: dict[str, Folded] = {}
+        self._folded: dict[str, tuple[int, Folded]] = {}  # the card it was folded on
         self._problems: dict[str, list[str]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -48,23 +48,29 @@ class Floor:
 
     def catch_up(self, table_id: str) -> dict[str, Any]:
         """Fold the rows the pit received since the last call; the table's summary."""
+        card = self.store.card(table_id)
         with self._lock(table_id):
-            folded = self._folded.get(table_id) or self._start(table_id)
-            problems = self._problems.setdefault(table_id, [])
+            kept = self._folded.get(table_id)
+            if kept is None or kept[0] != card:  # not yet, or a new card's journal since
+                folded = self._start(table_id)
+                self._problems[table_id] = []
+            else:
+                folded = kept[1]
+            problems = self._problems[table_id]
             while True:
                 rows = self.store.rows(table_id, folded.seq, _PAGE)
                 if not rows:
                     break
                 folded = fold((row.entry() for row in rows), folded,
                               on_error=lambda exc: problems.append(str(exc)))
-            self._folded[table_id] = folded
+            self._folded[table_id] = (card, folded)
             summary = summarize(folded, problems)
         self.store.save_summary(table_id, summary)
         return summary
 
     def folded(self, table_id: str) -> Folded:
         self.catch_up(table_id)
-        return self._folded[table_id]
+        return self._folded[table_id][1]
 
     def _start(self, table_id: str) -> Folded:
         found = self.store.db.one(

@@ -60,6 +60,7 @@ class RoundsView:
 class _Kept:
     replay: Replay
     first_row: int
+    card: int  # the card the table's journal was on (PitStore.card)
 
 
 class Rounds:
@@ -85,11 +86,13 @@ class Rounds:
     def recent(self, table_id: str, count: int = RECENT) -> RoundsView:
         """The table's last `count` rounds (UnknownTable if it is not enrolled)."""
         head = self.store.head(table_id)[0]
+        card = self.store.card(table_id)
         with self._lock(table_id):
             with self._guard:
                 kept = self._kept.pop(table_id, None)
-            if kept is None or kept.replay.seq - kept.first_row > SPAN or kept.replay.seq > head:
-                kept = _Kept(*self._start(table_id, max(0, head - RECENT_ROWS)))
+            if (kept is None or kept.card != card or kept.replay.seq - kept.first_row > SPAN
+                    or kept.replay.seq > head):
+                kept = _Kept(*self._start(table_id, max(0, head - RECENT_ROWS)), card)
             self._feed(table_id, kept.replay, head)
             report = kept.replay.report
             del report.rounds[:-count]  # only the last rounds are kept
@@ -171,7 +174,8 @@ class Rounds:
             covered = self.store.db.one("SELECT hash FROM pit_rows WHERE table_id = ? AND "
                                         "seq = ?", (table_id, start.seq))
             digest = GENESIS_HASH if start.seq == 0 or covered is None else str(covered[0])
-            return Replay(source, start, (start.seq, digest), table_id), int(seq)
+            return (Replay(source, start, (start.seq, digest), self.store.hashed_id(table_id)),
+                    int(seq))
         return Replay(source), 1
 
     def _feed(self, table_id: str, replay: Replay, up_to: int,

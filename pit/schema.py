@@ -108,4 +108,11 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             first_used_at TEXT NOT NULL
         )""",
     ]),
+    (4, [
+        # A table given a new card (pit/store.py, `new_card`): its old journal is kept under
+        # a name of its own (PB-07.card1), closed, with the table it came from and when. It
+        # is off the floor, takes no rows and no anchors, and its pages stay readable.
+        "ALTER TABLE pit_tables ADD COLUMN closed_at TEXT",
+        "ALTER TABLE pit_tables ADD COLUMN closed_from TEXT",
+    ]),
 ]

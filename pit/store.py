@@ -18,7 +18,7 @@ from typing import Any
 
 from kiosk.anchor import Anchor, credential_text, new_key, signed_by
 from kiosk.store.canonical import format_wall_time, loads_strict
-from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK, alert_for
+from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK, NEW_CARD, alert_for
 from pit.db import Database, Transaction
 from pit.ingest import Checked, WireRow, check_batch
 from pit.schema import GENESIS
@@ -43,6 +43,29 @@ class UnknownTable(LookupError):
 
 class EnrolmentError(ValueError):
     """A table id that cannot be enrolled; the message says why."""
+
+
+class NewCardRefused(ValueError):
+    """A new card the pit will not start yet (open alerts on the table); the message says
+    what to do first."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewCard:
+    """A table's new card, as `PitStore.new_card` made it: the new credential file's text,
+    the name its old journal is kept under, that journal's last row and newest anchor at the
+    pit, and the alert that records it."""
+
+    credential: str
+    closed_as: str
+    head: tuple[int, str]
+    anchor: tuple[int, str]
+    alert: int
+
+    @property
+    def last_known(self) -> tuple[int, str]:
+        """The newest of the two: what the old card's journal must still hold, unchanged."""
+        return self.anchor if self.anchor[0] > self.head[0] else self.head
 
 
 class AnchorRefused(ValueError):
@@ -129,6 +152,7 @@ class PitStore:
         token = secrets.token_urlsafe(32)
         digest = credential_hash(token)
         with self.db.transaction() as tx:
+            _refuse_closed(tx, table_id)
             if tx.lock_table(table_id) is None:
                 tx.execute("INSERT INTO pit_tables (table_id, credential_hash, enrolled_at, "
                            "anchor_key) VALUES (?, ?, ?, ?)",
@@ -144,6 +168,85 @@ class PitStore:
         only the key's public half and the credential's hash."""
         key, public = new_key()
         return credential_text(self.enroll(table_id, public), key)
+
+    def new_card(self, table_id: str, by: str) -> NewCard:
+        """Start an enrolled table again on a new card, its old card dead or lost: the
+        journal the pit holds of it is closed and kept under a name of its own,
+        `<table>.card<n>`, with its rows, anchors, quarantined rows and alerts, off the
+        floor and taking nothing more. The table keeps its id and its configurations, and
+        starts again from row 1 with a new credential and anchor key (the old ones stop
+        working at once). An alert on the table records who (`by`) and what the old card's
+        journal ended with at the pit.
+
+        Refused while the table has open alerts: a closed journal's alerts are not on the
+        floor, so an inspector acknowledges them first (a new card that synced before this
+        raised a STOP alert; that one too)."""
+        if not by.strip():
+            raise NewCardRefused("say who starts the new card (--by NAME): it goes on record")
+        key, public = new_key()
+        token = secrets.token_urlsafe(32)
+        now = self.clock()
+        with self.db.transaction() as tx:
+            _refuse_closed(tx, table_id)
+            locked = tx.lock_table(table_id)
+            if locked is None:
+                raise UnknownTable(table_id)
+            head = (int(locked[1]), str(locked[2]))
+            anchor = self._newest_anchor(tx, table_id)
+            found = tx.one("SELECT count(*) FROM pit_alerts WHERE table_id = ? AND "
+                           "acked_at IS NULL", (table_id,))
+            open_alerts = int(found[0]) if found else 0
+            if open_alerts:
+                raise NewCardRefused(
+                    f"table {table_id} has {open_alerts} open alert(s): an inspector "
+                    "acknowledges them on the dashboard first (the old journal's alerts "
+                    "leave the floor with it)")
+            closed = _closed_name(tx, table_id)
+            tx.execute("INSERT INTO pit_tables (table_id, credential_hash, enrolled_at, "
+                       "head_seq, head_hash, last_sync_at, rows_waiting, summary, anchor_key, "
+                       "closed_at, closed_from) SELECT ?, '', enrolled_at, head_seq, "
+                       "head_hash, last_sync_at, rows_waiting, summary, anchor_key, ?, "
+                       "table_id FROM pit_tables WHERE table_id = ?",
+                       (closed, now, table_id))
+            for kept in ("pit_rows", "pit_anchors", "pit_quarantine", "pit_alerts"):
+                tx.execute(f"UPDATE {kept} SET table_id = ? WHERE table_id = ?",
+                           (closed, table_id))
+            tx.execute("UPDATE pit_tables SET credential_hash = ?, anchor_key = ?, "
+                       "head_seq = 0, head_hash = ?, last_sync_at = NULL, rows_waiting = 0, "
+                       "summary = '{}' WHERE table_id = ?",
+                       (credential_hash(token), public, GENESIS, table_id))
+            made = tx.one("INSERT INTO pit_alerts (table_id, seq, kind, message, raised_at) "
+                          "VALUES (?, NULL, ?, ?, ?) RETURNING id",
+                          (table_id, NEW_CARD, _new_card_message(by, closed, head, anchor),
+                           now))
+            assert made is not None
+        return NewCard(credential_text(token, key), closed, head, anchor, int(made[0]))
+
+    def closed_journals(self, table_id: str) -> list[tuple[str, str]]:
+        """The table's closed journals (its old cards'), oldest first: (name, closed at)."""
+        return [(str(r[0]), str(r[1])) for r in self.db.query(
+            "SELECT table_id, closed_at FROM pit_tables WHERE closed_from = ? "
+            "ORDER BY closed_at, table_id", (table_id,))]
+
+    def closed_from(self, table_id: str) -> tuple[str, str] | None:
+        """For a closed journal (an old card's): the table it came from and when it was
+        closed; None for a table's own."""
+        row = self.db.one("SELECT closed_from, closed_at FROM pit_tables WHERE table_id = ? "
+                          "AND closed_at IS NOT NULL", (table_id,))
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def hashed_id(self, table_id: str) -> str:
+        """The table id the rows kept under `table_id` were hashed with: the table's own, or
+        for a closed journal the table it came from."""
+        closed = self.closed_from(table_id)
+        return table_id if closed is None else closed[0]
+
+    def card(self, table_id: str) -> int:
+        """Which card the table's journal at the pit is on: 1, then one more for each new
+        card (`new_card`). What the pit keeps in memory of a table's rows is kept for one
+        card: a journal that started again at row 1 is read again from its start."""
+        row = self.db.one("SELECT count(*) FROM pit_tables WHERE closed_from = ?", (table_id,))
+        return 1 + (int(row[0]) if row else 0)
 
     def authenticate(self, table_id: str, token: str) -> bool:
         row = self.db.one("SELECT credential_hash FROM pit_tables WHERE table_id = ?",
@@ -347,17 +450,26 @@ class PitStore:
 
     # --- reading -----------------------------------------------------------------------------
 
+    # A row as the table hashed it: a closed journal's rows are kept under its own name
+    # (PB-07.card1), but were hashed, as its anchors were signed, with the table's id (PB-07).
+    _AS_HASHED = ("r.seq, coalesce(t.closed_from, r.table_id), r.wall_time, r.kind, r.payload, "
+                  "r.prev_hash, r.hash")
+    _WITH_TABLE = "LEFT JOIN pit_tables t ON t.table_id = r.table_id"
+
     def rows(self, table_id: str, after_seq: int = 0, limit: int = 1000) -> list[WireRow]:
+        """The rows the pit holds of the table (or of a closed journal) after `after_seq`,
+        each as the table hashed it."""
         found = self.db.query(
-            "SELECT seq, table_id, wall_time, kind, payload, prev_hash, hash FROM pit_rows "
-            "WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?", (table_id, after_seq, limit))
+            f"SELECT {self._AS_HASHED} FROM pit_rows r {self._WITH_TABLE} "
+            "WHERE r.table_id = ? AND r.seq > ? ORDER BY r.seq LIMIT ?",
+            (table_id, after_seq, limit))
         return [WireRow(int(r[0]), *(str(v) for v in r[1:])) for r in found]
 
     def last_row_of_kind(self, table_id: str, kind: str) -> WireRow | None:
         """The table's newest row of `kind` at the pit."""
         found = self.db.one(
-            "SELECT seq, table_id, wall_time, kind, payload, prev_hash, hash FROM pit_rows "
-            "WHERE table_id = ? AND kind = ? ORDER BY seq DESC LIMIT 1", (table_id, kind))
+            f"SELECT {self._AS_HASHED} FROM pit_rows r {self._WITH_TABLE} "
+            "WHERE r.table_id = ? AND r.kind = ? ORDER BY r.seq DESC LIMIT 1", (table_id, kind))
         return None if found is None else WireRow(int(found[0]), *(str(v) for v in found[1:]))
 
     def quarantined(self, table_id: str) -> list[tuple[int, str, str]]:
@@ -371,8 +483,8 @@ class PitStore:
         with why and when it came, oldest first."""
         return [(WireRow(int(r[0]), *(str(v) for v in r[1:7])), str(r[7]), str(r[8]))
                 for r in self.db.query(
-                    "SELECT seq, table_id, wall_time, kind, payload, prev_hash, hash, reason, "
-                    "received_at FROM pit_quarantine WHERE table_id = ? AND seq = ? ORDER BY id",
+                    f"SELECT {self._AS_HASHED}, r.reason, r.received_at FROM pit_quarantine r "
+                    f"{self._WITH_TABLE} WHERE r.table_id = ? AND r.seq = ? ORDER BY r.id",
                     (table_id, seq))]
 
     def alerts(self, *, open_only: bool = True, table_id: str | None = None,
@@ -411,11 +523,13 @@ class PitStore:
                                (by, self.clock(), alert_id)) == 1
 
     def floor(self) -> list[FloorRow]:
-        """Every enrolled table with what the floor shows of it, in one read."""
+        """Every enrolled table with what the floor shows of it, in one read (not the
+        closed journals of old cards)."""
         found = self.db.query(
             "SELECT t.table_id, t.summary, t.last_sync_at, t.rows_waiting, "
             "(SELECT count(*) FROM pit_alerts a WHERE a.table_id = t.table_id "
-            "AND a.acked_at IS NULL) FROM pit_tables t ORDER BY t.table_id")
+            "AND a.acked_at IS NULL) FROM pit_tables t WHERE t.closed_at IS NULL "
+            "ORDER BY t.table_id")
         return [FloorRow(str(r[0]), _summary(r[1]), None if r[2] is None else str(r[2]),
                          int(r[3]), int(r[4])) for r in found]
 
@@ -424,10 +538,47 @@ class PitStore:
                         (json.dumps(summary, sort_keys=True), table_id))
 
 
+def _refuse_closed(tx: Transaction, table_id: str) -> None:
+    row = tx.one("SELECT closed_from FROM pit_tables WHERE table_id = ? AND "
+                 "closed_at IS NOT NULL", (table_id,))
+    if row is not None:
+        raise EnrolmentError(f"{table_id} is the closed journal of an old card of table "
+                             f"{row[0]}: it takes no rows, no credential and no new card")
+
+
+def _closed_name(tx: Transaction, table_id: str) -> str:
+    """The first free `<table>.card<n>`: the name the table's old journal is kept under."""
+    n = 1
+    while True:
+        name = f"{table_id}.card{n}"
+        if not TABLE_ID.fullmatch(name):
+            raise NewCardRefused(f"table id {table_id} is too long to keep its old journal "
+                                 f"beside it as {name} (64 characters at most)")
+        if tx.one("SELECT 1 FROM pit_tables WHERE table_id = ?", (name,)) is None:
+            return name
+        n += 1
+
+
+def _new_card_message(by: str, closed: str, head: tuple[int, str],
+                      anchor: tuple[int, str]) -> str:
+    """The new card's alert: who, where the old journal is, what it ended with, what is lost."""
+    last = anchor if anchor[0] > head[0] else head
+    words = (f"new card, started by {by.strip()}: the table's journal starts again at row 1. "
+             f"The old card's journal is kept at the pit as {closed}, its rows to row "
+             f"{head[0]}")
+    if anchor[0] > head[0]:
+        words += (f"; the old card anchored row {anchor[0]}, so rows {head[0] + 1} to "
+                  f"{anchor[0]} at least never reached the pit")
+    if last[0]:
+        words += (f". The old card, if it still reads, must hold row {last[0]} unchanged: "
+                  f"tableside journal verify FILE --head {last[0]}:{last[1]}")
+    return words + "."
+
+
 def _summary(text: object) -> dict[str, Any]:
     value = json.loads(str(text or "{}"))
     return value if isinstance(value, dict) else {}
 
 
 __all__ = ["GENESIS", "Alert", "AnchorRefused", "AnchorResult", "FloorRow", "IngestResult",
-           "PitStore", "UnknownTable"]
+           "NewCard", "NewCardRefused", "PitStore", "UnknownTable"]
