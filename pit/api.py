@@ -85,8 +85,9 @@ async def _authorise(request: Request, pit: PitState) -> tuple[str, Response | N
                                     f"or read table {table_id}")
     if wait := pit.anonymous_rate.allow(f"address:{address}"):
         return table_id, _slow_down(wait, "this address without a valid credential")
-    return table_id, error(401, f"the credential is not table {table_id}'s (enrol it again: "
-                                "tableside pit enroll)")
+    return table_id, error(401, f"the credential is not table {table_id}'s: enrol it again "
+                                "(tableside pit enroll), or, for a table started again on a new "
+                                "card, give that card the credential new-card made")
 
 
 async def head(request: Request) -> Response:

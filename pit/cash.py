@@ -58,9 +58,9 @@ def buy_ins_by_shift(store: PitStore, table_id: str, times: FloorTimes, now: dat
                      days: int = DAYS_SHOWN) -> list[ShiftCash]:
     """The table's cash buy-ins of the last `days`, summed per shift, newest first."""
     since = (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-    found = store.db.query(
+    found = [row for journal in store.journals(table_id) for row in store.db.query(
         "SELECT wall_time, payload FROM pit_rows WHERE table_id = ? AND wall_time >= ? "
-        "AND kind = ? ORDER BY seq", (table_id, since, CashBuyIn.kind))
+        "AND kind = ? ORDER BY seq", (journal, since, CashBuyIn.kind))]
     sums: dict[datetime, list[int]] = {}
     ends: dict[datetime, datetime] = {}
     for wall_time, payload in found:
@@ -96,9 +96,9 @@ def exchanges(store: PitStore, table_id: str, times: FloorTimes, now: datetime,
               days: int = DAYS_SHOWN, currency: str = "R") -> list[ExchangeLine]:
     """The table's chip changes and colour-ups of the last `days`, newest first."""
     since = (now - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-    found = store.db.query(
+    found = [row for journal in store.journals(table_id) for row in store.db.query(
         "SELECT wall_time, payload FROM pit_rows WHERE table_id = ? AND wall_time >= ? "
-        "AND kind = ? ORDER BY seq DESC", (table_id, since, ChipExchange.kind))
+        "AND kind = ? ORDER BY seq DESC", (journal, since, ChipExchange.kind))]
     out = []
     for wall_time, payload in found:
         try:

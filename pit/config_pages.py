@@ -39,6 +39,8 @@ def _config(pit: PitState, table_id: str, session: Session, text: str | None, pr
             ) -> dict[str, Any]:
     """What the table's configuration page shows: the version it runs, the versions signed,
     the text in the form (`text`, or the newest version's) and why it was not published."""
+    if pit.store.closed_from(table_id) is not None:
+        raise UnknownTable(table_id)  # an old card's journal: it takes no configuration
     pit.store.head(table_id)  # UnknownTable for a table that is not enrolled
     versions = pit.configs.versions(table_id)
     body_text = text if text is not None else (versions[0].body if versions else EXAMPLE)
@@ -48,6 +50,20 @@ def _config(pit: PitState, table_id: str, session: Session, text: str | None, pr
             "body_text": body_text, "problem": problem}
 
 
+async def _unknown(request: Request, pit: PitState, table_id: str, session: Session
+                   ) -> Response:
+    """No such table, or an old card's closed journal, which takes no configuration: its
+    table's page is named."""
+    closed = await run_in_threadpool(pit.store.closed_from, table_id)
+    if closed is None:
+        return message(request, "No such table", 404, session)
+    return message(request, "A closed journal", 404, session,
+                   problem=f"{table_id} is the closed journal of an old card of table "
+                           f"{closed[0]}: it takes no configuration.",
+                   link=(f"/tables/{quote(closed[0])}/config",
+                         f"Table {closed[0]}'s configuration"))
+
+
 @inspector_only
 async def config_page(request: Request, session: Session) -> Response:
     pit: PitState = request.app.state.pit
@@ -55,7 +71,7 @@ async def config_page(request: Request, session: Session) -> Response:
     try:
         context = await run_in_threadpool(_config, pit, table_id, session, None, "")
     except UnknownTable:
-        return message(request, "No such table", 404, session)
+        return await _unknown(request, pit, table_id, session)
     return render(request, "config.html", context)
 
 
@@ -72,7 +88,7 @@ async def publish(request: Request, session: Session) -> Response:
     try:
         doc = await run_in_threadpool(pit.configs.publish, table_id, body, session.name)
     except UnknownTable:
-        return message(request, "No such table", 404, session)
+        return await _unknown(request, pit, table_id, session)
     except BadConfig as exc:  # the one check, config check's (a body nested too deep too)
         context = await run_in_threadpool(_config, pit, table_id, session, body,
                                           f"Not published: {exc}")

@@ -48,25 +48,33 @@ class Floor:
 
     def catch_up(self, table_id: str) -> dict[str, Any]:
         """Fold the rows the pit received since the last call; the table's summary."""
-        card = self.store.card(table_id)
         with self._lock(table_id):
-            kept = self._folded.get(table_id)
-            if kept is None or kept[0] != card:  # not yet, or a new card's journal since
-                folded = self._start(table_id)
-                self._problems[table_id] = []
-            else:
-                folded = kept[1]
-            problems = self._problems[table_id]
             while True:
-                rows = self.store.rows(table_id, folded.seq, _PAGE)
-                if not rows:
+                card = self.store.card(table_id)
+                folded, problems = self._fold(table_id, card)
+                if self.store.card(table_id) == card:  # else a new card came while folding
                     break
-                folded = fold((row.entry() for row in rows), folded,
-                              on_error=lambda exc: problems.append(str(exc)))
             self._folded[table_id] = (card, folded)
             summary = summarize(folded, problems)
         self.store.save_summary(table_id, summary)
         return summary
+
+    def _fold(self, table_id: str, card: int) -> tuple[Folded, list[str]]:
+        """What was folded of the table's journal on `card`, with the rows since folded in
+        (all of them: the first time, or for a new card's journal), and the problems met."""
+        kept = self._folded.get(table_id)
+        if kept is None or kept[0] != card:
+            folded = self._start(table_id)
+            self._problems[table_id] = []
+        else:
+            folded = kept[1]
+        problems = self._problems[table_id]
+        while True:
+            rows = self.store.rows(table_id, folded.seq, _PAGE)
+            if not rows:
+                return folded, problems
+            folded = fold((row.entry() for row in rows), folded,
+                          on_error=lambda exc: problems.append(str(exc)))
 
     def folded(self, table_id: str) -> Folded:
         self.catch_up(table_id)

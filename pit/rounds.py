@@ -97,10 +97,11 @@ class Rounds:
             report = kept.replay.report
             del report.rounds[:-count]  # only the last rounds are kept
             del report.problems[:-count]
-            with self._guard:
-                self._kept[table_id] = kept
-                while len(self._kept) > self.kept_tables:
-                    self._kept.popitem(last=False)
+            if self.store.card(table_id) == card:  # else a new card came while replaying
+                with self._guard:
+                    self._kept[table_id] = kept
+                    while len(self._kept) > self.kept_tables:
+                        self._kept.popitem(last=False)
             return RoundsView(list(report.rounds), head, kept.first_row, report.chain_ok,
                               report.chain_reason, list(report.problems))
 

@@ -228,6 +228,12 @@ class PitStore:
             "SELECT table_id, closed_at FROM pit_tables WHERE closed_from = ? "
             "ORDER BY closed_at, table_id", (table_id,))]
 
+    def journals(self, table_id: str) -> list[str]:
+        """Where the table's rows are kept, newest journal first: its own, then its old cards'
+        closed journals (`new_card`). What the table did, cash and chips, is added up over
+        them all; a closed journal alone is just itself."""
+        return [table_id, *reversed([name for name, _ in self.closed_journals(table_id)])]
+
     def closed_from(self, table_id: str) -> tuple[str, str] | None:
         """For a closed journal (an old card's): the table it came from and when it was
         closed; None for a table's own."""

@@ -9,6 +9,8 @@ journal replaced by another (STOP). On SQLite and PostgreSQL, against a real pit
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, time, timedelta
+from itertools import count
 from pathlib import Path
 
 import httpx
@@ -22,19 +24,34 @@ from kiosk.anchor import split_credential
 from kiosk.cli import main
 from kiosk.store.journal import Journal, head_of, iter_entries
 from kiosk.sync.client import SyncClient, SyncRefused
+from kiosk.table.cash import CashBuyIn
 from pit.alerts import ANCHOR_BROKEN, NEW_CARD
 from pit.app import open_pit
+from pit.cash import buy_ins_by_shift
+from pit.floor import Floor, FloorTimes
 from pit.store import PitStore
 from tests.pit.conftest import PitServer
 from tests.pit.day import Day
 from tests.pit.test_dashboard_browser import browser, shot  # noqa: F401  (the fixture)
 
+MORNING = datetime.combine(datetime.now(UTC).date() - timedelta(days=1), time(9, 0),
+                           tzinfo=UTC)
+"""Yesterday 09:00 UTC: the two cards' buy-ins, minutes apart, lie in one shift of the pit's
+default times (06:00 to 14:00, UTC) whenever the test runs."""
 
-def _card(folder: Path, coups: int, seed: int) -> Path:
-    """A card's journal of table PB-01: a day of `coups` coups."""
+
+def _card(folder: Path, coups: int, seed: int, cash: int = 0) -> Path:
+    """A card's journal of table PB-01: a day of `coups` coups, after a cash buy-in of
+    `cash` cents when given, its rows a millisecond apart from MORNING (the new card's
+    from ten minutes after it)."""
     folder.mkdir()
     path = folder / "PB-01.db"
-    journal = Journal.open(path, "PB-01")
+    ticks = count(600_000 if folder.name == "new" else 0)
+    journal = Journal.open(path, "PB-01",
+                           clock=lambda: MORNING + timedelta(milliseconds=next(ticks)))
+    if cash:
+        op = CashBuyIn("1", cash, cash)
+        journal.append(op.kind, op.to_payload())
     Day(journal, seed).play(coups)
     journal.close()
     return path
@@ -59,7 +76,7 @@ def test_a_dead_cards_table_starts_again_on_a_new_card_and_its_old_journal_is_ke
     server = pit_server()
     store = server.state.store
     credential = store.enroll_with_key("PB-01")
-    old = _card(tmp_path / "old", 6, seed=1)
+    old = _card(tmp_path / "old", 6, seed=1, cash=10_000)
     _sync(old, server.url, credential)
     synced = head_of(old)
     # Two more coups, anchored at the pit but never uploaded: the card dies with them.
@@ -79,7 +96,7 @@ def test_a_dead_cards_table_starts_again_on_a_new_card_and_its_old_journal_is_ke
 
     # A new card, provisioned with the same table.toml and credential: its fresh journal is
     # not the one the pit holds, so the sync refuses and the pit raises STOP.
-    new = _card(tmp_path / "new", 9, seed=2)  # longer than the old one the pit kept
+    new = _card(tmp_path / "new", 9, seed=2, cash=25_000)  # longer than the old one
     client = SyncClient(new, "PB-01", server.url, credential)
     with pytest.raises(SyncRefused):
         client.step()
@@ -111,6 +128,7 @@ def test_a_dead_cards_table_starts_again_on_a_new_card_and_its_old_journal_is_ke
     assert _pit_rows(store, "PB-01") == [(e.seq, e.hash) for e in iter_entries(new)]
     # The running pit, told nothing (new-card ran in another process), reads the new
     # journal from its row 1: not the old card's rows it kept in memory.
+    assert server.state.floor.catch_up("PB-01") == Floor(store).catch_up("PB-01")
     assert server.state.floor.catch_up("PB-01")["seq"] == head_of(new)[0]
     view = server.state.rounds.recent("PB-01")
     assert (len(view.rounds), view.chain_ok, view.head) == (9, True, head_of(new)[0])
@@ -119,6 +137,19 @@ def test_a_dead_cards_table_starts_again_on_a_new_card_and_its_old_journal_is_ke
     kept_view = server.state.rounds.recent("PB-01.card1")
     assert (len(kept_view.rounds), kept_view.chain_ok) == (6, True), kept_view.chain_reason
     assert {row.table_id for row in store.rows("PB-01.card1")} == {"PB-01"}
+    first = next(iter_entries(old))
+    kept_first = store.last_row_of_kind("PB-01.card1", first.kind)
+    assert kept_first is not None and kept_first.table_id == "PB-01"
+    # The new card's rows the pit quarantined when it took them for a rewrite went too.
+    quarantined = store.quarantined("PB-01.card1")
+    assert quarantined and store.quarantined("PB-01") == []
+    shown = store.quarantined_rows("PB-01.card1", quarantined[0][0])
+    assert shown and {row.table_id for row, _, _ in shown} == {"PB-01"}
+    # The table's cash adds up over both cards: each card's buy-in, in the one shift.
+    (shift,) = buy_ins_by_shift(store, "PB-01", FloorTimes(), datetime.now(UTC))
+    assert (shift.buy_ins, shift.cash) == (2, 35_000)
+    (kept_shift,) = buy_ins_by_shift(store, "PB-01.card1", FloorTimes(), datetime.now(UTC))
+    assert (kept_shift.buy_ins, kept_shift.cash) == (1, 10_000)
 
     # The old card's journal is kept whole at the pit: every row it sent, its anchors, the
     # rows quarantined and the alerts, under its own name.
@@ -225,9 +256,14 @@ def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
         # Its rows keep the table id they were hashed with (PB-01): the chain still holds.
         assert browser.find_element(By.ID, "chain").text.startswith(
             f"Chain at the pit: intact; {head_of(old)[0]} rows")
+        assert browser.find_elements(By.ID, "config-link") == []  # it takes no configuration
         shot(browser, "new-card-closed-journal")
         closed.find_element(By.LINK_TEXT, "PB-01").click()
         WebDriverWait(browser, 10).until(lambda d: d.current_url.endswith("/tables/PB-01"))
+        assert browser.find_elements(By.ID, "config-link")
+        browser.get(server.url + "/tables/PB-01.card1/config")
+        assert ("PB-01.card1 is the closed journal of an old card of table PB-01: it takes no "
+                "configuration." in browser.find_element(By.TAG_NAME, "main").text)
 
         browser.get(server.url + "/")
         tables = [row.text for row in browser.find_elements(By.CSS_SELECTOR,
