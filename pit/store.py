@@ -65,7 +65,7 @@ class NewCard:
     @property
     def last_known(self) -> tuple[int, str]:
         """The newest of the two: what the old card's journal must still hold, unchanged."""
-        return self.anchor if self.anchor[0] > self.head[0] else self.head
+        return _newest(self.head, self.anchor)
 
 
 class AnchorRefused(ValueError):
@@ -568,10 +568,11 @@ def _closed_name(tx: Transaction, table_id: str) -> str:
 def _new_card_message(by: str, closed: str, head: tuple[int, str],
                       anchor: tuple[int, str]) -> str:
     """The new card's alert: who, where the old journal is, what it ended with, what is lost."""
-    last = anchor if anchor[0] > head[0] else head
+    last = _newest(head, anchor)
     words = (f"new card, started by {by.strip()}: the table's journal starts again at row 1. "
-             f"The old card's journal is kept at the pit as {closed}, its rows to row "
-             f"{head[0]}")
+             f"The old card's journal is kept at the pit as {closed}, "
+             + (f"its rows to row {head[0]}" if head[0] else "with no rows (none had reached "
+                                                              "the pit)"))
     if anchor[0] > head[0]:
         words += (f"; the old card anchored row {anchor[0]}, so rows {head[0] + 1} to "
                   f"{anchor[0]} at least never reached the pit")
@@ -579,6 +580,11 @@ def _new_card_message(by: str, closed: str, head: tuple[int, str],
         words += (f". The old card, if it still reads, must hold row {last[0]} unchanged: "
                   f"tableside journal verify FILE --head {last[0]}:{last[1]}")
     return words + "."
+
+
+def _newest(head: tuple[int, str], anchor: tuple[int, str]) -> tuple[int, str]:
+    """The newer of the last row the pit holds and the newest head anchored there."""
+    return anchor if anchor[0] > head[0] else head
 
 
 def _summary(text: object) -> dict[str, Any]:

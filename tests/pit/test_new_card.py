@@ -220,6 +220,13 @@ def test_new_card_refuses_a_table_not_enrolled_and_a_nameless_start(
     blank = runner.invoke(main, ["pit", "new-card", "PB-01", "--by", " ", "--db", pit_url])
     assert blank.exit_code == 2 and "say who starts the new card" in blank.output
     assert server.state.store.closed_journals("PB-01") == []
+    # A table whose card died before anything reached the pit: nothing kept, nothing lost.
+    card = server.state.store.new_card("PB-01", "Thandi")
+    assert (card.closed_as, card.head[0], card.anchor[0]) == ("PB-01.card1", 0, 0)
+    (alert,) = server.state.store.alerts(table_id="PB-01")
+    assert alert.message == ("new card, started by Thandi: the table's journal starts again "
+                             "at row 1. The old card's journal is kept at the pit as "
+                             "PB-01.card1, with no rows (none had reached the pit).")
 
 
 def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
