@@ -235,8 +235,9 @@ def check_pit(cfg: TableConfig, timeout: float = 5.0) -> SelfTestResult:
         except ValueError:
             words = ""
         why = words or str(head.status_code)
-        return SelfTestResult("pit", False, f"the pit refuses this table: {why}; enrol it "
-                                            "again (tableside pit enroll)")
+        if "tableside pit" not in why:  # the pit's own words may say what to do already
+            why += "; enrol it again (tableside pit enroll)"
+        return SelfTestResult("pit", False, f"the pit refuses this table: {why}")
     try:
         held = int(head.json()["seq"])
     except (ValueError, KeyError, TypeError):
