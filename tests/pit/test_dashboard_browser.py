@@ -48,6 +48,18 @@ def browser() -> Iterator[WebDriver]:
         driver.quit()
 
 
+def open_page(driver: WebDriver, server: PitServer, path: str) -> None:
+    """Open the pit's page `path`, logging in as the inspector Thandi on the way when asked."""
+    driver.get(server.url + path)
+    if "/login" in driver.current_url:
+        driver.find_element(By.ID, "name").send_keys("Thandi")
+        driver.find_element(By.ID, "password").send_keys("correct horse battery")
+        driver.find_element(By.ID, "login").click()
+        WebDriverWait(driver, 10).until(lambda d: "/login" not in d.current_url)
+        if not driver.current_url.endswith(path):
+            driver.get(server.url + path)
+
+
 def shot(driver: WebDriver, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SHOTS / f"pit-{name}.png"))

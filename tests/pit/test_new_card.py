@@ -32,7 +32,11 @@ from pit.floor import Floor, FloorTimes
 from pit.store import PitStore
 from tests.pit.conftest import PitServer
 from tests.pit.day import Day
-from tests.pit.test_dashboard_browser import browser, shot  # noqa: F401  (the fixture)
+from tests.pit.test_dashboard_browser import (  # noqa: F401  (the fixture)
+    browser,
+    open_page,
+    shot,
+)
 
 MORNING = datetime.combine(datetime.now(UTC).date() - timedelta(days=1), time(9, 0),
                            tzinfo=UTC)
@@ -245,7 +249,7 @@ def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
         new = _card(tmp_path / "new", 2, seed=2)
         _sync(new, server.url, card.credential)
 
-        _login(browser, server, "/tables/PB-01")
+        open_page(browser, server, "/tables/PB-01")
         earlier = browser.find_element(By.ID, "earlier-cards")
         assert earlier.text.startswith("Earlier cards' journals: PB-01.card1 (closed ")
         assert len(browser.find_elements(By.CSS_SELECTOR, "#rounds tr")) == 1 + 2
@@ -280,13 +284,3 @@ def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
         server.stop()
         state.close()
 
-
-def _login(driver: WebDriver, server: PitServer, path: str) -> None:
-    driver.get(server.url + path)
-    if "/login" in driver.current_url:
-        driver.find_element(By.ID, "name").send_keys("Thandi")
-        driver.find_element(By.ID, "password").send_keys("correct horse battery")
-        driver.find_element(By.ID, "login").click()
-        WebDriverWait(driver, 10).until(lambda d: "/login" not in d.current_url)
-        if not driver.current_url.endswith(path):
-            driver.get(server.url + path)

@@ -15,7 +15,6 @@ import httpx
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from kiosk.replay import load_entries, replay_source
 from kiosk.sync.client import to_wire
@@ -23,7 +22,11 @@ from pit.app import open_pit
 from pit.drawing import card_face, money
 from pit.ingest import WireRow
 from tests.pit.conftest import PitServer
-from tests.pit.test_dashboard_browser import browser, shot  # noqa: F401  (the fixture)
+from tests.pit.test_dashboard_browser import (  # noqa: F401  (the fixture)
+    browser,
+    open_page,
+    shot,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden_journals"
 JOURNALS = ("pb", "bj", "t21", "bj_rules", "mixed", "roulette", "az", "pg", "mb_transfer",
@@ -60,17 +63,6 @@ def pit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, PitServe
         server.state.close()
 
 
-def _open(driver: WebDriver, server: PitServer, path: str) -> None:
-    driver.get(server.url + path)
-    if "/login" in driver.current_url:
-        driver.find_element(By.ID, "name").send_keys("Thandi")
-        driver.find_element(By.ID, "password").send_keys("correct horse battery")
-        driver.find_element(By.ID, "login").click()
-        WebDriverWait(driver, 10).until(lambda d: "/login" not in d.current_url)
-        if not driver.current_url.endswith(path):
-            driver.get(server.url + path)
-
-
 def _bets(driver: WebDriver) -> list[str]:
     return [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#bets tr")[1:]]
 
@@ -93,7 +85,7 @@ def test_every_games_rounds_are_drawn_with_their_money(browser: WebDriver,  # no
     table_id = server.state.store.floor()[0].table_id
     settled = [c for c in _replayed(name) if c["status"] == "settled"]
     first = settled[0]
-    _open(browser, server, f"/tables/{table_id}/rounds/{first['seq']}")
+    open_page(browser, server, f"/tables/{table_id}/rounds/{first['seq']}")
     page = browser.find_element(By.TAG_NAME, "main").text
     assert "Recomputed: matches what the table recorded." in page
     assert "{" not in page and not re.search(r"\d{3,}/1", page)  # no JSON, no "9500/1"
@@ -108,7 +100,7 @@ def test_every_games_rounds_are_drawn_with_their_money(browser: WebDriver,  # no
 
 def test_punto_banco_shows_both_hands_the_totals_the_winner_and_each_bet(
         browser: WebDriver, pit: dict[str, PitServer]) -> None:  # noqa: F811
-    _open(browser, pit["pb"], "/tables/DEMO-1/rounds/12")
+    open_page(browser, pit["pb"], "/tables/DEMO-1/rounds/12")
     assert browser.find_element(By.ID, "winner").text == "player wins, 7 to 0"
     assert _hand(browser, "player").split("\n") == ["player", "7♣ Q♠", "7", "wins"]
     assert _hand(browser, "banker").split("\n") == ["banker", "7♣ 3♦ Q♦", "0"]
@@ -117,19 +109,19 @@ def test_punto_banco_shows_both_hands_the_totals_the_winner_and_each_bet(
     assert _bets(browser) == ["area 6 player R1,250.00 win R1,250.00 R2,500.00 pays 1 to 1",
                               "In all R1,250.00 R1,250.00 R2,500.00"]
 
-    _open(browser, pit["mixed"], "/tables/T-01/rounds/12")
+    open_page(browser, pit["mixed"], "/tables/T-01/rounds/12")
     assert browser.find_element(By.ID, "winner").text == "banker wins, 7 to 6"
     assert _bets(browser)[0] == "area 1 banker R55.00 win R50.00 R105.00 pays 19 to 20"
 
 
 def test_blackjack_shows_each_hand_and_its_total(browser: WebDriver,  # noqa: F811
                                                  pit: dict[str, PitServer]) -> None:
-    _open(browser, pit["bj"], "/tables/DEMO-1/rounds/39")
+    open_page(browser, pit["bj"], "/tables/DEMO-1/rounds/39")
     assert browser.find_element(By.ID, "winner").text == "dealer busts with 26"
     assert _hand(browser, "dealer").split("\n") == ["dealer", "J♦ 6♣ J♠", "bust (26)"]
     assert _hand(browser, "box 6/1").split("\n") == ["box 6/1", "3♥ 7♥ 5♠ 5♥", "20"]
     assert "box 3/1, player A R50.00 lose R0.00 R0.00" in _bets(browser)
-    _open(browser, pit["bj_rules"], "/tables/BJ-T/rounds/16")
+    open_page(browser, pit["bj_rules"], "/tables/BJ-T/rounds/16")
     assert _hand(browser, "box 2/1").split("\n") == ["box 2/1", "A♠ K♦", "21", "blackjack"]
     assert "box 2/1, player A R55.00 blackjack R82.00 R137.00 pays 3 to 2" in _bets(browser)
 
@@ -137,13 +129,13 @@ def test_blackjack_shows_each_hand_and_its_total(browser: WebDriver,  # noqa: F8
 def test_a_void_round_lists_every_bet_handed_back(browser: WebDriver,  # noqa: F811
                                                   pit: dict[str, PitServer]) -> None:
     void = next(c for c in replay_source(GOLDEN / "mixed.jsonl").rounds if c.status == "voided")
-    _open(browser, pit["mixed"], f"/tables/T-01/rounds/{void.seq}")
+    open_page(browser, pit["mixed"], f"/tables/T-01/rounds/{void.seq}")
     assert browser.find_element(By.ID, "winner").text == "void: shoe jammed"
     assert "Bets handed back" in browser.find_element(By.TAG_NAME, "main").text
     assert _bets(browser) == ["box 3/1, player A R50.00 handed back R0.00 R50.00",
                               "In all R50.00 R0.00 R50.00"]
 
-    _open(browser, pit["roulette"], "/tables/RL-07/rounds/144")
+    open_page(browser, pit["roulette"], "/tables/RL-07/rounds/144")
     assert browser.find_element(By.ID, "winner").text == "no spin: inspector's decision"
     rows = _bets(browser)
     assert len(rows) == 26  # 25 bets on the layout, and the sum
@@ -153,7 +145,7 @@ def test_a_void_round_lists_every_bet_handed_back(browser: WebDriver,  # noqa: F
 
 def test_roulette_shows_the_number_in_its_colour(browser: WebDriver,  # noqa: F811
                                                  pit: dict[str, PitServer]) -> None:
-    _open(browser, pit["roulette"], "/tables/RL-07/rounds/17")
+    open_page(browser, pit["roulette"], "/tables/RL-07/rounds/17")
     number = browser.find_element(By.ID, "number")
     assert number.text == "15 black"
     assert number.value_of_css_property("background-color") == "rgba(17, 17, 17, 1)"
@@ -170,7 +162,7 @@ def _steps(driver: WebDriver) -> list[str]:
 def test_pai_gow_shows_the_tiles_the_hands_in_words_and_every_payment_with_its_source(
         browser: WebDriver, pit: dict[str, PitServer]) -> None:  # noqa: F811
     # The House banks (rule 13.1): its hands set the house way, each area against them.
-    _open(browser, pit["pg"], "/tables/PG-01/rounds/14")
+    open_page(browser, pit["pg"], "/tables/PG-01/rounds/14")
     assert browser.find_element(By.ID, "winner").text == (
         "house (area 1) banks: area 2 wins, area 3 loses, area 4 stand-off")
     assert _hand(browser, "house (area 1)").split("\n") == [
@@ -196,7 +188,7 @@ def test_pai_gow_shows_the_tiles_the_hands_in_words_and_every_payment_with_its_s
 
     # A player/banker (rule 13.2): payments from the losing wager area, then from the
     # banker's wager when the losing wager area is short (13.2.8).
-    _open(browser, pit["pg"], "/tables/PG-01/rounds/36")
+    open_page(browser, pit["pg"], "/tables/PG-01/rounds/36")
     assert browser.find_element(By.ID, "winner").text == (
         "banker (area 3) banks: area 4 loses, area 5 wins, area 1 wins")
     assert _hand(browser, "area 1").split("\n") == [
@@ -219,7 +211,7 @@ def test_pai_gow_shows_the_tiles_the_hands_in_words_and_every_payment_with_its_s
         "the banker's wager returned to the player/banker R200.00 (rule 13.2.8)"]
 
     # The co-bank (rule 13.3): the float's share and the player/banker's.
-    _open(browser, pit["pg"], "/tables/PG-01/rounds/58")
+    open_page(browser, pit["pg"], "/tables/PG-01/rounds/58")
     steps = _steps(browser)
     assert steps[:2] == ["the player/banker puts up the co-bank wager R200.00 (rule 13.3.2)",
                          "the float puts up the co-bank wager R200.00 (rule 13.3.2)"]
@@ -229,7 +221,7 @@ def test_pai_gow_shows_the_tiles_the_hands_in_words_and_every_payment_with_its_s
     shot(browser, "round-paigow")
 
     # A void round: every wager handed back (rule 2.7).
-    _open(browser, pit["pg"], "/tables/PG-01/rounds/63")
+    open_page(browser, pit["pg"], "/tables/PG-01/rounds/63")
     assert browser.find_element(By.ID, "winner").text == "void: tiles dropped at area 2"
     assert "Bets handed back" in browser.find_element(By.TAG_NAME, "main").text
     assert _bets(browser) == ["area 2 R50.00 handed back R0.00 R50.00",
@@ -246,7 +238,7 @@ def test_mini_baccarat_shows_the_shuffler_malfunction_its_decisions_and_who_made
         browser: WebDriver, pit: dict[str, PitServer]) -> None:  # noqa: F811
     table = pit["mb_transfer"].state.store.floor()[0].table_id
     # Rule 12.2: no damage, a spare shuffler, the cards transferred, the coup goes on.
-    _open(browser, pit["mb_transfer"], f"/tables/{table}/rounds/31")
+    open_page(browser, pit["mb_transfer"], f"/tables/{table}/rounds/31")
     assert browser.find_element(By.ID, "winner").text == "player wins, 7 to 5"
     assert _steps(browser) == [
         FAULT,
@@ -261,7 +253,7 @@ def test_mini_baccarat_shows_the_shuffler_malfunction_its_decisions_and_who_made
         "the coup completed: player wins, 7 to 5 (rule 12.2)"]
 
     # Rule 12.3: damaged cards removed, the rest transferred, the damaged replaced.
-    _open(browser, pit["mb_replace"], f"/tables/{table}/rounds/33")
+    open_page(browser, pit["mb_replace"], f"/tables/{table}/rounds/33")
     steps = _steps(browser)
     assert steps[5:] == [
         "branch taken: cards damaged: removed, the rest transferred, the damaged replaced, "
@@ -273,7 +265,7 @@ def test_mini_baccarat_shows_the_shuffler_malfunction_its_decisions_and_who_made
         "the coup completed: player wins, 7 to 5 (rule 12.3)"]
 
     # Rule 12.4: someone disadvantaged, the coup terminated, every wager handed back.
-    _open(browser, pit["mb_terminate"], f"/tables/{table}/rounds/25")
+    open_page(browser, pit["mb_terminate"], f"/tables/{table}/rounds/25")
     assert browser.find_element(By.ID, "winner").text == (
         "coup terminated: shuffler fault, rule 12.4")
     assert "Bets handed back" in browser.find_element(By.TAG_NAME, "main").text
@@ -293,7 +285,7 @@ def test_mini_baccarat_shows_the_shuffler_malfunction_its_decisions_and_who_made
         By.TAG_NAME, "main").text
 
     # Rule 12.5: the wagers offered back area by area, a shuffle and cut, a dealing shoe.
-    _open(browser, pit["mb_shoe"], f"/tables/{table}/rounds/38")
+    open_page(browser, pit["mb_shoe"], f"/tables/{table}/rounds/38")
     steps = _steps(browser)
     assert steps[5:] == [
         "branch taken: no spare or no transfer: the wagers offered back, a shuffle and cut, "
@@ -317,14 +309,14 @@ def test_mini_baccarat_shows_the_shuffler_malfunction_its_decisions_and_who_made
                               "In all R240.00 R50.00 R200.00"]
     shot(browser, "round-mini-baccarat-shoe")
     # A coup with no malfunction has no procedure to show.
-    _open(browser, pit["mb_shoe"], f"/tables/{table}/rounds/12")
+    open_page(browser, pit["mb_shoe"], f"/tables/{table}/rounds/12")
     assert _steps(browser) == []
 
 
 def test_the_raw_record_is_one_click_away(browser: WebDriver,  # noqa: F811
                                           pit: dict[str, PitServer]) -> None:
     server = pit["az"]
-    _open(browser, server, "/tables/DEMO-1/rounds/16")
+    open_page(browser, server, "/tables/DEMO-1/rounds/16")
     assert _hand(browser, "box 4").split("\n") == ["box 4", "5♥ 6♦ 2♣", "ace high"]
     assert _bets(browser)[0].startswith("box 4 R100.00 lose R0.00 R0.00 ace high")
     link = browser.find_element(By.ID, "raw")
