@@ -292,6 +292,10 @@ class SyncClient:
                 why += f"; the first row that differs is row {first}"
             else:
                 why += self._span(head, local)
+            if first == 1:  # another journal from its first row: a new card, or a forgery
+                why += (f". If this table is on a new card, pit staff say so at the pit "
+                        f"(tableside pit new-card {self.table_id}) and give it the new "
+                        "credential")
             self._tell_pit(first, head)
             raise SyncRefused(why)
         return head

@@ -102,7 +102,9 @@ def test_a_dead_cards_table_starts_again_on_a_new_card_and_its_old_journal_is_ke
     # not the one the pit holds, so the sync refuses and the pit raises STOP.
     new = _card(tmp_path / "new", 9, seed=2, cash=25_000)  # longer than the old one
     client = SyncClient(new, "PB-01", server.url, credential)
-    with pytest.raises(SyncRefused):
+    with pytest.raises(SyncRefused, match=r"the first row that differs is row 1\. If this "
+                       r"table is on a new card, pit staff say so at the pit \(tableside pit "
+                       r"new-card PB-01\) and give it the new credential"):
         client.step()
     client.close()
     assert ANCHOR_BROKEN in {a.kind for a in store.alerts(table_id="PB-01")}
