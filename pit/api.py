@@ -24,7 +24,7 @@ from pit.ingest import BadBatch, ForeignRow, parse_batch
 from pit.limits import TooDeep, TooLarge, check_depth
 from pit.openapi import document
 from pit.state import PitState
-from pit.store import AnchorRefused, UnknownTable, credential_hash
+from pit.store import AnchorRefused, CredentialReplaced, UnknownTable, credential_hash
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,12 @@ def _slow_down(wait: float, who: str) -> JSONResponse:
     return error(429, f"too many requests from {who}; slow down", retry_after=wait)
 
 
+def _bearer(request: Request) -> str:
+    """The credential the request carries (Authorization: Bearer <it>), or ""."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 async def _authorise(request: Request, pit: PitState) -> tuple[str, Response | None]:
     """The table of the URL if the request carries its credential, else a refusal.
 
@@ -63,10 +69,8 @@ async def _authorise(request: Request, pit: PitState) -> tuple[str, Response | N
     can use up a table's budget by naming it in the URL."""
     table_id = str(request.path_params["table_id"])
     address = request.client.host if request.client else "?"
-    auth = request.headers.get("authorization", "")
-    scheme, _, token = auth.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = _bearer(request)
+    if not token:
         if wait := pit.anonymous_rate.allow(f"address:{address}"):
             return table_id, _slow_down(wait, "this address without a credential")
         return table_id, error(401, "send the table's credential: Authorization: Bearer <it>")
@@ -142,6 +146,8 @@ async def anchor(request: Request) -> Response:
         return error(404, f"no table {table_id} is enrolled here")
     except AnchorRefused as exc:
         return error(403, str(exc))
+    except CredentialReplaced as exc:
+        return error(401, str(exc))
     log.info("%s: head anchored at row %d", table_id, result.anchor[0])
     if result.alerts:
         log.warning("%s: %d alert(s) raised", table_id, len(result.alerts))
@@ -211,9 +217,12 @@ async def rows(request: Request) -> Response:
     except ForeignRow as exc:
         return error(403, str(exc))
     try:
-        result = await run_in_threadpool(pit.store.ingest, table_id, batch, waiting)
+        result = await run_in_threadpool(pit.store.ingest, table_id, batch, waiting,
+                                         _bearer(request))
     except UnknownTable:
         return error(404, f"no table {table_id} is enrolled here")
+    except CredentialReplaced as exc:
+        return error(401, str(exc))
     await pit.after_ingest(table_id, result)
     log.info("%s: %d row(s) stored, %d resent, head %d%s", table_id, result.stored,
              result.duplicates, result.head[0],

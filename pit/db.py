@@ -200,11 +200,13 @@ class Transaction:
 
     def lock_table(self, table_id: str) -> Row | None:
         """The table's enrolment row, locked until the transaction ends (so two batches of
-        one table are checked against its head one after the other); None for a table not
-        enrolled, and for an old card's closed journal, which takes nothing more."""
+        one table are checked against its head one after the other): its id, head seq and
+        hash, credential hash and anchor key. None for a table not enrolled, and for an old
+        card's closed journal, which takes nothing more."""
         suffix = " FOR UPDATE" if self._db.dialect == "postgresql" else ""
-        return self.one("SELECT table_id, head_seq, head_hash FROM pit_tables "
-                        "WHERE table_id = ? AND closed_at IS NULL" + suffix, (table_id,))
+        return self.one("SELECT table_id, head_seq, head_hash, credential_hash, anchor_key "
+                        "FROM pit_tables WHERE table_id = ? AND closed_at IS NULL" + suffix,
+                        (table_id,))
 
 
 def _private(path: Path) -> None:

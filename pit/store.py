@@ -72,6 +72,11 @@ class AnchorRefused(ValueError):
     """An anchor not signed by the table's key, or a table with no key (HTTP 403)."""
 
 
+class CredentialReplaced(PermissionError):
+    """The table's credential or anchor key was replaced (enrolled again, or a new card)
+    after the request was let in and before it was written: nothing of it is kept (401)."""
+
+
 @dataclass(frozen=True, slots=True)
 class AnchorResult:
     """What the pit did with a table's anchor: its newest anchored head after it, and, when
@@ -268,13 +273,21 @@ class PitStore:
 
     # --- ingest ------------------------------------------------------------------------------
 
-    def ingest(self, table_id: str, rows: list[WireRow], waiting: int = 0) -> IngestResult:
-        """Store a batch (checked by pit/ingest.py) in one transaction; see its docstring."""
+    def ingest(self, table_id: str, rows: list[WireRow], waiting: int = 0,
+               credential: str | None = None) -> IngestResult:
+        """Store a batch (checked by pit/ingest.py) in one transaction; see its docstring.
+        `credential`, the one the request was let in with, is checked again under the lock:
+        CredentialReplaced when it was replaced meanwhile (a new card's journal never takes
+        a batch its old card sent)."""
         now = self.clock()
         with self.db.transaction() as tx:
             locked = tx.lock_table(table_id)
             if locked is None:
                 raise UnknownTable(table_id)
+            if credential is not None and not hmac.compare_digest(
+                    str(locked[3]), credential_hash(credential)):
+                raise CredentialReplaced(f"table {table_id}'s credential was replaced while "
+                                         "this batch was on its way; nothing of it was kept")
             head = (int(locked[1]), str(locked[2]))
             held = self._held(tx, table_id, rows, head[0])
             checked = check_batch(head, rows, held, self._anchored(tx, table_id, rows))
@@ -377,6 +390,9 @@ class PitStore:
             locked = tx.lock_table(table_id)
             if locked is None:
                 raise UnknownTable(table_id)
+            if locked[4] != key[0]:  # the signature was checked against a key since replaced
+                raise CredentialReplaced(f"table {table_id}'s anchor key was replaced while "
+                                         "this anchor was on its way; it was not kept")
             newest = self._newest_anchor(tx, table_id)
             if extends[0] != newest[0] and seq >= newest[0]:
                 return AnchorResult(newest, stale=True)
@@ -592,5 +608,5 @@ def _summary(text: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-__all__ = ["GENESIS", "Alert", "AnchorRefused", "AnchorResult", "FloorRow", "IngestResult",
-           "NewCard", "NewCardRefused", "PitStore", "UnknownTable"]
+__all__ = ["GENESIS", "Alert", "AnchorRefused", "AnchorResult", "CredentialReplaced",
+           "FloorRow", "IngestResult", "NewCard", "NewCardRefused", "PitStore", "UnknownTable"]

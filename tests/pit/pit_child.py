@@ -44,8 +44,8 @@ def main() -> None:
             _stop_here(marker, stage, checked.accept[0].seq - 1, checked.accept[-1].seq)
 
     def committed_then_stop(self: PitStore, table_id: str, rows: list[WireRow],
-                            waiting: int = 0) -> IngestResult:
-        result = ingest(self, table_id, rows, waiting)
+                            waiting: int = 0, credential: str | None = None) -> IngestResult:
+        result = ingest(self, table_id, rows, waiting, credential)
         if stage == "unanswered" and result.stored:
             _stop_here(marker, stage, result.head[0] - result.stored, result.head[0])
         return result

@@ -20,18 +20,20 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from kiosk.anchor import split_credential
+from kiosk.anchor import Anchor, sign, split_credential
 from kiosk.cli import main
 from kiosk.store.journal import Journal, head_of, iter_entries
 from kiosk.sync.client import SyncClient, SyncRefused
 from kiosk.table.cash import CashBuyIn
+from pit import store as pit_store
 from pit.alerts import ANCHOR_BROKEN, NEW_CARD
 from pit.app import open_pit
 from pit.cash import buy_ins_by_shift
 from pit.floor import Floor, FloorTimes
-from pit.store import PitStore
+from pit.store import GENESIS, CredentialReplaced, PitStore
 from tests.pit.conftest import PitServer
 from tests.pit.day import Day
+from tests.pit.helpers import wire_rows
 from tests.pit.test_dashboard_browser import (  # noqa: F401  (the fixture)
     browser,
     open_page,
@@ -286,3 +288,69 @@ def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
         server.stop()
         state.close()
 
+
+
+def test_a_batch_or_an_anchor_let_in_before_a_new_card_is_not_kept_after_it(
+        pit_server: Callable[..., PitServer], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The old card, still running, sends while pit staff start the new card: its request
+    was let in with the old credential, and reaches the table's lock after the new card
+    committed. The pit checks the credential and the anchor key again under the lock, so the
+    new card's journal never takes the old card's rows or heads."""
+    server = pit_server()
+    store = server.state.store
+    credential = store.enroll_with_key("PB-01")
+    token, key = split_credential(credential)
+    assert key is not None
+    old = _card(tmp_path / "old", 2, seed=1)
+    rows = wire_rows(old)
+    assert store.authenticate("PB-01", token)  # let in
+    store.new_card("PB-01", "Thandi")  # committed before the batch is written
+    with pytest.raises(CredentialReplaced, match="credential was replaced while this batch"):
+        store.ingest("PB-01", rows, credential=token)
+    assert store.head("PB-01") == (0, GENESIS) and _pit_rows(store, "PB-01") == []
+
+    # An anchor signed with the old key, its signature checked just before the new card.
+    for alert in store.alerts(table_id="PB-01"):
+        store.acknowledge(alert.id, "Sipho")
+    credential = store.new_card("PB-01", "Thandi").credential  # a key the pit knows now
+    token, key = split_credential(credential)
+    assert key is not None
+    made = Anchor("PB-01", *head_of(old), 0, GENESIS)
+    checked = pit_store.signed_by
+
+    def then_a_new_card(public: str, anchor: Anchor, signature: str) -> bool:
+        good = checked(public, anchor, signature)
+        for alert in store.alerts(table_id="PB-01"):
+            store.acknowledge(alert.id, "Sipho")
+        store.new_card("PB-01", "Thandi")
+        return good
+
+    monkeypatch.setattr(pit_store, "signed_by", then_a_new_card)
+    with pytest.raises(CredentialReplaced, match="anchor key was replaced while this anchor"):
+        store.anchor(made, sign(key, made))
+    assert store.newest_anchor("PB-01") == (0, GENESIS)
+
+    # Over HTTP: the batch is let in, a new card is started, and the answer is a 401 in
+    # words, nothing kept.
+    monkeypatch.undo()
+    for alert in store.alerts(table_id="PB-01"):
+        store.acknowledge(alert.id, "Sipho")
+    token = split_credential(store.new_card("PB-01", "Thandi").credential)[0]
+    let_in = store.authenticate
+
+    def then_another_card(table_id: str, given: str) -> bool:
+        good = let_in(table_id, given)
+        for alert in store.alerts(table_id="PB-01"):
+            store.acknowledge(alert.id, "Sipho")
+        store.new_card("PB-01", "Thandi")
+        return good
+
+    monkeypatch.setattr(store, "authenticate", then_another_card)
+    answer = httpx.post(f"{server.url}/api/v1/tables/PB-01/rows",
+                        headers={"Authorization": f"Bearer {token}"},
+                        json={"rows": [r.as_json() for r in rows], "waiting": 0})
+    assert answer.status_code == 401
+    assert answer.json()["error"] == ("table PB-01's credential was replaced while this batch "
+                                      "was on its way; nothing of it was kept")
+    assert store.head("PB-01") == (0, GENESIS)
