@@ -134,8 +134,9 @@ def test_a_dead_cards_table_starts_again_on_a_new_card_and_its_old_journal_is_ke
     _sync(new, server.url, cred.read_text())
     assert store.head("PB-01") == store.newest_anchor("PB-01") == head_of(new)
     assert _pit_rows(store, "PB-01") == [(e.seq, e.hash) for e in iter_entries(new)]
-    # The running pit, told nothing (new-card ran in another process), reads the new
-    # journal from its row 1: not the old card's rows it kept in memory.
+    # The running pit, told nothing (new-card opened the database on its own, as the
+    # command does in its own process), reads the new journal from its row 1: not the old
+    # card's rows it kept in memory.
     assert server.state.floor.catch_up("PB-01") == Floor(store).catch_up("PB-01")
     assert server.state.floor.catch_up("PB-01")["seq"] == head_of(new)[0]
     view = server.state.rounds.recent("PB-01")
