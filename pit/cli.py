@@ -205,9 +205,10 @@ def _credential_out_option(f: click.decorators.FC) -> click.decorators.FC:
 
 def _hand_over(table_id: str, credential_out: Path | None, pit_url: str,
                state: PitState, make: Callable[[], str]) -> None:
-    """Make the table's credential (`make`, which may refuse with a ValueError) and give it:
-    to --credential-out (opened first, so a new credential is never lost unwritten) or on
-    stderr, then the [sync] section for its table.toml on stdout."""
+    """Make the table's credential (`make`, which the pit may refuse: not enrolled, an id it
+    cannot take, a new card not yet) and give it to --credential-out (opened first, so a new
+    credential is never lost unwritten) or on stderr, then the [sync] section for its
+    table.toml on stdout."""
     out = None
     if credential_out is not None:
         try:
@@ -215,14 +216,16 @@ def _hand_over(table_id: str, credential_out: Path | None, pit_url: str,
         except OSError as exc:
             _fail(f"cannot write the credential to {credential_out}: {exc.strerror}")
         out = os.fdopen(fd, "w", encoding="utf-8")
+    from pit.store import EnrolmentError, NewCardRefused, UnknownTable
+
     try:
         credential = make()
-    except (LookupError, ValueError) as exc:
+    except (UnknownTable, EnrolmentError, NewCardRefused) as exc:
         if out is not None:
             out.close()
             credential_out.unlink(missing_ok=True)  # type: ignore[union-attr]
         _fail(f"table {exc.args[0]} is not enrolled at this pit (tableside pit enroll)"
-              if isinstance(exc, LookupError) else str(exc))
+              if isinstance(exc, UnknownTable) else str(exc))
     if out is not None:
         with out:
             out.write(credential)
