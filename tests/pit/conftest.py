@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from starlette.applications import Starlette
 
 from pit.app import create_app, open_pit
+from pit.floor import SilenceWatch
 from pit.state import PitState
 from tests.pit.pg import Postgres, free_port, installed, running_postgres
 
@@ -47,19 +49,27 @@ def pit_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 class PitServer:
-    """A real pit server (uvicorn) on a free port, in a thread of this process."""
+    """A real pit server (uvicorn) on a free port, in a thread of this process.
 
-    def __init__(self, state: PitState, port: int | None = None) -> None:
+    With `lifespan`, uvicorn runs the app's lifespan as `tableside pit serve` does: `watch`
+    (create_app's default if None) looks for silent tables while the server runs, and the
+    server's stop closes `state`. Without it (the default) neither happens."""
+
+    def __init__(self, state: PitState, port: int | None = None, *,
+                 watch: SilenceWatch | None = None, lifespan: bool = False) -> None:
         self.state = state
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.app: Starlette = create_app(state, watch)
+        self.lifespan = lifespan
         self._server: uvicorn.Server | None = None
+        self._ran: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
 
     def start(self) -> PitServer:
-        config = uvicorn.Config(create_app(self.state), host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="off")
-        self._server = uvicorn.Server(config)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning", lifespan="on" if self.lifespan else "off")
+        self._server = self._ran = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + 10
@@ -74,6 +84,16 @@ class PitServer:
             self._server.should_exit = True
             self._thread.join(10)
             self._server = None
+
+    @property
+    def stopped(self) -> bool:
+        """Started and stopped cleanly: uvicorn's thread has ended and, with the lifespan,
+        the app's shutdown ran to its end (uvicorn only logs a shutdown that raised)."""
+        if self._ran is None or self._thread is None or self._thread.is_alive():
+            return False
+        lifespan = self._ran.lifespan  # uvicorn's LifespanOn has these flags; LifespanOff not
+        return not (getattr(lifespan, "shutdown_failed", False)
+                    or getattr(lifespan, "error_occurred", False))
 
 
 @pytest.fixture

@@ -16,15 +16,13 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.testclient import TestClient
 
 from kiosk.cli import main
 from kiosk.demo_pit import LocalPit, pit_path
 from kiosk.store.journal import Journal
-from pit.app import create_app, open_pit
+from pit.app import open_pit
 from pit.dashboard import COOKIE, LOGIN_COOKIE
 from pit.headers import CSP
 from tests.pit.conftest import PitServer, free_port
@@ -119,29 +117,39 @@ def test_guesses_sent_at_once_are_checked_no_more_than_guesses_sent_one_by_one(
 def test_a_right_password_gives_back_the_failure_it_reserved(tmp_path: Path) -> None:
     state = open_pit(str(tmp_path / "pit.db"))
     state.inspectors.add("Thandi", RIGHT)
-    with TestClient(create_app(state)) as web:
-        for _ in range(30):  # more than the address's 20 failures, all of them successes
-            page = web.get("/login")
-            token = page.text.split('name="csrf" value="')[1].split('"')[0]
-            answer = web.post("/login", data={"name": "Thandi", "password": RIGHT,
-                                              "csrf": token}, follow_redirects=False)
-            assert answer.headers["location"] == "/"
-    state.close()
+    server = PitServer(state, lifespan=True)
+    try:
+        server.start()
+        with httpx.Client(base_url=server.url, timeout=30.0) as web:
+            for _ in range(30):  # more than the address's 20 failures, all of them successes
+                page = web.get("/login")
+                token = page.text.split('name="csrf" value="')[1].split('"')[0]
+                answer = web.post("/login", data={"name": "Thandi", "password": RIGHT,
+                                                  "csrf": token}, follow_redirects=False)
+                assert answer.headers["location"] == "/"
+    finally:
+        server.stop()
+        state.close()
 
 
 def test_after_login_the_inspector_goes_to_a_page_of_this_pit_only(tmp_path: Path) -> None:
     state = open_pit(str(tmp_path / "pit.db"))
     state.inspectors.add("Thandi", RIGHT)
     went = {}
-    with TestClient(create_app(state)) as web:
-        for nxt in ("/alerts", "//evil.example/", "/\\evil.example/", "/\tevil", "https://e.x/",
-                    "/tables/PB-01?from=2026-11-25T18:00"):
-            page = web.get("/login")
-            token = page.text.split('name="csrf" value="')[1].split('"')[0]
-            answer = web.post("/login", follow_redirects=False, data={
-                "name": "Thandi", "password": RIGHT, "csrf": token, "next": nxt})
-            went[nxt] = answer.headers["location"]
-    state.close()
+    server = PitServer(state, lifespan=True)
+    try:
+        server.start()
+        with httpx.Client(base_url=server.url, timeout=30.0) as web:
+            for nxt in ("/alerts", "//evil.example/", "/\\evil.example/", "/\tevil",
+                        "https://e.x/", "/tables/PB-01?from=2026-11-25T18:00"):
+                page = web.get("/login")
+                token = page.text.split('name="csrf" value="')[1].split('"')[0]
+                answer = web.post("/login", follow_redirects=False, data={
+                    "name": "Thandi", "password": RIGHT, "csrf": token, "next": nxt})
+                went[nxt] = answer.headers["location"]
+    finally:
+        server.stop()
+        state.close()
     assert went == {"/alerts": "/alerts", "//evil.example/": "/", "/\\evil.example/": "/",
                     "/\tevil": "/", "https://e.x/": "/",
                     "/tables/PB-01?from=2026-11-25T18:00": "/tables/PB-01?from=2026-11-25T18:00"}
@@ -151,17 +159,33 @@ def test_after_login_the_inspector_goes_to_a_page_of_this_pit_only(tmp_path: Pat
 
 
 @pytest.fixture
-def web(tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
+def web(tmp_path: Path) -> Iterator[tuple[httpx.Client, str, PitServer]]:
+    """A real pit server with table PB-01 enrolled, a client of it, and PB-01's credential.
+    A bug in a page is a 500 from the server, as a browser would get it."""
     state = open_pit(str(tmp_path / "pit.db"))
-    token = state.store.enroll("PB-01")
-    with TestClient(create_app(state), raise_server_exceptions=False) as client:
-        yield client, token
-    state.close()
+    server = PitServer(state, lifespan=True)
+    try:
+        token = state.store.enroll("PB-01")
+        server.start()
+        with httpx.Client(base_url=server.url, timeout=30.0) as client:
+            yield client, token, server
+    finally:
+        server.stop()
+        state.close()
+
+
+def _log_in(client: httpx.Client, name: str) -> None:
+    """Log `name` in on `client`: its session cookie stays with the client."""
+    page = client.get("/login")
+    csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+    answer = client.post("/login", data={"name": name, "password": RIGHT, "csrf": csrf})
+    assert (answer.status_code, answer.headers["location"]) == (303, "/")
+    assert COOKIE in client.cookies
 
 
 def test_a_body_nested_100000_deep_is_refused_before_it_is_parsed(
-        web: tuple[TestClient, str]) -> None:
-    client, token = web
+        web: tuple[httpx.Client, str, PitServer]) -> None:
+    client, token, _ = web
     auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     body = "[" * 100_000 + "]" * 100_000
     answer = client.post("/api/v1/tables/PB-01/rows", content=body, headers=auth)
@@ -178,9 +202,9 @@ def test_a_body_nested_100000_deep_is_refused_before_it_is_parsed(
 
 
 def test_an_anchor_nested_2000_deep_is_refused_before_it_is_parsed(
-        web: tuple[TestClient, str]) -> None:
+        web: tuple[httpx.Client, str, PitServer]) -> None:
     """The anchor's body is at most 4 KiB: enough brackets for the parser to recurse out."""
-    client, token = web
+    client, token, _ = web
     auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     answer = client.post("/api/v1/tables/PB-01/anchor", content="[" * 2000 + "]" * 2000,
                          headers=auth)
@@ -190,8 +214,8 @@ def test_an_anchor_nested_2000_deep_is_refused_before_it_is_parsed(
 
 
 def test_a_row_whose_payload_is_nested_100000_deep_is_quarantined_not_a_crash(
-        web: tuple[TestClient, str], tmp_path: Path) -> None:
-    client, token = web
+        web: tuple[httpx.Client, str, PitServer], tmp_path: Path) -> None:
+    client, token, _ = web
     journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
     Day(journal).play(1)
     row = wire_rows(journal.path)[0].as_json()
@@ -215,23 +239,24 @@ def _assert_guarded(answer: httpx.Response, what: str) -> None:
 
 
 def test_every_page_error_page_and_api_answer_carries_the_security_headers(
-        web: tuple[TestClient, str]) -> None:
-    client, token = web
-    app = client.app
-    assert isinstance(app, Starlette)
-    state = app.state.pit
-    state.inspectors.add("Thandi", RIGHT)
+        web: tuple[httpx.Client, str, PitServer]) -> None:
+    client, token, server = web
+    server.state.inspectors.add("Thandi", RIGHT)
 
     async def boom(request: Request) -> Response:
         raise RuntimeError("a bug in a page")
 
-    app.router.add_route("/boom", boom)
+    server.app.router.add_route("/boom", boom)
     anonymous = {
         "/login": 200, "/": 303, "/fragments/floor": 401, "/events": 401, "/nowhere": 404,
         "/api/v1/health": 200, "/api/v1/openapi.json": 200, "/api/v1/tables/PB-01/head": 401,
         "/static/pit.css": 200, "/static/live.js": 200, "/boom": 500}
     for path, status in anonymous.items():
-        answer = client.get(path, follow_redirects=False)
+        # After a bug's 500, uvicorn closes the connection (the page's exception reaches it
+        # after the answer went out): the bug's request asks for a connection of its own, or
+        # the next request here could go out on the closing one and be reset.
+        close = {"Connection": "close"} if path == "/boom" else {}
+        answer = client.get(path, follow_redirects=False, headers=close)
         assert answer.status_code == status, path
         _assert_guarded(answer, path)
     answer = client.post("/api/v1/health")
@@ -244,9 +269,7 @@ def test_every_page_error_page_and_api_answer_carries_the_security_headers(
     assert answer.status_code == 200
     _assert_guarded(answer, "the table's head")
 
-    page = client.get("/login")
-    csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
-    client.post("/login", data={"name": "Thandi", "password": RIGHT, "csrf": csrf})
+    _log_in(client, "Thandi")
     for path, status in {"/": 200, "/alerts": 200, "/fragments/floor": 200,
                          "/tables/PB-01": 200, "/tables/PB-01/config": 200,
                          "/tables/PB-01/rounds/1": 200, "/tables/NOPE": 404,
@@ -328,15 +351,11 @@ def test_a_journal_export_is_as_private_as_the_journal(tmp_path: Path, umask_022
 
 
 def test_a_configuration_nested_2000_deep_is_refused_in_words_not_a_crash(
-        web: tuple[TestClient, str]) -> None:
-    client, _ = web
-    app = client.app
-    assert isinstance(app, Starlette)
-    state = app.state.pit
+        web: tuple[httpx.Client, str, PitServer]) -> None:
+    client, _, server = web
+    state = server.state
     state.inspectors.add("Thandi", RIGHT)
-    page = client.get("/login")
-    csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
-    client.post("/login", data={"name": "Thandi", "password": RIGHT, "csrf": csrf})
+    _log_in(client, "Thandi")
     page = client.get("/tables/PB-01/config")
     csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
     body = "[punto_banco]\nareas = " + "[" * 2000 + "]" * 2000 + "\n"
@@ -366,24 +385,30 @@ def test_what_an_inspector_types_is_escaped_on_every_page(tmp_path: Path) -> Non
     journal.append("inspector_called", {"source": "screen"})
     state.store.ingest("PB-01", wire_rows(journal.path))
     journal.close()
-    with TestClient(create_app(state)) as client:
-        page = client.get("/login")
-        csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
-        client.post("/login", data={"name": name, "password": RIGHT, "csrf": csrf})
-        page = client.get("/")
-        csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
-        assert client.post("/alerts/1/ack", data={"csrf": csrf}).status_code == 200
-        published = client.post("/tables/PB-01/config", follow_redirects=False, data={
-            "csrf": csrf, "body": f"# {SCRIPT}\n{LIMITS_V1}"})
-        assert published.status_code == 303
-        refused = client.post("/tables/PB-01/config", data={
-            "csrf": csrf, "body": f"</textarea>{SCRIPT}"})
-        assert refused.status_code == 400
-        pages = {path: client.get(path) for path in (
-            "/", "/alerts", "/fragments/floor", "/tables/PB-01", "/tables/PB-01/config",
-            "/tables/PB-01/rounds/1", f"/login?problem={SCRIPT}&next={SCRIPT}")}
-        pages["refused configuration"] = refused
-    state.close()
+    server = PitServer(state, lifespan=True)
+    try:
+        server.start()
+        with httpx.Client(base_url=server.url, timeout=30.0) as client:
+            _log_in(client, name)
+            page = client.get("/")
+            csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
+            # The acknowledgement sends the inspector back to the page it came from: followed
+            # there, as a browser does.
+            acked = client.post("/alerts/1/ack", data={"csrf": csrf}, follow_redirects=True)
+            assert acked.status_code == 200
+            published = client.post("/tables/PB-01/config", follow_redirects=False, data={
+                "csrf": csrf, "body": f"# {SCRIPT}\n{LIMITS_V1}"})
+            assert published.status_code == 303
+            refused = client.post("/tables/PB-01/config", data={
+                "csrf": csrf, "body": f"</textarea>{SCRIPT}"})
+            assert refused.status_code == 400
+            pages = {path: client.get(path) for path in (
+                "/", "/alerts", "/fragments/floor", "/tables/PB-01", "/tables/PB-01/config",
+                "/tables/PB-01/rounds/1", f"/login?problem={SCRIPT}&next={SCRIPT}")}
+            pages["refused configuration"] = refused
+    finally:
+        server.stop()
+        state.close()
     escaped = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"
     for path, answer in pages.items():
         assert SCRIPT not in answer.text, path

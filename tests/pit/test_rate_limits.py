@@ -1,17 +1,19 @@
 """The pit's rate limits: a table's budget is spent only by requests carrying its credential,
 requests without a valid one share a budget per client address, and the dashboard's logins
-are limited by failures per name and per address. Time is a clock the test moves."""
+are limited by failures per name and per address. Time is a clock the test moves; the
+requests go over HTTP to a real pit server, so every one comes from 127.0.0.1."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
-from starlette.testclient import TestClient
 
-from pit.app import create_app, open_pit
+from pit.app import open_pit
 from pit.limits import RateLimiter
 from pit.state import PitState
+from tests.pit.conftest import PitServer
 
 
 class Clock:
@@ -23,26 +25,31 @@ class Clock:
 
 
 @pytest.fixture
-def pit(pit_url: str) -> Iterator[tuple[PitState, TestClient, Clock, dict[str, str]]]:
+def pit(pit_url: str) -> Iterator[tuple[PitState, httpx.Client, Clock, dict[str, str]]]:
     clock = Clock()
     state = open_pit(pit_url)
-    state.rate = RateLimiter(1.0, 3, clock)
-    state.anonymous_rate = RateLimiter(1.0, 2, clock)
-    state.failed_logins_by_name = RateLimiter(1 / 60, 3, clock)
-    state.failed_logins_by_address = RateLimiter(1 / 15, 5, clock)
-    tokens = {t: state.store.enroll(t) for t in ("T1", "T2")}
-    with TestClient(create_app(state)) as web:
-        yield state, web, clock, tokens
-    state.close()
+    server = PitServer(state, lifespan=True)
+    try:
+        state.rate = RateLimiter(1.0, 3, clock)
+        state.anonymous_rate = RateLimiter(1.0, 2, clock)
+        state.failed_logins_by_name = RateLimiter(1 / 60, 3, clock)
+        state.failed_logins_by_address = RateLimiter(1 / 15, 5, clock)
+        tokens = {t: state.store.enroll(t) for t in ("T1", "T2")}
+        server.start()
+        with httpx.Client(base_url=server.url, timeout=30.0) as web:
+            yield state, web, clock, tokens
+    finally:
+        server.stop()
+        state.close()
 
 
-def _head(web: TestClient, table: str, token: str | None) -> int:
+def _head(web: httpx.Client, table: str, token: str | None) -> int:
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
     return web.get(f"/api/v1/tables/{table}/head", headers=headers).status_code
 
 
 def test_nobody_spends_a_tables_budget_but_the_table(
-        pit: tuple[PitState, TestClient, Clock, dict[str, str]]) -> None:
+        pit: tuple[PitState, httpx.Client, Clock, dict[str, str]]) -> None:
     state, web, clock, tokens = pit
     # Without a credential, or with a wrong one, the caller's address runs out, not T1.
     assert [_head(web, "T1", None) for _ in range(2)] == [401, 401]
@@ -65,7 +72,7 @@ def test_nobody_spends_a_tables_budget_but_the_table(
     assert _head(web, "T1", None) == 401
 
 
-def _login(web: TestClient, name: str, password: str) -> str:
+def _login(web: httpx.Client, name: str, password: str) -> str:
     page = web.get("/login")
     csrf = page.text.split('name="csrf" value="')[1].split('"')[0]
     answer = web.post("/login", data={"name": name, "password": password, "csrf": csrf},
@@ -75,7 +82,7 @@ def _login(web: TestClient, name: str, password: str) -> str:
 
 
 def test_failed_logins_are_limited_per_name_and_per_address(
-        pit: tuple[PitState, TestClient, Clock, dict[str, str]]) -> None:
+        pit: tuple[PitState, httpx.Client, Clock, dict[str, str]]) -> None:
     state, web, clock, _ = pit
     state.inspectors.add("Thandi", "correct horse battery")
     state.inspectors.add("Sipho", "another long password")

@@ -10,13 +10,13 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import psycopg
-from starlette.testclient import TestClient
 
 from kiosk.store.canonical import format_wall_time
 from pit.alerts import TABLE_SILENT
-from pit.app import create_app, open_pit
+from pit.app import open_pit
 from pit.floor import FloorTimes, SilenceWatch
 from pit.state import PitState
+from tests.pit.conftest import PitServer
 from tests.pit.pg import Postgres
 
 T0 = datetime(2026, 11, 28, 8, 0, 0, tzinfo=UTC)
@@ -106,21 +106,30 @@ def test_a_table_that_stops_sending_gets_one_alert_per_silence(pit_url: str) -> 
 
 def test_the_running_pit_raises_it_with_no_page_open(pit_url: str) -> None:
     """The app's lifespan starts the watch: a table that stops sending gets its alert while
-    no one fetches the floor (nothing is requested here at all)."""
+    no one fetches the floor (nothing is requested here at all: a real pit server, uvicorn,
+    runs the lifespan as `tableside pit serve` does)."""
     clock = Clock()
     state = _pit(pit_url, clock)
-    state.store.enroll("PB-01")
-    state.store.ingest("PB-01", [], 0)
-    clock.at(600)
-    watch = SilenceWatch(state.store, state.times, every=0.01, clock=clock, tell=state.tell)
-    with TestClient(create_app(state, watch)):
-        deadline = time.monotonic() + WAIT
-        while watch.ticks < 5 and time.monotonic() < deadline:
-            time.sleep(0.01)
+    try:
+        state.store.enroll("PB-01")
+        state.store.ingest("PB-01", [], 0)
+        clock.at(600)
+        watch = SilenceWatch(state.store, state.times, every=0.01, clock=clock, tell=state.tell)
+        server = PitServer(state, watch=watch, lifespan=True)
+        try:
+            server.start()
+            deadline = time.monotonic() + WAIT
+            while watch.ticks < 5 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert watch.ticks >= 5
+            assert [(t, o) for t, _, o in _silent(state)] == [("PB-01", True)]
+            assert watch.raised == 1
+        finally:
+            server.stop()
+        assert server.stopped  # the app's shutdown ran: the watch stopped, the database closed
         assert watch.ticks >= 5
-        assert [(t, o) for t, _, o in _silent(state)] == [("PB-01", True)]
-        assert watch.raised == 1
-    assert watch.ticks >= 5  # the app stopped: the watch with it, the database closed
+    finally:
+        state.close()
 
 
 def test_two_pit_processes_raise_it_once(pit_url: str) -> None:
