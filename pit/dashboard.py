@@ -101,7 +101,6 @@ sends none, and must still turn amber, then red (and raise its alert)."""
 
 _LIVE_JS = """
 const live = document.getElementById('live');
-const source = new EventSource('/events');
 const GAP = GAP_MS_VALUE;
 const parts = new Map();
 const pause = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -123,16 +122,36 @@ async function refresh(part) {
     } while (s.again);
   } finally { s.busy = false; }
 }
-source.onmessage = (e) => {
-  const event = JSON.parse(e.data);
-  live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
-                     event.table_id + ', row ' + event.head + ')';
+const refreshAll = () => {
   for (const part of document.querySelectorAll('[data-fragment]')) refresh(part);
 };
-source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
+let source = null;
+function listen() {
+  source = new EventSource('/events');
+  source.onmessage = (e) => {
+    const event = JSON.parse(e.data);
+    live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
+                       event.table_id + ', row ' + event.head + ')';
+    refreshAll();
+  };
+  source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
+}
+listen();
+window.addEventListener('pagehide', () => source.close());
+window.addEventListener('pageshow', (e) => {
+  if (!e.persisted) return;
+  live.textContent = 'live';
+  listen();
+  refreshAll();
+});
 const floor = document.getElementById('floor');
 if (floor) setInterval(() => refresh(floor), QUIET_MS_VALUE);
 """.replace("GAP_MS_VALUE", str(GAP_MS)).replace("QUIET_MS_VALUE", str(QUIET_MS))
+"""A live page's script: it listens to the pit's events and fetches its fragments again.
+A page the inspector leaves closes its events' connection (pagehide), and one brought back
+by Back opens it again and catches up (pageshow). Without that, the pages a browser keeps
+for Back (Chrome keeps six) each held a connection open, a browser opens at most six to
+one pit over HTTP/1.1, and the seventh page an inspector opened never loaded."""
 
 
 TEMPLATES = Jinja2Templates(env=Environment(

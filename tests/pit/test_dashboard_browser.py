@@ -279,3 +279,49 @@ def test_a_burst_of_events_is_coalesced_into_few_refreshes(browser: WebDriver,
         journal.close()
         server.stop()
         state.close()
+
+
+def test_an_inspector_goes_page_to_page_and_back_and_every_page_loads_and_stays_live(
+        browser: WebDriver, tmp_path: Path) -> None:
+    """Chrome keeps the pages left behind for Back (six), and opens at most six connections
+    to one pit over HTTP/1.1. A live page listens to the pit's events on one of them: a page
+    left must let it go, or the seventh page an inspector opens never loads (it did); and a
+    page brought back by Back must listen again, or it stays as it was left."""
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    token = state.store.enroll("PB-01")
+    server = PitServer(state).start()
+    journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
+    day = Day(journal)
+    day.play(2)
+    client = SyncClient(journal.path, "PB-01", server.url, token)
+    client.sync_all()  # then nothing: a quiet pit, whose pages get no event to let go on
+    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    rounds = "#rounds a"
+    try:
+        browser.delete_all_cookies()
+        open_page(browser, server, "/tables/PB-01")
+        pages = (("/", "#floor"), ("/tables/PB-01", "#rounds"))
+        for visit in range(12):  # twice the pages a browser keeps, and its connections
+            path, part = pages[visit % 2]
+            browser.get(server.url + path)  # a page that never loads: TimeoutException
+            assert browser.current_url == server.url + path
+            assert browser.find_elements(By.CSS_SELECTOR, part)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, rounds)) == 2)
+
+        browser.execute_script("window.stillThisPage = true")
+        browser.get(server.url + "/alerts")
+        browser.back()
+        wait.until(lambda d: d.current_url == server.url + "/tables/PB-01")
+        # Brought back as it was left (the browser's back/forward cache), not loaded again:
+        # so only the page's own script can bring it up to date.
+        assert browser.execute_script("return window.stillThisPage === true")
+        day.play(1)
+        client.sync_all()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, rounds)) == 3)
+        assert "updated" in browser.find_element(By.ID, "live").text
+    finally:
+        client.close()
+        journal.close()
+        server.stop()
+        state.close()
