@@ -378,8 +378,13 @@ def _rounds(pit: PitState, table_id: str, start: str, end: str) -> dict[str, Any
     breaks = [a for a in rounds.store.alerts(table_id=table_id) if a.kind in BREAK_KINDS]
     if breaks:
         chain = f"BROKEN: {breaks[0].message}"
+    # A search by time points to the table's other journals (its other cards') that hold
+    # rows of that time too.
+    elsewhere = [(name, pit.times.local(first), pit.times.local(last)) for name, first, last
+                 in (rounds.elsewhere(table_id, start, end) if start or end else [])]
     return {"view": view, "chain": chain, "table_id": table_id,
-            "chain_breaks": [a.seq for a in breaks if a.seq]}
+            "chain_breaks": [a.seq for a in breaks if a.seq], "elsewhere": elsewhere,
+            "searched": urlencode({"from": start, "to": end})}
 
 
 def _rounds_html(pit: PitState, table_id: str, start: str, end: str) -> str:

@@ -109,12 +109,10 @@ class Rounds:
         """The table's rounds settled (or voided) between the wall times `start` and `end`
         (either may be empty: open), at most `limit`, oldest first."""
         head = self.store.head(table_id)[0]
-        found = self.store.db.one(
-            "SELECT min(seq), max(seq) FROM pit_rows WHERE table_id = ? AND wall_time >= ? "
-            "AND wall_time <= ?", (table_id, start, end or "~"))
-        if found is None or found[0] is None:
+        found = self._window(table_id, start, end)
+        if found is None:
             return RoundsView([], head, 0, True, "", [])
-        low, high = int(found[0]), int(found[1])
+        low, high = found[0]
         replay, first = self._start(table_id, low - 1)
         rounds: list[RoundReplay] = []
 
@@ -129,6 +127,34 @@ class Rounds:
         report = replay.report
         return RoundsView(rounds[:limit], head, first, report.chain_ok, report.chain_reason,
                           report.problems)
+
+    def elsewhere(self, table_id: str, start: str, end: str) -> list[tuple[str, str, str]]:
+        """The table's other journals holding rows written between `start` and `end`, oldest
+        card first: (journal, first time, last time). On a table's page they are its old
+        cards' closed journals (`PitStore.new_card`); on an old card's, the table's own and
+        its other cards'. A search by time on one journal points to the rest, so a time in
+        which the card was changed is found whole."""
+        closed = self.store.closed_from(table_id)
+        table = table_id if closed is None else closed[0]
+        found: list[tuple[str, str, str]] = []
+        for journal in reversed(self.store.journals(table)):
+            window = None if journal == table_id else self._window(journal, start, end)
+            if window is not None:
+                found.append((journal, *window[1]))
+        return found
+
+    def _window(self, journal: str, start: str, end: str
+                ) -> tuple[tuple[int, int], tuple[str, str]] | None:
+        """The first and last rows a journal holds written between `start` and `end` (either
+        may be empty: open), and their times; None when it holds none. Through the
+        (table, wall_time) index."""
+        found = self.store.db.one(
+            "SELECT min(seq), max(seq), min(wall_time), max(wall_time) FROM pit_rows "
+            "WHERE table_id = ? AND wall_time >= ? AND wall_time <= ?",
+            (journal, start, end or "~"))
+        if found is None or found[0] is None:
+            return None
+        return (int(found[0]), int(found[1])), (str(found[2]), str(found[3]))
 
     def round_at(self, table_id: str, seq: int) -> RoundReplay | None:
         """The round whose settling (or void) row is `seq`, or the first one after it

@@ -281,6 +281,31 @@ def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
         assert ("PB-01.card1 is the closed journal of an old card of table PB-01: it takes no "
                 "configuration." in browser.find_element(By.TAG_NAME, "main").text)
 
+        # A search by time over the morning the card was changed in finds the new card's
+        # rounds, and points to the old card's journal, which holds rows of that time too,
+        # with the same search; and from there back.
+        hour = timedelta(hours=1)
+        search = f"from={MORNING - hour:%Y-%m-%dT%H:%M}&to={MORNING + hour:%Y-%m-%dT%H:%M}"
+        browser.get(f"{server.url}/tables/PB-01?{search}")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#rounds tr")) == 1 + 2
+        elsewhere = browser.find_element(By.ID, "elsewhere")
+        day = f"{MORNING:%Y-%m-%d}"
+        assert elsewhere.text == ("Rows of this time are also in this table's other "
+                                  f"journals: PB-01.card1 ({day} 09:00:00 UTC to "
+                                  f"{day} 09:00:00 UTC).")
+        shot(browser, "new-card-search")
+        elsewhere.find_element(By.LINK_TEXT, "PB-01.card1").click()
+        WebDriverWait(browser, 10).until(lambda d: "/tables/PB-01.card1?" in d.current_url)
+        assert browser.find_element(By.ID, "closed")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#rounds tr")) == 1 + 4
+        back = browser.find_element(By.ID, "elsewhere")
+        assert back.text == ("Rows of this time are also in this table's other journals: "
+                             f"PB-01 ({day} 09:10:00 UTC to {day} 09:10:00 UTC).")
+        # A time only the new card wrote in points nowhere else.
+        browser.get(f"{server.url}/tables/PB-01?from={MORNING + hour / 12:%Y-%m-%dT%H:%M}")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#rounds tr")) == 1 + 2
+        assert browser.find_elements(By.ID, "elsewhere") == []
+
         browser.get(server.url + "/")
         tables = [row.text for row in browser.find_elements(By.CSS_SELECTOR,
                                                                "#floor-table tr td:first-child")]
