@@ -125,19 +125,28 @@ async function refresh(part) {
 const refreshAll = () => {
   for (const part of document.querySelectorAll('[data-fragment]')) refresh(part);
 };
-let source = null;
+function heard(data) {
+  const event = JSON.parse(data);
+  live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
+                     event.table_id + ', row ' + event.head + ')';
+  refreshAll();
+}
+const lost = () => { live.textContent = 'reconnecting to the pit...'; };
+let events = null;
 function listen() {
-  source = new EventSource('/events');
-  source.onmessage = (e) => {
-    const event = JSON.parse(e.data);
-    live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
-                       event.table_id + ', row ' + event.head + ')';
-    refreshAll();
-  };
-  source.onerror = () => { live.textContent = 'reconnecting to the pit...'; };
+  if (window.SharedWorker) {
+    const port = new SharedWorker('/static/events.js').port;
+    port.onmessage = (e) => (e.data.lost ? lost() : heard(e.data.event));
+    events = {close: () => { port.postMessage('bye'); port.close(); }};
+  } else {
+    const source = new EventSource('/events');
+    source.onmessage = (e) => heard(e.data);
+    source.onerror = lost;
+    events = source;
+  }
 }
 listen();
-window.addEventListener('pagehide', () => source.close());
+window.addEventListener('pagehide', () => events.close());
 window.addEventListener('pageshow', (e) => {
   if (!e.persisted) return;
   live.textContent = 'live';
@@ -148,10 +157,38 @@ const floor = document.getElementById('floor');
 if (floor) setInterval(() => refresh(floor), QUIET_MS_VALUE);
 """.replace("GAP_MS_VALUE", str(GAP_MS)).replace("QUIET_MS_VALUE", str(QUIET_MS))
 """A live page's script: it listens to the pit's events and fetches its fragments again.
-A page the inspector leaves closes its events' connection (pagehide), and one brought back
-by Back opens it again and catches up (pageshow). Without that, the pages a browser keeps
-for Back (Chrome keeps six) each held a connection open, a browser opens at most six to
-one pit over HTTP/1.1, and the seventh page an inspector opened never loaded."""
+
+A browser opens at most six connections to one pit over HTTP/1.1, and the events hold one
+open. So every live page open in the browser hears them through one shared worker
+(`_EVENTS_JS`), which holds the one connection; a browser without shared workers gives each
+page its own. A page the inspector leaves lets go (pagehide), and one brought back by Back
+listens again and catches up (pageshow). Before this, each page held a connection: an
+inspector watching the floor and six tables in tabs found the sixth table's page never
+loaded, nor, on a quiet floor, the seventh page after going from page to page (Chrome keeps
+six pages for Back)."""
+
+_EVENTS_JS = """
+const ports = new Set();
+let source = null;
+const tell = (message) => { for (const port of ports) port.postMessage(message); };
+onconnect = (e) => {
+  const port = e.ports[0];
+  ports.add(port);
+  port.onmessage = (m) => {
+    if (m.data !== 'bye') return;
+    ports.delete(port);
+    if (ports.size === 0 && source) { source.close(); source = null; }
+  };
+  if (!source) {
+    source = new EventSource('/events');
+    source.onmessage = (m) => tell({event: m.data});
+    source.onerror = () => tell({lost: true});
+  }
+};
+"""
+"""The shared worker behind every live page of the dashboard in one browser: one connection
+to the pit's events, each event passed to every page listening. It closes the connection
+when the last page lets go; the browser ends it when no page is left."""
 
 
 TEMPLATES = Jinja2Templates(env=Environment(
@@ -551,6 +588,11 @@ async def live_script(request: Request) -> Response:
                     headers={"Cache-Control": "no-cache"})
 
 
+async def events_script(request: Request) -> Response:
+    return Response(_EVENTS_JS, media_type="text/javascript",
+                    headers={"Cache-Control": "no-cache"})
+
+
 # --- live -----------------------------------------------------------------------------------
 
 
@@ -594,4 +636,5 @@ ROUTES = [
     Route("/events", events, methods=["GET"]),
     Route("/static/pit.css", stylesheet, methods=["GET"]),
     Route("/static/live.js", live_script, methods=["GET"]),
+    Route("/static/events.js", events_script, methods=["GET"]),
 ]

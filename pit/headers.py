@@ -3,7 +3,7 @@ Content-Security-Policy that lets a page run only the pit's own script and style
 talk only to the pit, no framing by another site (clickjacking), and no guessing of types.
 
 The dashboard's pages therefore hold no inline script or style: they load /static/pit.css
-and /static/live.js (pit/dashboard.py)."""
+and /static/live.js, which starts the shared worker /static/events.js (pit/dashboard.py)."""
 
 from __future__ import annotations
 

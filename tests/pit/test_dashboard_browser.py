@@ -325,3 +325,57 @@ def test_an_inspector_goes_page_to_page_and_back_and_every_page_loads_and_stays_
         journal.close()
         server.stop()
         state.close()
+
+
+def test_an_inspector_watches_the_floor_and_seven_tables_in_tabs_and_each_updates_live(
+        browser: WebDriver, tmp_path: Path) -> None:
+    """An inspector watching six tables and more, each in a tab beside the floor's: every
+    page loads, and every one shows its table's next coup live. A browser opens at most six
+    connections to one pit over HTTP/1.1, and the live pages share one to the events (before,
+    the floor and five tables held all six, and the sixth table's page never loaded)."""
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    server = PitServer(state).start()
+    tables = [f"PB-0{n}" for n in range(1, 8)]
+    days: dict[str, tuple[Journal, Day, SyncClient]] = {}
+    for table in tables:
+        journal = Journal.open(tmp_path / f"{table}.db", table)
+        client = SyncClient(journal.path, table, server.url, state.store.enroll(table))
+        days[table] = (journal, Day(journal), client)
+    wait = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    rounds = "#rounds a"
+
+    def a_coup_at_each_table() -> None:
+        for _journal, day, client in days.values():
+            day.play(1)
+            client.sync_all()
+
+    try:
+        a_coup_at_each_table()
+        browser.delete_all_cookies()
+        open_page(browser, server, "/")
+        tabs = {}
+        for table in tables:
+            browser.switch_to.new_window("tab")
+            browser.get(f"{server.url}/tables/{table}")  # a page that never loads: Timeout
+            assert [a.text for a in browser.find_elements(By.CSS_SELECTOR, rounds)] == ["1"]
+            tabs[table] = browser.current_window_handle
+        assert len(browser.window_handles) == 1 + len(tables)
+
+        a_coup_at_each_table()
+        for table, tab in tabs.items():
+            browser.switch_to.window(tab)
+            wait.until(lambda d: [a.text for a in d.find_elements(By.CSS_SELECTOR, rounds)]
+                       == ["2", "1"])
+            assert "updated" in browser.find_element(By.ID, "live").text, table
+        shot(browser, "seventh-table-tab")
+    finally:
+        for tab in browser.window_handles[1:]:
+            browser.switch_to.window(tab)
+            browser.close()
+        browser.switch_to.window(browser.window_handles[0])
+        for journal, _day, client in days.values():
+            client.close()
+            journal.close()
+        server.stop()
+        state.close()

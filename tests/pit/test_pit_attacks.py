@@ -250,7 +250,8 @@ def test_every_page_error_page_and_api_answer_carries_the_security_headers(
     anonymous = {
         "/login": 200, "/": 303, "/fragments/floor": 401, "/events": 401, "/nowhere": 404,
         "/api/v1/health": 200, "/api/v1/openapi.json": 200, "/api/v1/tables/PB-01/head": 401,
-        "/static/pit.css": 200, "/static/live.js": 200, "/boom": 500}
+        "/static/pit.css": 200, "/static/live.js": 200,
+        "/static/events.js": 200, "/boom": 500}
     for path, status in anonymous.items():
         # After a bug's 500, uvicorn closes the connection (the page's exception reaches it
         # after the answer went out): the bug's request asks for a connection of its own, or
