@@ -468,6 +468,9 @@ async def table_page(request: Request, session: Session) -> Response:
                   {"title": f"Table {table_id}", "live": True, "summary": summary,
                    "query": query, **rounds, "shifts": shifts, "shift_days": DAYS_SHOWN,
                    "exchanges": changes, "closed": closed, "earlier_cards": earlier,
+                   "search_table": table_id,
+                   "search_from": request.query_params.get("from", "").strip(),
+                   "search_to": request.query_params.get("to", "").strip(),
                    **_alerts(alerts, session, times=pit.times)})
 
 

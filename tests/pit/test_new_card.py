@@ -293,6 +293,10 @@ def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
         assert elsewhere.text == ("Rows of this time are also in this table's other "
                                   f"journals: PB-01.card1 ({day} 09:00:00 UTC to "
                                   f"{day} 09:00:00 UTC).")
+        # The form holds the search, to change one time and search again.
+        assert [browser.find_element(By.ID, f"search-{name}").get_attribute("value")
+                for name in ("table", "from", "to")] == [
+            "PB-01", f"{MORNING - hour:%Y-%m-%dT%H:%M}", f"{MORNING + hour:%Y-%m-%dT%H:%M}"]
         shot(browser, "new-card-search")
         elsewhere.find_element(By.LINK_TEXT, "PB-01.card1").click()
         WebDriverWait(browser, 10).until(lambda d: "/tables/PB-01.card1?" in d.current_url)
@@ -301,8 +305,13 @@ def test_the_dashboard_shows_the_old_cards_journal_closed_and_links_the_two(
         back = browser.find_element(By.ID, "elsewhere")
         assert back.text == ("Rows of this time are also in this table's other journals: "
                              f"PB-01 ({day} 09:10:00 UTC to {day} 09:10:00 UTC).")
-        # A time only the new card wrote in points nowhere else.
-        browser.get(f"{server.url}/tables/PB-01?from={MORNING + hour / 12:%Y-%m-%dT%H:%M}")
+        # A time only the new card wrote in points nowhere else: searched from the form.
+        browser.get(f"{server.url}/tables/PB-01?{search}")
+        since = browser.find_element(By.ID, "search-from")
+        since.clear()
+        since.send_keys(f"{MORNING + hour / 12:%Y-%m-%dT%H:%M}")
+        since.submit()
+        WebDriverWait(browser, 10).until(lambda d: "T09%3A05" in d.current_url)
         assert len(browser.find_elements(By.CSS_SELECTOR, "#rounds tr")) == 1 + 2
         assert browser.find_elements(By.ID, "elsewhere") == []
 
