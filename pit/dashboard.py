@@ -129,7 +129,10 @@ function heard(data) {
   const event = JSON.parse(data);
   live.textContent = 'updated ' + new Date().toLocaleTimeString() + ' (table ' +
                      event.table_id + ', row ' + event.head + ')';
-  refreshAll();
+  for (const part of document.querySelectorAll('[data-fragment]')) {
+    const table = part.dataset.table;
+    if (!table || !event.table_id || event.table_id === table) refresh(part);
+  }
 }
 const lost = () => { live.textContent = 'reconnecting to the pit...'; };
 let events = null;
@@ -165,7 +168,8 @@ page its own. A page the inspector leaves lets go (pagehide), and one brought ba
 listens again and catches up (pageshow). Before this, each page held a connection: an
 inspector watching the floor and six tables in tabs found the sixth table's page never
 loaded, nor, on a quiet floor, the seventh page after going from page to page (Chrome keeps
-six pages for Back)."""
+six pages for Back). A part of one table (`data-table`) is fetched again for that table's
+events and those of no table (an alert acknowledged), not for every table's on the floor."""
 
 _EVENTS_JS = """
 const ports = new Set();

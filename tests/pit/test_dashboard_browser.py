@@ -21,6 +21,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from kiosk.store.journal import Journal
 from kiosk.sync.client import SyncClient
 from pit.app import open_pit
+from pit.dashboard import GAP_MS
 from tests.pit.conftest import PitServer
 from tests.pit.day import Day
 
@@ -242,8 +243,6 @@ def test_a_burst_of_events_is_coalesced_into_few_refreshes(browser: WebDriver,
     """30 batches in about a second: each is a live event, but the floor is fetched at most
     once in 250 ms (pit/dashboard.py GAP_MS), and it still shows the last coup. How soon
     (the target: within 2 s) is a figure, printed by bench/sync.py, not an assertion here."""
-    from pit.dashboard import GAP_MS
-
     state = open_pit(str(tmp_path / "pit.db"))
     state.inspectors.add("Thandi", "correct horse battery")
     token = state.store.enroll("PB-01")
@@ -369,6 +368,22 @@ def test_an_inspector_watches_the_floor_and_seven_tables_in_tabs_and_each_update
                        == ["2", "1"])
             assert "updated" in browser.find_element(By.ID, "live").text, table
         shot(browser, "seventh-table-tab")
+
+        # A table's page fetches its rounds again for its own table's events, not for every
+        # table's: a coup at PB-07 leaves PB-01's page as it was.
+        fetches = ("return performance.getEntriesByType('resource').filter("
+                   "(e) => e.name.includes('/fragments/tables/')).length")
+        browser.switch_to.window(tabs["PB-01"])
+        before = browser.execute_script(fetches)
+        _journal, day, client = days["PB-07"]
+        day.play(1)
+        client.sync_all()
+        browser.switch_to.window(tabs["PB-07"])
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, rounds)) == 3)
+        time.sleep(2 * GAP_MS / 1000)  # a fetch PB-01's page would make is due by now
+        browser.switch_to.window(tabs["PB-01"])
+        assert browser.execute_script(fetches) == before
+        assert len(browser.find_elements(By.CSS_SELECTOR, rounds)) == 2
     finally:
         for tab in browser.window_handles[1:]:
             browser.switch_to.window(tab)
