@@ -134,15 +134,28 @@ function heard(data) {
     if (!table || !event.table_id || event.table_id === table) refresh(part);
   }
 }
-const lost = () => { live.textContent = 'reconnecting to the pit...'; };
+let away = false;
+function lost() {
+  away = true;
+  live.dataset.events = 'lost';
+  live.textContent = 'reconnecting to the pit...';
+}
+function opened() {
+  live.dataset.events = 'open';
+  if (!away) return;
+  away = false;
+  live.textContent = 'live';
+  refreshAll();
+}
 let events = null;
 function listen() {
   if (window.SharedWorker) {
     const port = new SharedWorker('/static/events.js').port;
-    port.onmessage = (e) => (e.data.lost ? lost() : heard(e.data.event));
+    port.onmessage = (e) => (e.data.lost ? lost() : e.data.open ? opened() : heard(e.data.event));
     events = {close: () => { port.postMessage('bye'); port.close(); }};
   } else {
     const source = new EventSource('/events');
+    source.onopen = opened;
     source.onmessage = (e) => heard(e.data);
     source.onerror = lost;
     events = source;
@@ -152,7 +165,7 @@ listen();
 window.addEventListener('pagehide', () => events.close());
 window.addEventListener('pageshow', (e) => {
   if (!e.persisted) return;
-  live.textContent = 'live';
+  live.dataset.events = 'away';
   listen();
   refreshAll();
 });
@@ -164,8 +177,11 @@ if (floor) setInterval(() => refresh(floor), QUIET_MS_VALUE);
 A browser opens at most six connections to one pit over HTTP/1.1, and the events hold one
 open. So every live page open in the browser hears them through one shared worker
 (`_EVENTS_JS`), which holds the one connection; a browser without shared workers gives each
-page its own. A page the inspector leaves lets go (pagehide), and one brought back by Back
-listens again and catches up (pageshow). Before this, each page held a connection: an
+page its own. When the events come back after the pit or the network was away, a page fetches its
+parts again: what happened meanwhile is not lost (before, the page stayed as it was until
+its table's next event). A page the inspector leaves lets go (pagehide), and one brought
+back by Back listens again and catches up (pageshow). `#live`'s `data-events` says whether
+the page hears the events ("open"). Before this, each page held a connection: an
 inspector watching the floor and six tables in tabs found the sixth table's page never
 loaded, nor, on a quiet floor, the seventh page after going from page to page (Chrome keeps
 six pages for Back). A part of one table (`data-table`) is fetched again for that table's
@@ -183,16 +199,23 @@ onconnect = (e) => {
     ports.delete(port);
     if (ports.size === 0 && source) { source.close(); source = null; }
   };
-  if (!source) {
+  if (!source || source.readyState === EventSource.CLOSED) {
     source = new EventSource('/events');
+    source.onopen = () => tell({open: true});
     source.onmessage = (m) => tell({event: m.data});
     source.onerror = () => tell({lost: true});
+  } else if (source.readyState === EventSource.OPEN) {
+    port.postMessage({open: true});
   }
 };
 """
 """The shared worker behind every live page of the dashboard in one browser: one connection
-to the pit's events, each event passed to every page listening. It closes the connection
-when the last page lets go; the browser ends it when no page is left."""
+to the pit's events, each event passed to every page listening, and each page told when
+the events are heard (at once, for a page that comes when they are). It closes the connection
+when the last page lets go; the browser ends it when no page is left. An EventSource tries
+again by itself when the pit goes away, but not when the pit refuses it (401: the session
+ended while the pit was away): the next page that listens, after logging in again, opens
+a new one, and the pages already open hear it too."""
 
 
 TEMPLATES = Jinja2Templates(env=Environment(

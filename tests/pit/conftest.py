@@ -68,7 +68,8 @@ class PitServer:
 
     def start(self) -> PitServer:
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="on" if self.lifespan else "off")
+                                log_level="warning", lifespan="on" if self.lifespan else "off",
+                                timeout_graceful_shutdown=2)  # as `tableside pit serve`
         self._server = self._ran = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()

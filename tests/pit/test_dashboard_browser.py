@@ -233,6 +233,11 @@ def test_a_form_without_its_csrf_token_changes_nothing(tmp_path: Path) -> None:
         state.close()
 
 
+def _hearing(driver: WebDriver) -> bool:
+    """The page hears the pit's events (pit/dashboard.py's live script says so on #live)."""
+    return driver.find_element(By.ID, "live").get_attribute("data-events") == "open"
+
+
 def _cells(driver: WebDriver) -> list[str]:
     row = driver.find_element(By.CSS_SELECTOR, 'tr[data-table="PB-01"]')
     return [td.text for td in row.find_elements(By.TAG_NAME, "td")]
@@ -260,7 +265,7 @@ def test_a_burst_of_events_is_coalesced_into_few_refreshes(browser: WebDriver,
         browser.find_element(By.ID, "password").send_keys("correct horse battery")
         browser.find_element(By.ID, "login").click()
         wait.until(lambda d: "live" in d.find_element(By.ID, "live").text)
-        time.sleep(0.5)  # the EventSource is connected
+        wait.until(_hearing)
         before = browser.execute_script(fetches)
         started = time.monotonic()
         for _ in range(30):
@@ -392,5 +397,89 @@ def test_an_inspector_watches_the_floor_and_seven_tables_in_tabs_and_each_update
         for journal, _day, client in days.values():
             client.close()
             journal.close()
+        server.stop()
+        state.close()
+
+
+def test_pages_open_before_a_session_ended_are_live_again_once_the_inspector_logs_in(
+        browser: WebDriver, tmp_path: Path) -> None:
+    """The pit restarts after the inspector's session ended (it expired, say): the open
+    page's events are refused (401), and a browser does not ask again by itself. Logging in
+    again in another tab, that tab is live, and so is the page left open before."""
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    token = state.store.enroll("PB-01")
+    server = PitServer(state).start()
+    journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
+    day = Day(journal)
+    client = SyncClient(journal.path, "PB-01", server.url, token)
+    wait = WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,))
+    rounds = "#rounds a"
+    try:
+        day.play(1)
+        client.sync_all()
+        browser.delete_all_cookies()
+        open_page(browser, server, "/tables/PB-01")
+        before = browser.current_window_handle
+        wait.until(_hearing)
+
+        server.stop()
+        state.store.db.execute("DELETE FROM pit_sessions")  # the session ended
+        server = PitServer(state, server.port).start()
+        wait.until(lambda d: d.find_element(By.ID, "live").text
+                   == "reconnecting to the pit...")
+        time.sleep(3)  # the page asks again, a second apart, and is refused: 401
+
+        browser.switch_to.new_window("tab")
+        open_page(browser, server, "/tables/PB-01")  # logs in again on the way
+        assert browser.find_element(By.ID, "live").text == "live"
+        wait.until(_hearing)
+        day.play(1)
+        client.sync_all()
+        for tab in (browser.current_window_handle, before):
+            browser.switch_to.window(tab)
+            wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, rounds)) == 2)
+            assert "updated" in browser.find_element(By.ID, "live").text
+    finally:
+        for tab in browser.window_handles[1:]:
+            browser.switch_to.window(tab)
+            browser.close()
+        browser.switch_to.window(browser.window_handles[0])
+        client.close()
+        journal.close()
+        server.stop()
+        state.close()
+
+
+def test_what_happened_while_the_pit_was_away_shows_once_it_is_back(
+        browser: WebDriver, tmp_path: Path) -> None:
+    """The pit restarts, and a coup is synced before the open page hears its events again
+    (a browser asks again a second later): the page shows it once it hears them, though
+    the coup's own event went to nobody."""
+    state = open_pit(str(tmp_path / "pit.db"))
+    state.inspectors.add("Thandi", "correct horse battery")
+    token = state.store.enroll("PB-01")
+    server = PitServer(state).start()
+    journal = Journal.open(tmp_path / "PB-01.db", "PB-01")
+    day = Day(journal)
+    client = SyncClient(journal.path, "PB-01", server.url, token)
+    wait = WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,))
+    try:
+        day.play(1)
+        client.sync_all()
+        browser.delete_all_cookies()
+        open_page(browser, server, "/tables/PB-01")
+        wait.until(_hearing)
+        server.stop()
+        wait.until(lambda d: not _hearing(d))
+        day.play(1)
+        server = PitServer(state, server.port).start()
+        client.sync_all()  # before the page asks again
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#rounds a")) == 1
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#rounds a")) == 2)
+        assert browser.find_element(By.ID, "live").text == "live"
+    finally:
+        client.close()
+        journal.close()
         server.stop()
         state.close()
