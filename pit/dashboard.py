@@ -645,8 +645,10 @@ async def events(request: Request, session: Session) -> Response:
                     continue
                 yield f"data: {text}\n\n"
 
+    # A reverse proxy doing TLS in front of the pit must pass each event on as it comes:
+    # nginx holds a response back in its buffers unless told not to (X-Accel-Buffering).
     return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store"})
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 ROUTES = [

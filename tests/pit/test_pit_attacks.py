@@ -291,6 +291,9 @@ def test_the_live_feed_carries_the_security_headers(tmp_path: Path) -> None:
                           headers={"Cookie": f"{COOKIE}={token}"}) as answer:
             assert answer.status_code == 200
             assert answer.headers["content-type"].startswith("text/event-stream")
+            # Behind a proxy doing TLS, each event passes as it comes (nginx buffers else).
+            assert answer.headers["x-accel-buffering"] == "no"
+            assert answer.headers["cache-control"] == "no-store"
             _assert_guarded(answer, "/events")
     finally:
         server.stop()
