@@ -41,6 +41,10 @@ SPAN = 20_000
 KEPT_TABLES = 32
 FOUND = 500
 """Rounds a search by time shows at most."""
+LATEST = "9999-12-31T23:59:59.999Z"
+"""The latest wall time: a search open at its end. Not a sign such as "~": PostgreSQL
+compares text in the database's collation, and in most (en_US, ICU) "~" sorts before the
+digits, so a search from a time on found nothing there."""
 
 
 @dataclass
@@ -109,10 +113,12 @@ class Rounds:
         """The table's rounds settled (or voided) between the wall times `start` and `end`
         (either may be empty: open), at most `limit`, oldest first."""
         head = self.store.head(table_id)[0]
-        found = self._window(table_id, start, end)
-        if found is None:
+        found = self.store.db.one(
+            "SELECT min(seq), max(seq) FROM pit_rows WHERE table_id = ? AND wall_time >= ? "
+            "AND wall_time <= ?", (table_id, start, end or LATEST))
+        if found is None or found[0] is None:
             return RoundsView([], head, 0, True, "", [])
-        low, high = found[0]
+        low, high = int(found[0]), int(found[1])
         replay, first = self._start(table_id, low - 1)
         rounds: list[RoundReplay] = []
 
@@ -138,23 +144,15 @@ class Rounds:
         table = table_id if closed is None else closed[0]
         found: list[tuple[str, str, str]] = []
         for journal in reversed(self.store.journals(table)):
-            window = None if journal == table_id else self._window(journal, start, end)
-            if window is not None:
-                found.append((journal, *window[1]))
+            if journal == table_id:
+                continue
+            times = [self.store.db.one(
+                "SELECT wall_time FROM pit_rows WHERE table_id = ? AND wall_time >= ? AND "
+                f"wall_time <= ? ORDER BY wall_time {order} LIMIT 1",
+                (journal, start, end or LATEST)) for order in ("ASC", "DESC")]
+            if times[0] is not None and times[1] is not None:
+                found.append((journal, str(times[0][0]), str(times[1][0])))
         return found
-
-    def _window(self, journal: str, start: str, end: str
-                ) -> tuple[tuple[int, int], tuple[str, str]] | None:
-        """The first and last rows a journal holds written between `start` and `end` (either
-        may be empty: open), and their times; None when it holds none. Through the
-        (table, wall_time) index."""
-        found = self.store.db.one(
-            "SELECT min(seq), max(seq), min(wall_time), max(wall_time) FROM pit_rows "
-            "WHERE table_id = ? AND wall_time >= ? AND wall_time <= ?",
-            (journal, start, end or "~"))
-        if found is None or found[0] is None:
-            return None
-        return (int(found[0]), int(found[1])), (str(found[2]), str(found[3]))
 
     def round_at(self, table_id: str, seq: int) -> RoundReplay | None:
         """The round whose settling (or void) row is `seq`, or the first one after it

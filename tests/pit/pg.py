@@ -36,13 +36,17 @@ class Postgres:
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
 
-    def new_database(self) -> str:
-        """A fresh, empty database on the running server; its URL."""
+    def new_database(self, icu_locale: str = "") -> str:
+        """A fresh, empty database on the running server; its URL. With `icu_locale` ("en"),
+        it compares text in that language's order, as a database made on a machine whose
+        locale is not C does (the server's own is C)."""
         import psycopg
 
         name = f"pit_{os.getpid()}_{next(self._n)}"
+        collation = (f" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '{icu_locale}'"
+                     if icu_locale else "")
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
+            conn.execute(f"CREATE DATABASE {name}{collation}")
         return self.url(name)
 
 

@@ -18,6 +18,7 @@ from pit.rounds import Rounds
 from pit.store import PitStore
 from tests.pit.day import Day
 from tests.pit.helpers import wire_rows
+from tests.pit.pg import Postgres
 
 
 class Minutes:
@@ -81,6 +82,8 @@ def test_rounds_start_from_a_snapshot_and_match_a_replay_from_row_1(
     assert found.first_row == snapshots[0]
     assert [c.as_json() for c in found.rounds] == [c.as_json() for c in middle]
     assert rounds.between("T1", "2030-01-01T00:00:00.000Z", "").rounds == []
+    assert [c.as_json() for c in rounds.between("T1", start, "").rounds] == \
+        [c.as_json() for c in later.rounds[15:]]
     assert len(rounds.between("T1", "", end, limit=3).rounds) == 3
 
     # One round, by its settling row or a row inside it.
@@ -101,7 +104,37 @@ def test_search_by_time_uses_the_time_index(tmp_path: Path) -> None:
     plan = db.query("EXPLAIN QUERY PLAN SELECT min(seq), max(seq) FROM pit_rows WHERE "
                     "table_id = ? AND wall_time >= ? AND wall_time <= ?", ("T1", "a", "b"))
     assert "pit_rows_time" in " ".join(str(r[-1]) for r in plan)
+    # The first and last rows of a time in another journal (Rounds.elsewhere): one step in
+    # the index each, not a walk through the time's rows.
+    for order in ("ASC", "DESC"):
+        plan = db.query("EXPLAIN QUERY PLAN SELECT wall_time FROM pit_rows WHERE table_id = ? "
+                        "AND wall_time >= ? AND wall_time <= ? ORDER BY wall_time "
+                        f"{order} LIMIT 1", ("T1", "a", "b"))
+        text = " ".join(str(r[-1]) for r in plan)
+        assert "pit_rows_time" in text and "TEMP B-TREE" not in text, text
     db.close()
+
+
+def test_a_search_open_at_its_end_finds_its_rounds_in_a_languages_collation(
+        postgres: Postgres, tmp_path: Path) -> None:
+    """A pit's PostgreSQL database may compare text in a language's order (one made on a
+    machine whose locale is en_US.UTF-8, say): a search from a time on, with no end, still
+    finds that time's rounds, and an old card's journal that holds rows of it. (With "~" as
+    the open end, which sorts before the digits there, both found nothing.)"""
+    store = PitStore(Database(postgres.new_database(icu_locale="en")))
+    journal, _ = _table(tmp_path / "T1.db", "T1")
+    _ingest(store, "T1", journal.path)
+    whole = replay(iter_entries(journal.path), "T1")
+    start = whole.rounds[30].wall_time
+    rounds = Rounds(store)
+    assert [c.as_json() for c in rounds.between("T1", start, "").rounds] == \
+        [c.as_json() for c in whole.rounds[30:]]
+    store.new_card("T1", "Thandi (IT)")
+    times = [e.wall_time for e in iter_entries(journal.path) if e.wall_time >= start]
+    assert rounds.elsewhere("T1", start, "") == [("T1.card1", times[0], times[-1])]
+    assert rounds.elsewhere("T1", "2030-01-01T00:00:00.000Z", "") == []
+    journal.close()
+    store.db.close()
 
 
 def test_only_a_few_tables_replays_are_kept(tmp_path: Path) -> None:
