@@ -99,6 +99,10 @@ QUIET_MS = 5000
 """The floor is fetched again this often even when no event comes: a table that goes quiet
 sends none, and must still turn amber, then red (and raise its alert)."""
 
+AGAIN_MS = 10_000
+"""When the pit refuses a page's events (401: the inspector's session ended), they are asked
+for again this often, so that once the inspector logs in again every open page updates."""
+
 _LIVE_JS = """
 const live = document.getElementById('live');
 const GAP = GAP_MS_VALUE;
@@ -140,6 +144,11 @@ function lost() {
   live.dataset.events = 'lost';
   live.textContent = 'reconnecting to the pit...';
 }
+function refused() {
+  away = true;
+  live.dataset.events = 'refused';
+  live.textContent = 'not updating: log in again';
+}
 function opened() {
   live.dataset.events = 'open';
   if (!away) return;
@@ -148,74 +157,105 @@ function opened() {
   refreshAll();
 }
 let events = null;
+function own() {
+  const source = new EventSource('/events');
+  events = source;
+  source.onopen = opened;
+  source.onmessage = (e) => heard(e.data);
+  source.onerror = () => {
+    if (source.readyState !== EventSource.CLOSED) { lost(); return; }
+    refused();
+    setTimeout(() => { if (events === source) own(); }, AGAIN_MS_VALUE);
+  };
+}
 function listen() {
-  if (window.SharedWorker) {
-    const port = new SharedWorker('/static/events.js').port;
-    port.onmessage = (e) => (e.data.lost ? lost() : e.data.open ? opened() : heard(e.data.event));
-    events = {close: () => { port.postMessage('bye'); port.close(); }};
-  } else {
-    const source = new EventSource('/events');
-    source.onopen = opened;
-    source.onmessage = (e) => heard(e.data);
-    source.onerror = lost;
-    events = source;
-  }
+  let worker = null;
+  try {
+    if (window.SharedWorker) worker = new SharedWorker('/static/events.js');
+  } catch (err) { worker = null; }
+  if (!worker) { own(); return; }
+  const port = worker.port;
+  const shared = {close: () => { port.postMessage('bye'); port.close(); }};
+  events = shared;
+  worker.onerror = () => { if (events === shared) own(); };
+  port.onmessage = (e) => {
+    const m = e.data;
+    if (m.lost) lost(); else if (m.refused) refused(); else if (m.open) opened();
+    else heard(m.event);
+  };
 }
 listen();
-window.addEventListener('pagehide', () => events.close());
+window.addEventListener('pagehide', () => {
+  const leaving = events;
+  events = null;
+  if (leaving) leaving.close();
+});
 window.addEventListener('pageshow', (e) => {
   if (!e.persisted) return;
+  away = true;
   live.dataset.events = 'away';
   listen();
-  refreshAll();
 });
 const floor = document.getElementById('floor');
 if (floor) setInterval(() => refresh(floor), QUIET_MS_VALUE);
-""".replace("GAP_MS_VALUE", str(GAP_MS)).replace("QUIET_MS_VALUE", str(QUIET_MS))
+""".replace("GAP_MS_VALUE", str(GAP_MS)).replace("QUIET_MS_VALUE", str(QUIET_MS)).replace(
+    "AGAIN_MS_VALUE", str(AGAIN_MS))
 """A live page's script: it listens to the pit's events and fetches its fragments again.
 
-A browser opens at most six connections to one pit over HTTP/1.1, and the events hold one
-open. So every live page open in the browser hears them through one shared worker
-(`_EVENTS_JS`), which holds the one connection; a browser without shared workers gives each
-page its own. When the events come back after the pit or the network was away, a page fetches its
-parts again: what happened meanwhile is not lost (before, the page stayed as it was until
-its table's next event). A page the inspector leaves lets go (pagehide), and one brought
-back by Back listens again and catches up (pageshow). `#live`'s `data-events` says whether
-the page hears the events ("open"). Before this, each page held a connection: an
-inspector watching the floor and six tables in tabs found the sixth table's page never
-loaded, nor, on a quiet floor, the seventh page after going from page to page (Chrome keeps
-six pages for Back). A part of one table (`data-table`) is fetched again for that table's
-events and those of no table (an alert acknowledged), not for every table's on the floor."""
+- One connection for all pages. A browser opens at most six connections to one pit over
+  HTTP/1.1, and the events hold one open. So every live page in the browser hears them
+  through one shared worker (`_EVENTS_JS`), which holds the one connection. Before, each
+  page held its own: with the floor and five tables in tabs, the sixth table's page never
+  loaded, nor, on a quiet floor, the seventh page opened one after another (Chrome keeps six
+  pages for Back, each with its connection). A browser without shared workers, or whose
+  worker fails to start, gives each page its own connection.
+- Nothing missed. When the events come back after the pit or the network was away, and
+  when Back brings a page back, the page fetches its parts again once it hears them.
+- Refused (401, the session ended): the page says "not updating: log in again", and the
+  events are asked for again every `AGAIN_MS`, and at once when another page starts to
+  listen, so after logging in again every open page updates.
+- A part of one table (`data-table`) is fetched again for that table's events and for
+  those of no table (an alert acknowledged), not for every table's on the floor.
+- `#live`'s `data-events` says whether the page hears the events: "open", "lost",
+  "refused", or "away" (back from Back, not heard yet)."""
 
 _EVENTS_JS = """
 const ports = new Set();
 let source = null;
+let state = 'connecting';
 const tell = (message) => { for (const port of ports) port.postMessage(message); };
+function open() {
+  const mine = new EventSource('/events');
+  source = mine;
+  state = 'connecting';
+  mine.onopen = () => { state = 'open'; tell({open: true}); };
+  mine.onmessage = (m) => tell({event: m.data});
+  mine.onerror = () => {
+    if (mine.readyState !== EventSource.CLOSED) { state = 'lost'; tell({lost: true}); return; }
+    state = 'refused';
+    tell({refused: true});
+    setTimeout(() => { if (source === mine && ports.size) open(); }, AGAIN_MS_VALUE);
+  };
+}
+function drop(port) {
+  ports.delete(port);
+  if (ports.size === 0 && source) { source.close(); source = null; }
+}
 onconnect = (e) => {
   const port = e.ports[0];
   ports.add(port);
-  port.onmessage = (m) => {
-    if (m.data !== 'bye') return;
-    ports.delete(port);
-    if (ports.size === 0 && source) { source.close(); source = null; }
-  };
-  if (!source || source.readyState === EventSource.CLOSED) {
-    source = new EventSource('/events');
-    source.onopen = () => tell({open: true});
-    source.onmessage = (m) => tell({event: m.data});
-    source.onerror = () => tell({lost: true});
-  } else if (source.readyState === EventSource.OPEN) {
-    port.postMessage({open: true});
-  }
+  port.onmessage = (m) => { if (m.data === 'bye') drop(port); };
+  port.addEventListener('close', () => drop(port));
+  if (!source || state === 'refused') open();
+  else if (state === 'open') port.postMessage({open: true});
+  else if (state === 'lost') port.postMessage({lost: true});
 };
-"""
+""".replace("AGAIN_MS_VALUE", str(AGAIN_MS))
 """The shared worker behind every live page of the dashboard in one browser: one connection
-to the pit's events, each event passed to every page listening, and each page told when
-the events are heard (at once, for a page that comes when they are). It closes the connection
-when the last page lets go; the browser ends it when no page is left. An EventSource tries
-again by itself when the pit goes away, but not when the pit refuses it (401: the session
-ended while the pit was away): the next page that listens, after logging in again, opens
-a new one, and the pages already open hear it too."""
+to the pit's events, each event passed to every page listening, and every page told how
+the connection is (a page that starts to listen is told at once). It closes the connection
+when the last page lets go ('bye' on pagehide, or the port's close where the browser tells
+it); the browser ends the worker when no page is left."""
 
 
 TEMPLATES = Jinja2Templates(env=Environment(
