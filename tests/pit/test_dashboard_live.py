@@ -100,6 +100,22 @@ def _rounds(driver: WebDriver) -> int:
     return len(driver.find_elements(By.CSS_SELECTOR, ROUNDS))
 
 
+def _away_for_a_coup(browser: WebDriver, floor: Pit) -> None:  # noqa: F811
+    """The pit stops (the open page sees it is away); a coup reaches the database meanwhile,
+    through another pit process whose events the page does not hear; the pit starts again."""
+    shown = _rounds(browser)
+    floor.server.stop()
+    _wait(browser).until(lambda d: d.find_element(By.ID, "live").get_attribute(
+        "data-events") == "lost")
+    other = PitServer(floor.state).start()
+    try:
+        floor.coup(server=other)
+    finally:
+        other.stop()
+    assert _rounds(browser) == shown  # the page heard nothing of it
+    floor.server = PitServer(floor.state, floor.server.port).start()
+
+
 def test_an_inspector_goes_page_to_page_and_back_and_every_page_loads_and_stays_live(
         browser: WebDriver, pit: Callable[..., Pit]) -> None:  # noqa: F811
     """Chrome keeps the pages left behind for Back (six). Each live page held a connection
@@ -239,16 +255,7 @@ def test_what_happened_while_the_pit_was_away_shows_once_it_is_back(
     floor.coup()
     open_page(browser, floor.server, "/tables/PB-01")
     _wait(browser).until(_hearing)
-    floor.server.stop()
-    _wait(browser).until(lambda d: d.find_element(By.ID, "live").get_attribute(
-        "data-events") == "lost")
-    other = PitServer(floor.state).start()
-    try:
-        floor.coup(server=other)
-    finally:
-        other.stop()
-    floor.server = PitServer(floor.state, floor.server.port).start()
-    assert _rounds(browser) == 1
+    _away_for_a_coup(browser, floor)
     _wait(browser).until(lambda d: _rounds(d) == 2)
     assert browser.find_element(By.ID, "live").text == "live"
 
@@ -277,15 +284,7 @@ def test_without_a_shared_worker_each_page_listens_on_its_own(
         floor.coup()
         _wait(browser).until(lambda d: _rounds(d) == 2)
         assert "updated" in browser.find_element(By.ID, "live").text
-        floor.server.stop()
-        _wait(browser).until(lambda d: d.find_element(By.ID, "live").get_attribute(
-            "data-events") == "lost")
-        other = PitServer(floor.state).start()
-        try:
-            floor.coup(server=other)
-        finally:
-            other.stop()
-        floor.server = PitServer(floor.state, floor.server.port).start()
+        _away_for_a_coup(browser, floor)
         _wait(browser).until(lambda d: _rounds(d) == 3)
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
