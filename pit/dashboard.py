@@ -43,6 +43,8 @@ COOKIE = "pit_session"
 LOGIN_COOKIE = "pit_login_csrf"
 FORM_LIMIT = 16 * 1024
 KEEPALIVE = 15.0
+"""Seconds of quiet after which the live feed sends a comment line, and looks whether its
+browser went away and whether its session still holds (ended: logged out, or expired)."""
 BREAK_KINDS = frozenset({CHAIN_BREAK, ANCHOR_BROKEN})
 """Alerts that lead to the chain break's page (the quarantined row beside the pit's)."""
 
@@ -673,17 +675,22 @@ async def events(request: Request, session: Session) -> Response:
     pit.hear_other_pits()
 
     async def stream() -> AsyncIterator[str]:
+        clock = asyncio.get_running_loop().time
         async with pit.broker.listen() as queue:
             yield "retry: 1000\n\n"
+            looked = clock()
             while True:
                 try:
-                    text = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    text: str | None = await asyncio.wait_for(queue.get(), KEEPALIVE)
                 except TimeoutError:
+                    text = None
+                if clock() - looked >= KEEPALIVE:  # however busy the floor
+                    looked = clock()
                     if await request.is_disconnected():
                         return
-                    yield ": still here\n\n"
-                    continue
-                yield f"data: {text}\n\n"
+                    if await _session(request) is None:
+                        return  # logged out: the browser asks again and is refused (401)
+                yield ": still here\n\n" if text is None else f"data: {text}\n\n"
 
     # A reverse proxy doing TLS in front of the pit must pass each event on as it comes:
     # nginx holds a response back in its buffers unless told not to (X-Accel-Buffering).

@@ -7,6 +7,7 @@ most six connections to one pit over HTTP/1.1, and before, each page held one.""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from starlette.routing import Route
 
 from kiosk.store.journal import Journal
 from kiosk.sync.client import SyncClient
+from pit import dashboard
 from pit.app import open_pit
 from pit.dashboard import GAP_MS
 from tests.pit.conftest import PitServer
@@ -289,3 +291,41 @@ def test_without_a_shared_worker_each_page_listens_on_its_own(
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
                                 {"identifier": added["identifier"]})
+
+
+def test_a_page_left_open_stops_updating_once_the_inspector_logs_out_even_on_a_busy_floor(
+        browser: WebDriver, pit: Callable[..., Pit],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An inspector logs out in one tab and walks away; a table's page left open in another
+    stops hearing the floor and says so, though coups keep coming (the feed looks at its
+    session every KEEPALIVE seconds, 15, here half a second, busy or not)."""
+    monkeypatch.setattr(dashboard, "KEEPALIVE", 0.5)
+    floor = pit()
+    floor.coup()
+    open_page(browser, floor.server, "/tables/PB-01")
+    left_open = browser.current_window_handle
+    _wait(browser).until(_hearing)
+    busy = threading.Event()
+    coups_made: list[int] = []
+
+    def coups() -> None:  # a busy floor: an event every tenth of a second or so
+        while not busy.wait(0.1):
+            floor.coup()
+            coups_made.append(1)
+
+    playing = threading.Thread(target=coups)
+    playing.start()
+    try:
+        browser.switch_to.new_window("tab")
+        browser.get(floor.server.url + "/")
+        browser.find_element(By.XPATH, "//button[text()='Log out']").click()
+        _wait(browser).until(lambda d: "/login" in d.current_url)
+        browser.switch_to.window(left_open)
+        _wait(browser).until(lambda d: d.find_element(By.ID, "live").get_attribute(
+            "data-events") == "refused")
+        assert browser.find_element(By.ID, "live").text == "not updating: log in again"
+        assert playing.is_alive()  # the floor was busy all along
+    finally:
+        busy.set()
+        playing.join(30)
+    assert coups_made
