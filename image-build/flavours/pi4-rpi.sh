@@ -35,3 +35,5 @@ arm_64bit=1
 # Besides those config.txt names: the Pi 4's form of vc4-kms-v3d (the firmware picks it
 # through overlays/overlay_map.dtb) and the 7" panel's, which display_auto_detect loads.
 required_overlays=(vc4-kms-v3d-pi4 vc4-kms-dsi-7inch)
+# Raspberry Pi's v8 kernel: 4 KB memory pages.
+page_size=4096

@@ -36,6 +36,8 @@ enable_uart=1'
 serial_console="console=ttyS1,115200"
 # Overlays the boot partition must hold besides those config.txt names: none.
 required_overlays=()
+# Debian's arm64 kernel: 4 KB memory pages.
+page_size=4096
 # Nothing to check before the build, nothing more for mmdebstrap.
 flavour_hooks=()
 flavour_check() { :; }

@@ -32,6 +32,9 @@ dtparam=uart0=on
 # Besides those config.txt names, the boot partition must hold the official 7" DSI touch
 # panel's overlay, which display_auto_detect loads (docs/technician.md, "Screens and touch").
 required_overlays=(vc4-kms-v3d-pi5 vc4-kms-dsi-7inch)
+# Raspberry Pi's 2712 kernel: 16 KB memory pages, so every program and
+# library on the card must be aligned to them (image-build/check-pages).
+page_size=16384
 # On the Pi 5, serial0 is the UART of the 3-pin debug connector (ttyAMA10), not the header's:
 # the banner and a login prompt on the header's too (uart0, ttyAMA0), as on the Pi 4.
 serial_console="console=ttyAMA0,115200"

@@ -149,6 +149,18 @@ def test_every_overlay_config_txt_names_is_on_the_boot_partition(tmp_path: Path)
     assert result.ok, result.detail
 
 
+def test_every_program_on_the_card_would_load_on_the_pi5s_16_kb_pages() -> None:
+    """The Pi 5's kernel has 16 KB memory pages. Its image takes the same Debian packages
+    and the same wheels (Kivy and the libraries it carries, lgpio, cryptography) as this
+    one: every arm64 program and library here must be aligned to 16 KB or more."""
+    check = Path(__file__).resolve().parents[2] / "image-build" / "check-pages"
+    proc = subprocess.run([str(check), str(OUT / "rootfs"), "16384"], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    read = int(proc.stderr.split()[1])
+    assert read > 1000, proc.stderr  # Python, Mesa, SDL, Xorg and the wheels' libraries
+
+
 def test_the_bmap_maps_under_half_of_the_image() -> None:
     """The partitions are written sparse: bmaptool writes only the blocks with data."""
     # parsed as XML: the file's opening comment names both tags in its prose

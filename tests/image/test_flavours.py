@@ -99,6 +99,7 @@ def test_pi4_is_the_default_and_its_plan_is_unchanged() -> None:
     assert plan["boot initramfs"] == ["initrd.img-<version>"]
     assert plan["boot device tree"] == ["bcm2711-rpi-4-b.dtb"]
     assert plan["/etc/tableside/flavour"] == ["pi4"]
+    assert plan["memory pages"] == ["4096"]  # Debian's arm64 kernel's
     assert "archive key" not in plan
     assert plan["config.txt"] == PI4_CONFIG
 
@@ -141,6 +142,7 @@ def test_pi5_plan_names_raspberry_pis_archive_its_2712_kernel_and_the_pi5_boot_f
     assert plan["boot initramfs"] == ["initramfs_2712"]
     assert plan["boot device tree"] == ["bcm2712-rpi-5-b.dtb"]
     assert plan["/etc/tableside/flavour"] == ["pi5"]
+    assert plan["memory pages"] == ["16384"]  # the 2712 kernel's: image-build/check-pages
     config = [line.strip() for line in plan["config.txt"]]
     assert config[0] == "config.txt (write):"  # Raspberry Pi's raspi-firmware writes none
     settings = [line for line in config[1:] if line and not line.startswith("#")]
@@ -173,6 +175,7 @@ def test_pi4_rpi_plan_names_raspberry_pis_archive_its_v8_kernel_and_the_pi4_boot
     assert plan["boot initramfs"] == ["initramfs8"]
     assert plan["boot device tree"] == ["bcm2711-rpi-4-b.dtb"]
     assert plan["/etc/tableside/flavour"] == ["pi4-rpi"]
+    assert plan["memory pages"] == ["4096"]  # the v8 kernel's
     config = [line.strip() for line in plan["config.txt"]]
     assert config[0] == "config.txt (write):"
     settings = [line for line in config[1:] if line and not line.startswith("#")]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
@@ -553,3 +554,49 @@ def test_the_image_test_builds_a_trial_image_when_asked(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert (f"no tableside-pi4-arm64.img in {out} (it holds tableside-pi5-arm64.img): these "
             "checks are for the pi4 image") in proc.stderr
+
+
+CHECK_PAGES = ROOT / "image-build" / "check-pages"
+
+
+def _elf(path: Path, *aligns: int, machine: int = 183, kind: int = 3) -> None:
+    """A little-endian 64-bit ELF file for `machine` (183: arm64) with a loadable segment
+    aligned to each of `aligns` (and a note segment, aligned to 4, which is not loaded)."""
+    headers = [(1, align) for align in aligns] + [(4, 4)]
+    ident = b"\x7fELF" + bytes([2, 1, 1]) + bytes(9)
+    header = ident + struct.pack("<HHIQQQIHHHHHH", kind, machine, 1, 0, 64, 0, 0, 64, 56,
+                                 len(headers), 64, 0, 0)
+    table = b"".join(struct.pack("<IIQQQQQQ", ptype, 5, 0, 0, 0, 0, 0, align)
+                     for ptype, align in headers)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(header + table)
+
+
+def test_the_build_refuses_a_program_that_would_not_load_on_the_flavours_memory_pages(
+        tmp_path: Path) -> None:
+    """The Pi 5's kernel has 16 KB memory pages: a program or library whose segments are
+    aligned to 4 KB does not load there, which only a Pi 5 at a table would show."""
+    root = tmp_path / "root"
+    _elf(root / "usr" / "bin" / "python3.11", 65536, 65536)
+    _elf(root / "opt" / "tableside" / "venv" / "libSDL2.so", 65536, 4096)
+    _elf(root / "usr" / "lib" / "raspi-firmware" / "start4.elf", 32, machine=137)  # the GPU's
+    _elf(root / "usr" / "lib" / "modules" / "af_key.ko", kind=1)  # relocatable: none loaded
+    (root / "usr" / "bin" / "tableside").write_text("#!/bin/sh\n")
+    (root / "usr" / "lib" / "libc.so").symlink_to("nowhere")
+
+    def check(page: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(CHECK_PAGES), str(root), str(page)],
+                              capture_output=True, text=True)
+
+    assert check(4096).returncode == 0
+    assert check(4096).stderr == ("check-pages: 2 ELF files, each loads on a kernel with "
+                                  "4096-byte pages\n")
+    refused = check(16384)
+    assert refused.returncode == 1 and refused.stderr == (
+        "check-pages: 1 of 2 ELF files would not load on a kernel with 16384-byte pages, "
+        "their segments aligned to less: /opt/tableside/venv/libSDL2.so (4096 bytes)\n")
+    assert subprocess.run([str(CHECK_PAGES), str(tmp_path / "none"), "4096"],
+                          capture_output=True, text=True).returncode == 2
+    build = (ROOT / "image-build" / "build").read_text()
+    assert '"$here/check-pages" "$out/rootfs" "$page_size"' in build
+    assert os.access(CHECK_PAGES, os.X_OK)
