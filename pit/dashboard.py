@@ -31,6 +31,7 @@ from pit.alerts import ANCHOR_BROKEN, CHAIN_BREAK
 from pit.api import read_body
 from pit.breaks import FIELDS, Break, compare
 from pit.cash import DAYS_SHOWN, buy_ins_by_shift, exchanges
+from pit.db import PitDatabaseError
 from pit.drawing import card_face, drawing_of, money, who_did_what
 from pit.floor import FloorTimes, raise_silent
 from pit.inspectors import Session
@@ -678,19 +679,22 @@ async def events(request: Request, session: Session) -> Response:
         clock = asyncio.get_running_loop().time
         async with pit.broker.listen() as queue:
             yield "retry: 1000\n\n"
-            looked = clock()
+            due = clock() + KEEPALIVE  # however busy the floor: events do not put it off
             while True:
                 try:
-                    text: str | None = await asyncio.wait_for(queue.get(), KEEPALIVE)
+                    text = await asyncio.wait_for(queue.get(), max(0.0, due - clock()))
+                    yield f"data: {text}\n\n"
+                    continue
                 except TimeoutError:
-                    text = None
-                if clock() - looked >= KEEPALIVE:  # however busy the floor
-                    looked = clock()
-                    if await request.is_disconnected():
-                        return
+                    due = clock() + KEEPALIVE
+                if await request.is_disconnected():
+                    return
+                try:
                     if await _session(request) is None:
                         return  # logged out: the browser asks again and is refused (401)
-                yield ": still here\n\n" if text is None else f"data: {text}\n\n"
+                except PitDatabaseError:
+                    pass  # the database is away: the feed goes on, and looks again
+                yield ": still here\n\n"
 
     # A reverse proxy doing TLS in front of the pit must pass each event on as it comes:
     # nginx holds a response back in its buffers unless told not to (X-Accel-Buffering).

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -26,6 +27,8 @@ from kiosk.sync.client import SyncClient
 from pit import dashboard
 from pit.app import open_pit
 from pit.dashboard import GAP_MS
+from pit.db import PitDatabaseError
+from pit.inspectors import Session
 from tests.pit.conftest import PitServer
 from tests.pit.day import Day
 from tests.pit.test_dashboard_browser import (  # noqa: F401  (the fixture)
@@ -297,23 +300,29 @@ def test_a_page_left_open_stops_updating_once_the_inspector_logs_out_even_on_a_b
         browser: WebDriver, pit: Callable[..., Pit],  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
     """An inspector logs out in one tab and walks away; a table's page left open in another
-    stops hearing the floor and says so, though coups keep coming (the feed looks at its
-    session every KEEPALIVE seconds, 15, here half a second, busy or not)."""
+    stops hearing the floor and says so, though events keep coming (the feed looks at its
+    session every KEEPALIVE seconds, 15, here half a second, busy or not). The pit itself
+    sends an event every 50 ms meanwhile, so no quiet half second comes."""
     monkeypatch.setattr(dashboard, "KEEPALIVE", 0.5)
     floor = pit()
     floor.coup()
+    done = threading.Event()
+
+    async def busy(request: Request) -> Response:
+        sent = 0
+        while not done.is_set() and sent < 1200:  # a minute at most
+            await floor.state.tell({"type": "table", "table_id": "PB-01", "head": 1})
+            sent += 1
+            await asyncio.sleep(0.05)
+        return Response(str(sent))
+
+    floor.server.app.router.routes.insert(0, Route("/busy", busy))
     open_page(browser, floor.server, "/tables/PB-01")
     left_open = browser.current_window_handle
     _wait(browser).until(_hearing)
-    busy = threading.Event()
-    coups_made: list[int] = []
-
-    def coups() -> None:  # a busy floor: an event every tenth of a second or so
-        while not busy.wait(0.1):
-            floor.coup()
-            coups_made.append(1)
-
-    playing = threading.Thread(target=coups)
+    sent: list[str] = []
+    playing = threading.Thread(
+        target=lambda: sent.append(httpx.get(floor.server.url + "/busy", timeout=None).text))
     playing.start()
     try:
         browser.switch_to.new_window("tab")
@@ -326,6 +335,36 @@ def test_a_page_left_open_stops_updating_once_the_inspector_logs_out_even_on_a_b
         assert browser.find_element(By.ID, "live").text == "not updating: log in again"
         assert playing.is_alive()  # the floor was busy all along
     finally:
-        busy.set()
+        done.set()
         playing.join(30)
-    assert coups_made
+    assert not playing.is_alive() and int(sent[0]) > 0
+
+
+def test_the_feed_goes_on_while_the_database_cannot_say_whose_session_it_is(
+        browser: WebDriver, pit: Callable[..., Pit],  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The feed looks at its session every KEEPALIVE (here half a second). When the database
+    cannot answer then (PostgreSQL restarting, say), the feed goes on and looks again: the
+    page keeps hearing and showing coups. Cut instead, it would ask again, be answered 503,
+    and stop."""
+    monkeypatch.setattr(dashboard, "KEEPALIVE", 0.5)
+    floor = pit()
+    floor.coup()
+    real = dashboard._session
+    looks: list[str] = []
+
+    async def session(request: Request) -> Session | None:
+        if request.url.path == "/events":
+            looks.append(request.url.path)
+            if len(looks) > 1:  # the feed's own looks, after the one that let it in
+                raise PitDatabaseError("the pit's database is away")
+        return await real(request)
+
+    monkeypatch.setattr(dashboard, "_session", session)
+    open_page(browser, floor.server, "/tables/PB-01")
+    _wait(browser).until(_hearing)
+    _wait(browser).until(lambda d: len(looks) >= 4)  # three looks refused by the database
+    assert _hearing(browser)
+    floor.coup()
+    _wait(browser).until(lambda d: _rounds(d) == 2)
+    assert _hearing(browser) and "updated" in browser.find_element(By.ID, "live").text

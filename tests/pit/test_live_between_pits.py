@@ -33,7 +33,7 @@ def _listen(server: PitServer, session: str, heard: queue.Queue[dict[str, Any]],
                 ready.set()
                 if line.startswith("data: "):
                     heard.put(json.loads(line[6:]))
-    except httpx.RemoteProtocolError:
+    except (httpx.RemoteProtocolError, httpx.ReadError):
         pass  # the pit stopped at the test's end and cut the feed (after 2 s, as it does)
 
 
