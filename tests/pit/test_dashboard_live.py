@@ -62,9 +62,8 @@ class Pit:
         finally:
             client.close()
 
-    def restart(self) -> None:
-        """The pit server stops and starts again, on the same port and database."""
-        self.server.stop()
+    def start_again(self) -> None:
+        """The pit server, stopped, starts again on the same port and database."""
         self.server = PitServer(self.state, self.server.port).start()
 
     def close(self) -> None:
@@ -118,7 +117,7 @@ def _away_for_a_coup(browser: WebDriver, floor: Pit) -> None:  # noqa: F811
     finally:
         other.stop()
     assert _rounds(browser) == shown  # the page heard nothing of it
-    floor.server = PitServer(floor.state, floor.server.port).start()
+    floor.start_again()
 
 
 def test_an_inspector_goes_page_to_page_and_back_and_every_page_loads_and_stays_live(
@@ -236,7 +235,7 @@ def test_pages_open_when_a_session_ended_update_again_once_the_inspector_logs_in
 
     floor.server.stop()
     floor.state.store.db.execute("DELETE FROM pit_sessions")  # the session ended
-    floor.server = PitServer(floor.state, floor.server.port).start()
+    floor.start_again()
     _wait(browser).until(lambda d: d.find_element(By.ID, "live").get_attribute(
         "data-events") == "refused")
     assert browser.find_element(By.ID, "live").text == "not updating: log in again"
