@@ -43,8 +43,8 @@ FOUND = 500
 """Rounds a search by time shows at most."""
 LATEST = "9999-12-31T23:59:59.999Z"
 """The latest wall time: a search open at its end. Not a sign such as "~": PostgreSQL
-compares text in the database's collation, and in most (en_US, ICU) "~" sorts before the
-digits, so a search from a time on found nothing there."""
+compares text in the database's collation, and in ICU's (tested) and, by their rules, glibc's
+en_US, "~" sorts before the digits, so a search from a time on found nothing there."""
 
 
 @dataclass
