@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import queue
 import sqlite3
+import threading
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from kiosk.store.canonical import canonical_json, chain_hash
 from kiosk.store.journal import Journal, iter_entries
@@ -47,3 +53,19 @@ def rewrite_journal(path: Path, rows: list[WireRow]) -> None:
                      "hash) VALUES (?, ?, ?, ?, ?, ?, ?)", [r.values() for r in rows])
     conn.commit()
     conn.close()
+
+
+def listen_to_events(url: str, session: str, heard: queue.Queue[dict[str, Any]],
+                     ready: threading.Event) -> None:
+    """Listen to the pit's live feed at `url` as the inspector of `session` (in a thread of
+    its own): `ready` once its first line came, each event put in `heard`, until the feed is
+    cut (the pit, or a proxy before it, stopped at the test's end)."""
+    try:
+        with httpx.stream("GET", url + "/events", cookies={"pit_session": session},
+                          timeout=None) as events:
+            for line in events.iter_lines():
+                ready.set()
+                if line.startswith("data: "):
+                    heard.put(json.loads(line[6:]))
+    except httpx.TransportError:
+        pass

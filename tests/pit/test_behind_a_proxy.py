@@ -6,7 +6,6 @@ each computer's own address, not the proxy's."""
 
 from __future__ import annotations
 
-import json
 import queue
 import re
 import shutil
@@ -26,6 +25,7 @@ from pit.app import open_pit
 from pit.limits import RateLimiter
 from tests.pit.conftest import PitServer
 from tests.pit.day import Day
+from tests.pit.helpers import listen_to_events
 from tests.pit.pg import free_port
 from tests.pit.test_rate_limits import Clock, _login
 
@@ -75,19 +75,6 @@ def nginx(folder: Path, location: str) -> Iterator[str]:
         process.wait(10)
 
 
-def _listen(url: str, session: str, heard: queue.Queue[dict[str, Any]],
-            ready: threading.Event) -> None:
-    try:
-        with httpx.stream("GET", url + "/events", cookies={"pit_session": session},
-                          timeout=None) as events:
-            for line in events.iter_lines():
-                ready.set()
-                if line.startswith("data: "):
-                    heard.put(json.loads(line[6:]))
-    except httpx.HTTPError:
-        pass  # the proxy stopped: the test is over
-
-
 @pytest.mark.parametrize("config", ["docs", "proxy_pass alone"])
 def test_the_dashboards_events_pass_through_nginx_as_they_come(config: str,
                                                                tmp_path: Path) -> None:
@@ -104,7 +91,7 @@ def test_the_dashboards_events_pass_through_nginx_as_they_come(config: str,
         with nginx(tmp_path / "nginx", location) as url:
             heard: queue.Queue[dict[str, Any]] = queue.Queue()
             ready = threading.Event()
-            threading.Thread(target=_listen, args=(url, session, heard, ready),
+            threading.Thread(target=listen_to_events, args=(url, session, heard, ready),
                              daemon=True).start()
             # The feed's first line ("retry: 1000") comes through before any event: before
             # X-Accel-Buffering, nginx held even that back.

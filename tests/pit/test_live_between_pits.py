@@ -6,7 +6,6 @@ store, connections, broker and fan-out, as two processes behind one address woul
 from __future__ import annotations
 
 import dataclasses
-import json
 import queue
 import threading
 from pathlib import Path
@@ -17,24 +16,11 @@ import httpx
 from pit.app import open_pit
 from pit.fanout import LIMIT, Fanout, _heard, _payload
 from tests.pit.conftest import PitServer
-from tests.pit.helpers import day_journal, wire_rows
+from tests.pit.helpers import day_journal, listen_to_events, wire_rows
 from tests.pit.pg import Postgres
 from tests.pit.test_sync import post
 
 WAIT = 15.0  # seconds before a missing event fails the test (not a timing target)
-
-
-def _listen(server: PitServer, session: str, heard: queue.Queue[dict[str, Any]],
-            ready: threading.Event) -> None:
-    try:
-        with httpx.stream("GET", server.url + "/events", cookies={"pit_session": session},
-                          timeout=None) as events:
-            for line in events.iter_lines():
-                ready.set()
-                if line.startswith("data: "):
-                    heard.put(json.loads(line[6:]))
-    except (httpx.RemoteProtocolError, httpx.ReadError):
-        pass  # the pit stopped at the test's end and cut the feed (after 2 s, as it does)
 
 
 def _next(heard: queue.Queue[dict[str, Any]]) -> tuple[Any, ...]:
@@ -54,7 +40,8 @@ def test_a_dashboard_on_one_pit_hears_what_another_pit_took(postgres: Postgres,
         assert session is not None
         heard: queue.Queue[dict[str, Any]] = queue.Queue()
         ready = threading.Event()
-        threading.Thread(target=_listen, args=(b, session, heard, ready), daemon=True).start()
+        threading.Thread(target=listen_to_events, args=(b.url, session, heard, ready),
+                         daemon=True).start()
         assert ready.wait(WAIT)
         assert b.state.fanout is not None and b.state.fanout.connected.wait(WAIT)
 
