@@ -532,15 +532,13 @@ async def table_page(request: Request, session: Session) -> Response:
                                      datetime.now(UTC))
     changes = await run_in_threadpool(exchanges, pit.store, table_id, pit.times,
                                       datetime.now(UTC))
-    query = urlencode({"from": request.query_params.get("from", ""),
-                       "to": request.query_params.get("to", "")})
+    asked = {name: request.query_params.get(name, "").strip() for name in ("from", "to")}
     return render(request, "table.html",
                   {"title": f"Table {table_id}", "live": True, "summary": summary,
-                   "query": query, **rounds, "shifts": shifts, "shift_days": DAYS_SHOWN,
-                   "exchanges": changes, "closed": closed, "earlier_cards": earlier,
-                   "search_table": table_id,
-                   "search_from": request.query_params.get("from", "").strip(),
-                   "search_to": request.query_params.get("to", "").strip(),
+                   "query": urlencode(asked), **rounds, "shifts": shifts,
+                   "shift_days": DAYS_SHOWN, "exchanges": changes, "closed": closed,
+                   "earlier_cards": earlier, "search_table": table_id,
+                   "search_from": asked["from"], "search_to": asked["to"],
                    **_alerts(alerts, session, times=pit.times)})
 
 
